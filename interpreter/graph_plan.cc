@@ -1,0 +1,295 @@
+#include "interpreter/graph_plan.h"
+
+#include <torch/csrc/jit/ir/constants.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "ir/status_util.h"
+
+namespace graphprof {
+
+namespace jit = torch::jit;
+
+const char* NodeFamilyName(NodeFamily family) {
+  switch (family) {
+    case NodeFamily::kConstant: return "constant";
+    case NodeFamily::kAttribute: return "attribute";
+    case NodeFamily::kOperator: return "operator";
+    case NodeFamily::kIf: return "if";
+    case NodeFamily::kLoop: return "loop";
+    case NodeFamily::kCall: return "call";
+    case NodeFamily::kContainer: return "container";
+    case NodeFamily::kRaise: return "raise";
+  }
+  return "?";
+}
+
+class GraphPlan::Builder {
+ public:
+  explicit Builder(GraphPlan& plan) : plan_(plan) {}
+
+  absl::Status Build() {
+    absl::Status status = PlanBlock(plan_.prepared_.graph->block(), /*parent=*/-1, /*depth=*/0);
+    if (!status.ok()) return status;
+    PlanLifetimes();
+    plan_.num_slots_ = slots_.size();
+    for (const NodePlan& n : plan_.nodes_) {
+      plan_.max_stack_ = std::max({plan_.max_stack_, n.inputs.size() + 1, n.outputs.size()});
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  Slot SlotOf(const jit::Value* value) {
+    auto [it, inserted] = slots_.emplace(value, static_cast<Slot>(slots_.size()));
+    if (inserted) values_.push_back(value);
+    return it->second;
+  }
+
+  absl::Status PlanBlock(const jit::Block* block, int parent, int depth) {
+    const int index = static_cast<int>(plan_.blocks_.size());
+    block_index_[block] = index;
+    plan_.blocks_.emplace_back();
+    for (const jit::Value* param : block->inputs()) {
+      plan_.blocks_[index].params.push_back(SlotOf(param));
+    }
+    int position = 0;
+    for (const jit::Node* node : block->nodes()) {
+      const int id = static_cast<int>(plan_.nodes_.size());
+      node_id_[node] = id;
+      position_[node] = position++;
+      plan_.nodes_.emplace_back();
+      plan_.blocks_[index].nodes.push_back(id);
+      absl::Status status = PlanNode(*node, id, parent, depth);
+      if (!status.ok()) return status;
+      for (const jit::Block* sub : node->blocks()) {
+        const int sub_index = static_cast<int>(plan_.blocks_.size());
+        status = PlanBlock(sub, id, depth + 1);
+        if (!status.ok()) return status;
+        plan_.nodes_[id].blocks.push_back(sub_index);
+      }
+    }
+    for (const jit::Value* output : block->outputs()) {
+      plan_.blocks_[index].returns.push_back(BlockExit{SlotOf(output), false});
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status PlanNode(const jit::Node& node, int id, int parent, int depth) {
+    NodePlan& plan = plan_.nodes_[id];
+    plan.id = id;
+    plan.node = &node;
+    plan.identity = IdentifyNode(node);
+    plan.identity.id = id;
+    plan.identity.parent = parent;
+    plan.identity.depth = depth;
+    for (const jit::Value* input : node.inputs()) plan.inputs.push_back(NodeInput{SlotOf(input), false});
+    for (const jit::Value* output : node.outputs()) plan.outputs.push_back(SlotOf(output));
+    try {
+      return Classify(node, plan);
+    } catch (const std::exception& e) {
+      return StatusFromException(absl::StatusCode::kInvalidArgument, Where(plan), e);
+    }
+  }
+
+  static std::string Where(const NodePlan& plan) {
+    return absl::StrCat("node ", plan.id, " ", plan.identity.kind,
+                        plan.identity.source.empty() ? "" : absl::StrCat(" at ", plan.identity.source));
+  }
+
+  static absl::Status Unsupported(const NodePlan& plan, absl::string_view why) {
+    return absl::UnimplementedError(absl::StrCat(Where(plan), ": ", why));
+  }
+
+  absl::Status Classify(const jit::Node& node, NodePlan& plan) {
+    const jit::NodeKind kind = node.kind();
+    if (kind == jit::prim::Constant) {
+      plan.family = NodeFamily::kConstant;
+      if (node.output()->type()->kind() == c10::TypeKind::FunctionType) return absl::OkStatus();
+      c10::optional<c10::IValue> value = jit::toIValue(node.output());
+      if (!value.has_value()) return Unsupported(plan, "constant of an unsupported type");
+      plan.constant = *std::move(value);
+      return absl::OkStatus();
+    }
+    if (kind == jit::prim::GetAttr || kind == jit::prim::SetAttr) {
+      plan.family = NodeFamily::kAttribute;
+      plan.op = kind == jit::prim::GetAttr ? NodeOp::kGetAttr : NodeOp::kSetAttr;
+      auto cls = node.input(0)->type()->cast<c10::ClassType>();
+      if (!cls) return Unsupported(plan, "attribute access on a non-class value");
+      const std::string& name = node.s(jit::attr::name);
+      c10::optional<size_t> slot = cls->findAttributeSlot(name);
+      if (!slot.has_value()) return Unsupported(plan, absl::StrCat("no attribute '", name, "'"));
+      plan.attribute_slot = *slot;
+      return absl::OkStatus();
+    }
+    if (kind == jit::prim::If) {
+      plan.family = NodeFamily::kIf;
+      return absl::OkStatus();
+    }
+    if (kind == jit::prim::Loop) {
+      plan.family = NodeFamily::kLoop;
+      return absl::OkStatus();
+    }
+    if (kind == jit::prim::CallMethod) {
+      plan.family = NodeFamily::kCall;
+      plan.op = NodeOp::kCallMethod;
+      plan.method_name = node.s(jit::attr::name);
+      if (auto cls = node.input(0)->type()->cast<c10::ClassType>()) {
+        plan.callee = cls->findMethod(plan.method_name);
+      }
+      return absl::OkStatus();
+    }
+    if (kind == jit::prim::CallFunction) {
+      plan.family = NodeFamily::kCall;
+      plan.op = NodeOp::kCallFunction;
+      auto fn = node.input(0)->type()->cast<c10::FunctionType>();
+      if (!fn) return Unsupported(plan, "call of a non-function value");
+      plan.callee = fn->function();
+      return absl::OkStatus();
+    }
+    if (kind == jit::prim::RaiseException) {
+      plan.family = NodeFamily::kRaise;
+      return absl::OkStatus();
+    }
+    if (ClassifyContainer(node, plan)) {
+      plan.family = NodeFamily::kContainer;
+      return absl::OkStatus();
+    }
+    if (node.maybeOperator() != nullptr) {
+      plan.family = NodeFamily::kOperator;
+      plan.operation = node.getOperation();
+      const jit::Operator& op = node.getOperator();
+      plan.vararg = op.hasOperation() && op.schema().is_vararg();
+      return absl::OkStatus();
+    }
+    return Unsupported(plan, "unsupported node kind (no operator and no interpreter handler)");
+  }
+
+  static bool ClassifyContainer(const jit::Node& node, NodePlan& plan) {
+    const jit::NodeKind kind = node.kind();
+    if (kind == jit::prim::ListConstruct) {
+      plan.op = NodeOp::kListConstruct;
+      plan.type = node.output()->type()->expectRef<c10::ListType>().getElementType();
+    } else if (kind == jit::prim::ListUnpack) {
+      plan.op = NodeOp::kListUnpack;
+    } else if (kind == jit::prim::TupleConstruct) {
+      plan.op = NodeOp::kTupleConstruct;
+      plan.type = node.output()->type();
+    } else if (kind == jit::prim::TupleUnpack) {
+      plan.op = NodeOp::kTupleUnpack;
+    } else if (kind == jit::prim::TupleSlice) {
+      plan.op = NodeOp::kTupleSlice;
+      plan.slice_begin = node.i(jit::attr::beg);
+      plan.slice_end = node.i(jit::attr::end);
+    } else if (kind == jit::prim::DictConstruct) {
+      plan.op = NodeOp::kDictConstruct;
+      const auto& dict = node.output()->type()->expectRef<c10::DictType>();
+      plan.type = dict.getKeyType();
+      plan.value_type = dict.getValueType();
+    } else if (kind == jit::prim::isinstance) {
+      plan.op = NodeOp::kIsInstance;
+      plan.candidate_types = node.tys(jit::attr::types);
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  // Decides, for every value, where it dies: moved out by its last direct
+  // user, released after the node whose block uses it last, released on
+  // block entry (unused parameters), or handed over by a block return.
+  void PlanLifetimes() {
+    for (const jit::Value* value : values_) {
+      const Slot slot = slots_.at(value);
+      const jit::Block* home = value->node()->owningBlock();
+      bool returned = false;
+      const jit::Node* last = nullptr;
+      int last_position = -1;
+      bool nested_at_last = false;
+      int last_offset = -1;
+      for (const jit::Use& use : value->uses()) {
+        const jit::Node* user = use.user;
+        bool nested = false;
+        while (user->owningBlock() != home) {
+          user = user->owningBlock()->owningNode();
+          nested = true;
+        }
+        if (user == home->return_node()) {
+          returned = true;
+          continue;
+        }
+        const int position = position_.at(user);
+        if (position > last_position) {
+          last_position = position;
+          last = user;
+          nested_at_last = nested;
+          last_offset = nested ? -1 : static_cast<int>(use.offset);
+        } else if (position == last_position) {
+          nested_at_last = nested_at_last || nested;
+          if (!nested) last_offset = std::max(last_offset, static_cast<int>(use.offset));
+        }
+      }
+      if (returned) continue;
+      if (last == nullptr) {
+        if (value->node()->kind() == jit::prim::Param) {
+          plan_.blocks_[block_index_.at(home)].release_on_entry.push_back(slot);
+        } else {
+          plan_.nodes_[node_id_.at(value->node())].release.push_back(slot);
+        }
+      } else if (!nested_at_last) {
+        plan_.nodes_[node_id_.at(last)].inputs[last_offset].move = true;
+      } else {
+        plan_.nodes_[node_id_.at(last)].release.push_back(slot);
+      }
+    }
+    // A value defined in a block and returned from it is moved out by its last
+    // occurrence in the return list; earlier occurrences copy.
+    for (auto [block, index] : block_index_) {
+      BlockPlan& plan = plan_.blocks_[index];
+      for (size_t j = 0; j < plan.returns.size(); ++j) {
+        const jit::Value* value = block->outputs()[j];
+        bool later_duplicate = false;
+        for (size_t k = j + 1; k < plan.returns.size(); ++k) {
+          later_duplicate = later_duplicate || block->outputs()[k] == value;
+        }
+        plan.returns[j].move = value->node()->owningBlock() == block && !later_duplicate;
+      }
+    }
+  }
+
+  GraphPlan& plan_;
+  std::unordered_map<const jit::Value*, Slot> slots_;
+  std::vector<const jit::Value*> values_;
+  std::unordered_map<const jit::Node*, int> node_id_;
+  std::unordered_map<const jit::Node*, int> position_;
+  std::unordered_map<const jit::Block*, int> block_index_;
+};
+
+GraphPlan::GraphPlan(PreparedGraph prepared) : prepared_(std::move(prepared)) {
+  if (prepared_.module.has_value()) self_ = c10::IValue(prepared_.module->_ivalue());
+}
+
+absl::StatusOr<std::shared_ptr<const GraphPlan>> GraphPlan::Build(PreparedGraph prepared) {
+  if (prepared.graph == nullptr) return absl::InvalidArgumentError("GraphPlan::Build: no graph");
+  std::shared_ptr<GraphPlan> plan(new GraphPlan(std::move(prepared)));
+  if (plan->self_.has_value() && plan->prepared_.graph->inputs().empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(plan->name(), ": method graph has no self input"));
+  }
+  absl::Status status = Builder(*plan).Build();
+  if (!status.ok()) return Annotate(status, plan->name());
+  return std::shared_ptr<const GraphPlan>(std::move(plan));
+}
+
+std::string GraphPlan::DescribeUserInputs() const {
+  std::vector<std::string> parts;
+  const auto inputs = prepared_.graph->inputs();
+  for (size_t i = prepared_.has_self() ? 1 : 0; i < inputs.size(); ++i) {
+    parts.push_back(absl::StrCat(inputs[i]->debugNameBase(), ": ", inputs[i]->type()->annotation_str()));
+  }
+  return absl::StrJoin(parts, ", ");
+}
+
+}  // namespace graphprof

@@ -1,0 +1,157 @@
+// GraphPlan: everything the interpreter needs to know about a graph, computed
+// once and then shared read-only by any number of interpreters and threads.
+//
+//   * Values live in dense slots (0..num_slots-1), not in maps.
+//   * Nodes are numbered in execution order over the whole graph, nested
+//     blocks included; NodePlan::id indexes GraphPlan::nodes and is the node
+//     identity reports key on.
+//   * Each node knows its family (which interpreter handler runs it), its
+//     cached torch::jit::Operation, whether it is a vararg operator (the
+//     native interpreter pushes the input count after the inputs), and which
+//     values die with it: inputs whose last use it is are moved out of their
+//     slots ("move"), values used last inside its blocks are released after
+//     it ("release"). Frees therefore happen where the native interpreter
+//     frees, and peak memory matches module.forward.
+//   * Unsupported node kinds are rejected by Build with the kind and source
+//     location, never at run time.
+#ifndef GRAPHPROF_INTERPRETER_GRAPH_PLAN_H_
+#define GRAPHPROF_INTERPRETER_GRAPH_PLAN_H_
+
+#include <torch/script.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/node_identity.h"
+#include "ir/prepared_graph.h"
+
+namespace graphprof {
+
+using Slot = uint32_t;
+
+// Which handler of the Interpreter runs a node.
+enum class NodeFamily : uint8_t {
+  kConstant,   // prim::Constant
+  kAttribute,  // prim::GetAttr, prim::SetAttr
+  kOperator,   // any node with a registered operator
+  kIf,         // prim::If
+  kLoop,       // prim::Loop
+  kCall,       // prim::CallMethod, prim::CallFunction (graphs prepared without inlining)
+  kContainer,  // list/tuple/dict construction and unpacking, prim::isinstance
+  kRaise,      // prim::RaiseException (its registered kernel in 1.13 is the
+               // deprecated one-argument form; the native interpreter runs it
+               // as an instruction taking the message and the class name)
+};
+
+// The exact operation within the kAttribute and kContainer families.
+enum class NodeOp : uint8_t {
+  kNone,
+  kGetAttr,
+  kSetAttr,
+  kCallMethod,
+  kCallFunction,
+  kListConstruct,
+  kListUnpack,
+  kTupleConstruct,
+  kTupleUnpack,
+  kTupleSlice,
+  kDictConstruct,
+  kIsInstance,
+};
+
+const char* NodeFamilyName(NodeFamily family);
+
+struct NodeInput {
+  Slot slot;
+  // This is the value's last use: the handler takes it out of its slot.
+  bool move;
+};
+
+struct NodePlan {
+  int id = -1;
+  const torch::jit::Node* node = nullptr;
+  NodeFamily family = NodeFamily::kOperator;
+  NodeOp op = NodeOp::kNone;
+  std::vector<NodeInput> inputs;
+  std::vector<Slot> outputs;
+  // Slots to clear after the node ran (values whose last use was inside it).
+  std::vector<Slot> release;
+  // Indices into GraphPlan::blocks (If: then, else; Loop: body).
+  std::vector<int> blocks;
+  NodeIdentity identity;
+
+  // kOperator: the cached operation; vararg operators get the input count pushed.
+  // (mutable: Operation::operator() is non-const in LibTorch 1.13, yet calling it
+  // does not modify it, so a const plan can be run from many threads.)
+  mutable c10::optional<torch::jit::Operation> operation;
+  bool vararg = false;
+  // kConstant: the value (None for Function-typed constants, which only feed calls).
+  c10::IValue constant;
+  // kAttribute: the attribute's slot in the object.
+  size_t attribute_slot = 0;
+  // kCall: the callee if known statically, else looked up by `method_name`.
+  torch::jit::Function* callee = nullptr;
+  std::string method_name;
+  // kContainer: element / key / value / tuple type, isinstance candidates, slice bounds.
+  c10::TypePtr type;
+  c10::TypePtr value_type;
+  std::vector<c10::TypePtr> candidate_types;
+  int64_t slice_begin = 0;
+  int64_t slice_end = 0;
+};
+
+struct BlockExit {
+  Slot slot;
+  // The value is defined inside the block and returned once: move it out.
+  bool move;
+};
+
+struct BlockPlan {
+  std::vector<int> nodes;  // node ids, in order
+  std::vector<Slot> params;
+  std::vector<BlockExit> returns;
+  // Parameters nobody reads: cleared when the block starts.
+  std::vector<Slot> release_on_entry;
+};
+
+class GraphPlan {
+ public:
+  // Plans `prepared`. Fails on node kinds the interpreter cannot run.
+  static absl::StatusOr<std::shared_ptr<const GraphPlan>> Build(PreparedGraph prepared);
+
+  const std::string& name() const { return prepared_.name; }
+  const PreparedGraph& prepared() const { return prepared_; }
+  const torch::jit::Graph& graph() const { return *prepared_.graph; }
+  // The module object bound to `self`, if any.
+  const c10::optional<c10::IValue>& self() const { return self_; }
+
+  size_t num_slots() const { return num_slots_; }
+  size_t num_user_inputs() const { return prepared_.num_user_inputs(); }
+  const std::vector<NodePlan>& nodes() const { return nodes_; }
+  const NodePlan& node(int id) const { return nodes_[id]; }
+  const std::vector<BlockPlan>& blocks() const { return blocks_; }
+  const BlockPlan& root() const { return blocks_[0]; }
+  // Largest number of inputs any node pushes (sizes the interpreter's stack).
+  size_t max_stack() const { return max_stack_; }
+
+  // "x: Tensor, edge_index: Tensor" for messages.
+  std::string DescribeUserInputs() const;
+
+ private:
+  explicit GraphPlan(PreparedGraph prepared);
+  class Builder;
+
+  PreparedGraph prepared_;
+  c10::optional<c10::IValue> self_;
+  size_t num_slots_ = 0;
+  size_t max_stack_ = 0;
+  std::vector<NodePlan> nodes_;
+  std::vector<BlockPlan> blocks_;
+};
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_INTERPRETER_GRAPH_PLAN_H_

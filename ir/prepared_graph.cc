@@ -1,0 +1,90 @@
+#include "ir/prepared_graph.h"
+
+#include <torch/csrc/jit/passes/dead_code_elimination.h>
+#include <torch/csrc/jit/passes/inliner.h>
+
+#include "absl/strings/str_cat.h"
+#include "ir/status_util.h"
+
+namespace graphprof {
+namespace {
+
+// Inline leaves the Function-typed constants of inlined calls behind, unused.
+void RemoveDeadFunctionConstants(torch::jit::Block* block) {
+  for (auto it = block->nodes().rbegin(); it != block->nodes().rend();) {
+    torch::jit::Node* node = *it;
+    ++it;
+    for (torch::jit::Block* sub : node->blocks()) RemoveDeadFunctionConstants(sub);
+    if (node->kind() == torch::jit::prim::Constant && !node->output()->hasUses() &&
+        node->output()->type()->kind() == c10::TypeKind::FunctionType) {
+      node->destroy();
+    }
+  }
+}
+
+std::shared_ptr<torch::jit::Graph> CopyForInterpretation(const torch::jit::Graph& graph,
+                                                         bool inline_calls) {
+  std::shared_ptr<torch::jit::Graph> copy = const_cast<torch::jit::Graph&>(graph).copy();
+  if (inline_calls) torch::jit::Inline(*copy);
+  try {
+    // Drops what the graph executor would drop too (it runs the same pass).
+    torch::jit::EliminateDeadCode(copy);
+  } catch (const std::exception&) {
+    // Alias analysis rejects node kinds LibTorch does not know; GraphPlan
+    // reports those clearly. Only the inliner's leftovers must go.
+    RemoveDeadFunctionConstants(copy->block());
+  }
+  return copy;
+}
+
+}  // namespace
+
+size_t PreparedGraph::num_user_inputs() const {
+  return graph->inputs().size() - (has_self() ? 1 : 0);
+}
+
+absl::StatusOr<PreparedGraph> PrepareMethod(const torch::jit::Module& module,
+                                            const PrepareOptions& options) {
+  const std::string type_name = module.type()->name() ? module.type()->name()->name() : "module";
+  PreparedGraph prepared;
+  prepared.name = absl::StrCat(type_name, ".", options.method);
+  prepared.method = options.method;
+  try {
+    torch::jit::Module source = module;
+    if (options.freeze) {
+      if (source.is_training()) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            type_name, ": freezing needs a module in eval mode (call .eval() before saving)"));
+      }
+      c10::optional<std::vector<std::string>> preserved;
+      if (options.method != "forward") preserved = std::vector<std::string>{options.method};
+      source = torch::jit::freeze(module, preserved);
+    }
+    c10::optional<torch::jit::Method> method = source.find_method(options.method);
+    if (!method.has_value()) {
+      return absl::NotFoundError(
+          absl::StrCat(type_name, " has no method '", options.method, "'"));
+    }
+    prepared.graph = CopyForInterpretation(*method->graph(), options.inline_calls);
+    prepared.module = source;
+  } catch (const std::exception& e) {
+    return StatusFromException(absl::StatusCode::kInvalidArgument,
+                               absl::StrCat("preparing ", prepared.name), e);
+  }
+  return prepared;
+}
+
+absl::StatusOr<PreparedGraph> PrepareGraph(const torch::jit::Graph& graph, std::string name,
+                                           bool inline_calls) {
+  PreparedGraph prepared;
+  prepared.name = std::move(name);
+  try {
+    prepared.graph = CopyForInterpretation(graph, inline_calls);
+  } catch (const std::exception& e) {
+    return StatusFromException(absl::StatusCode::kInvalidArgument,
+                               absl::StrCat("preparing ", prepared.name), e);
+  }
+  return prepared;
+}
+
+}  // namespace graphprof

@@ -1,0 +1,54 @@
+// Preparing a method's graph for node-by-node interpretation.
+//
+// The module itself is never mutated: the graph is copied, calls are inlined
+// (so every node knows the module it came from through its inlined call
+// stack), and dead leftovers such as unused Function constants are removed.
+// With `freeze`, an eval-mode module is first frozen (torch::jit::freeze,
+// which clones it): attributes become constants and the standard frozen-graph
+// optimisations run, exactly as torch.jit.freeze does.
+#ifndef GRAPHPROF_IR_PREPARED_GRAPH_H_
+#define GRAPHPROF_IR_PREPARED_GRAPH_H_
+
+#include <torch/script.h>
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace graphprof {
+
+struct PrepareOptions {
+  std::string method = "forward";
+  // Freeze the module first (it must be in eval mode).
+  bool freeze = false;
+  // Inline calls to methods and functions. Without it, prim::CallMethod and
+  // prim::CallFunction nodes remain and run as single (opaque) nodes.
+  bool inline_calls = true;
+};
+
+// A graph ready for the interpreter, plus what it needs at run time.
+struct PreparedGraph {
+  // "<module type>.<method>" or the name given to PrepareGraph.
+  std::string name;
+  std::shared_ptr<torch::jit::Graph> graph;
+  // The module whose method this graph is (the frozen clone with `freeze`).
+  // Its object is bound to the graph's first input, `self`.
+  c10::optional<torch::jit::Module> module;
+  std::string method;
+
+  bool has_self() const { return module.has_value(); }
+  // Number of inputs a caller passes: graph inputs minus `self`.
+  size_t num_user_inputs() const;
+};
+
+absl::StatusOr<PreparedGraph> PrepareMethod(const torch::jit::Module& module,
+                                            const PrepareOptions& options = {});
+
+// Prepares a bare graph (e.g. from ParseGraph): copied, inlined, dead code removed.
+absl::StatusOr<PreparedGraph> PrepareGraph(const torch::jit::Graph& graph, std::string name,
+                                           bool inline_calls = true);
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_IR_PREPARED_GRAPH_H_

@@ -1,0 +1,77 @@
+// MemoryTracker: counts CPU tensor memory through c10's memory reporting hook.
+//
+// While a ScopedMemoryTracking is alive on a thread, every allocation and free
+// made by LibTorch on that thread is reported to the tracker (frees arrive as
+// negative sizes). The tracker keeps running counters that a profiler
+// snapshots around each node. Live bytes are counted from zero when tracking
+// starts, so they are relative: a free of memory allocated before tracking
+// makes them drop below zero.
+//
+// Caveats (LibTorch 1.13): the hook is thread-local, so work on other threads
+// (intra-op parallelism) is invisible: profile memory with one thread. The hook
+// shares c10's PROFILER_STATE slot with the autograd/Kineto profiler, so the
+// two cannot run at the same time.
+#ifndef GRAPHPROF_PROFILERS_MEMORY_TRACKER_H_
+#define GRAPHPROF_PROFILERS_MEMORY_TRACKER_H_
+
+#include <c10/core/Allocator.h>
+#include <c10/util/ThreadLocalDebugInfo.h>
+
+#include <cstdint>
+#include <memory>
+
+namespace graphprof {
+
+class MemoryTracker : public c10::MemoryReportingInfoBase {
+ public:
+  void reportMemoryUsage(void* ptr, int64_t alloc_size, int64_t total_allocated,
+                         int64_t total_reserved, c10::Device device) override;
+  bool memoryProfilingEnabled() const override { return true; }
+
+  // Running totals since construction or Reset().
+  int64_t live_bytes() const { return live_; }
+  int64_t allocated_bytes() const { return allocated_; }
+  int64_t freed_bytes() const { return freed_; }
+  int64_t allocations() const { return allocations_; }
+  int64_t frees() const { return frees_; }
+
+  // Highest live_bytes() since Reset(), and the tag current when it was reached.
+  int64_t peak_bytes() const { return peak_; }
+  int peak_tag() const { return peak_tag_; }
+
+  // A resettable high-water mark for nested measurement windows: save
+  // window_peak(), set_window_peak(live_bytes()), run, read window_peak(),
+  // then restore max(saved, read).
+  int64_t window_peak() const { return window_peak_; }
+  void set_window_peak(int64_t bytes) { window_peak_ = bytes; }
+
+  // A caller-defined tag (e.g. the running node's id) recorded with the peak.
+  void set_tag(int tag) { tag_ = tag; }
+
+  void Reset();
+
+ private:
+  int64_t live_ = 0;
+  int64_t allocated_ = 0;
+  int64_t freed_ = 0;
+  int64_t allocations_ = 0;
+  int64_t frees_ = 0;
+  int64_t peak_ = 0;
+  int64_t window_peak_ = 0;
+  int tag_ = -1;
+  int peak_tag_ = -1;
+};
+
+// Routes this thread's memory reports to `tracker` for the guard's lifetime.
+class ScopedMemoryTracking {
+ public:
+  explicit ScopedMemoryTracking(std::shared_ptr<MemoryTracker> tracker)
+      : guard_(c10::DebugInfoKind::PROFILER_STATE, std::move(tracker)) {}
+
+ private:
+  c10::DebugInfoGuard guard_;
+};
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_PROFILERS_MEMORY_TRACKER_H_

@@ -1,0 +1,59 @@
+#include "tests/test_util.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+
+#include "ir/loader.h"
+
+namespace graphprof::testing {
+
+std::string FixturePath(const std::string& name) { return "tests/fixtures/" + name; }
+
+std::shared_ptr<const GraphPlan> PlanModule(const torch::jit::Module& module,
+                                            const PrepareOptions& options) {
+  absl::StatusOr<PreparedGraph> prepared = PrepareMethod(module, options);
+  if (!prepared.ok()) {
+    ADD_FAILURE() << prepared.status();
+    return nullptr;
+  }
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(*std::move(prepared));
+  if (!plan.ok()) {
+    ADD_FAILURE() << plan.status();
+    return nullptr;
+  }
+  return *plan;
+}
+
+std::shared_ptr<const GraphPlan> PlanIr(const std::string& ir_text, const std::string& name) {
+  absl::StatusOr<std::shared_ptr<torch::jit::Graph>> graph = ParseGraph(ir_text);
+  if (!graph.ok()) {
+    ADD_FAILURE() << graph.status();
+    return nullptr;
+  }
+  absl::StatusOr<PreparedGraph> prepared = PrepareGraph(**graph, name);
+  if (!prepared.ok()) {
+    ADD_FAILURE() << prepared.status();
+    return nullptr;
+  }
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(*std::move(prepared));
+  if (!plan.ok()) {
+    ADD_FAILURE() << plan.status();
+    return nullptr;
+  }
+  return *plan;
+}
+
+c10::IValue NativeForward(torch::jit::Module& module, const std::vector<c10::IValue>& inputs) {
+  return module.forward(inputs);
+}
+
+std::string TempDir(const std::string& name) {
+  const char* base = std::getenv("TEST_TMPDIR");
+  std::string dir = std::string(base != nullptr ? base : "/tmp") + "/" + name;
+  mkdir(dir.c_str(), 0755);
+  return dir;
+}
+
+}  // namespace graphprof::testing

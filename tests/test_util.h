@@ -1,0 +1,34 @@
+// Shared helpers for graphprof's tests.
+#ifndef GRAPHPROF_TESTS_TEST_UTIL_H_
+#define GRAPHPROF_TESTS_TEST_UTIL_H_
+
+#include <torch/script.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "interpreter/graph_plan.h"
+#include "ir/prepared_graph.h"
+
+namespace graphprof::testing {
+
+// Path of a committed fixture (tests/fixtures/<name>) inside the test's runfiles.
+std::string FixturePath(const std::string& name);
+
+// Prepares and plans a module's method / an IR text; fails the test and
+// returns null on error.
+std::shared_ptr<const GraphPlan> PlanModule(const torch::jit::Module& module,
+                                            const PrepareOptions& options = {});
+std::shared_ptr<const GraphPlan> PlanIr(const std::string& ir_text, const std::string& name = "ir");
+
+// module.forward(inputs) (copies the inputs).
+c10::IValue NativeForward(torch::jit::Module& module, const std::vector<c10::IValue>& inputs);
+
+// A fresh directory under TEST_TMPDIR.
+std::string TempDir(const std::string& name);
+
+}  // namespace graphprof::testing
+
+#endif  // GRAPHPROF_TESTS_TEST_UTIL_H_
