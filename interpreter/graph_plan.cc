@@ -36,9 +36,7 @@ class GraphPlan::Builder {
     if (!status.ok()) return status;
     PlanLifetimes();
     plan_.num_slots_ = slots_.size();
-    for (const NodePlan& n : plan_.nodes_) {
-      plan_.max_stack_ = std::max({plan_.max_stack_, n.inputs.size() + 1, n.outputs.size()});
-    }
+    Flatten();
     return absl::OkStatus();
   }
 
@@ -62,6 +60,7 @@ class GraphPlan::Builder {
       node_id_[node] = id;
       position_[node] = position++;
       plan_.nodes_.emplace_back();
+      lists_.emplace_back();
       plan_.blocks_[index].nodes.push_back(id);
       absl::Status status = PlanNode(*node, id, parent, depth);
       if (!status.ok()) return status;
@@ -69,7 +68,7 @@ class GraphPlan::Builder {
         const int sub_index = static_cast<int>(plan_.blocks_.size());
         status = PlanBlock(sub, id, depth + 1);
         if (!status.ok()) return status;
-        plan_.nodes_[id].blocks.push_back(sub_index);
+        lists_[id].blocks.push_back(sub_index);
       }
     }
     for (const jit::Value* output : block->outputs()) {
@@ -86,8 +85,9 @@ class GraphPlan::Builder {
     plan.identity.id = id;
     plan.identity.parent = parent;
     plan.identity.depth = depth;
-    for (const jit::Value* input : node.inputs()) plan.inputs.push_back(NodeInput{SlotOf(input), false});
-    for (const jit::Value* output : node.outputs()) plan.outputs.push_back(SlotOf(output));
+    NodeLists& lists = lists_[id];
+    for (const jit::Value* input : node.inputs()) lists.inputs.push_back(NodeInput{SlotOf(input), false});
+    for (const jit::Value* output : node.outputs()) lists.outputs.push_back(SlotOf(output));
     try {
       return Classify(node, plan);
     } catch (const std::exception& e) {
@@ -160,12 +160,25 @@ class GraphPlan::Builder {
     }
     if (node.maybeOperator() != nullptr) {
       plan.family = NodeFamily::kOperator;
-      plan.operation = node.getOperation();
       const jit::Operator& op = node.getOperator();
       plan.vararg = op.hasOperation() && op.schema().is_vararg();
+      plan.operation = OperationFor(node, op);
       return absl::OkStatus();
     }
     return Unsupported(plan, "unsupported node kind (no operator and no interpreter handler)");
+  }
+
+  // One Operation per operator; operators built by an OperationCreator
+  // (e.g. prim::ConstantChunk) depend on their node and get their own.
+  jit::Operation* OperationFor(const jit::Node& node, const jit::Operator& op) {
+    if (op.hasOperation()) {
+      auto it = operation_index_.find(&op);
+      if (it != operation_index_.end()) return it->second;
+      jit::Operation* shared = &plan_.operations_.emplace_back(op.getOperation(&node));
+      operation_index_.emplace(&op, shared);
+      return shared;
+    }
+    return &plan_.operations_.emplace_back(node.getOperation());
   }
 
   static bool ClassifyContainer(const jit::Node& node, NodePlan& plan) {
@@ -237,12 +250,12 @@ class GraphPlan::Builder {
         if (value->node()->kind() == jit::prim::Param) {
           plan_.blocks_[block_index_.at(home)].release_on_entry.push_back(slot);
         } else {
-          plan_.nodes_[node_id_.at(value->node())].release.push_back(slot);
+          lists_[node_id_.at(value->node())].release.push_back(slot);
         }
       } else if (!nested_at_last) {
-        plan_.nodes_[node_id_.at(last)].inputs[last_offset].move = true;
+        lists_[node_id_.at(last)].inputs[last_offset].move = true;
       } else {
-        plan_.nodes_[node_id_.at(last)].release.push_back(slot);
+        lists_[node_id_.at(last)].release.push_back(slot);
       }
     }
     // A value defined in a block and returned from it is moved out by its last
@@ -260,12 +273,51 @@ class GraphPlan::Builder {
     }
   }
 
+  // Copies the per-node lists into the plan's pools and points the spans at them.
+  void Flatten() {
+    size_t num_inputs = 0, num_slots = 0, num_blocks = 0;
+    for (const NodeLists& l : lists_) {
+      num_inputs += l.inputs.size();
+      num_slots += l.outputs.size() + l.release.size();
+      num_blocks += l.blocks.size();
+    }
+    plan_.input_pool_.reserve(num_inputs);  // reserved: spans must not move
+    plan_.slot_pool_.reserve(num_slots);
+    plan_.block_pool_.reserve(num_blocks);
+    for (size_t id = 0; id < lists_.size(); ++id) {
+      const NodeLists& l = lists_[id];
+      NodePlan& node = plan_.nodes_[id];
+      node.inputs = Append(plan_.input_pool_, l.inputs);
+      node.outputs = Append(plan_.slot_pool_, l.outputs);
+      node.release = Append(plan_.slot_pool_, l.release);
+      node.blocks = Append(plan_.block_pool_, l.blocks);
+      plan_.max_stack_ = std::max({plan_.max_stack_, l.inputs.size() + 1, l.outputs.size()});
+    }
+  }
+
+  template <typename T>
+  static absl::Span<const T> Append(std::vector<T>& pool, const std::vector<T>& items) {
+    const size_t begin = pool.size();
+    pool.insert(pool.end(), items.begin(), items.end());
+    return absl::Span<const T>(pool.data() + begin, items.size());
+  }
+
+  // A node's lists while planning (flattened into the plan at the end).
+  struct NodeLists {
+    std::vector<NodeInput> inputs;
+    std::vector<Slot> outputs;
+    std::vector<Slot> release;
+    std::vector<int> blocks;
+  };
+
   GraphPlan& plan_;
+  std::vector<NodeLists> lists_;
   std::unordered_map<const jit::Value*, Slot> slots_;
   std::vector<const jit::Value*> values_;
   std::unordered_map<const jit::Node*, int> node_id_;
   std::unordered_map<const jit::Node*, int> position_;
   std::unordered_map<const jit::Block*, int> block_index_;
+  std::unordered_map<const jit::Operator*, jit::Operation*> operation_index_;
 };
 
 GraphPlan::GraphPlan(PreparedGraph prepared) : prepared_(std::move(prepared)) {

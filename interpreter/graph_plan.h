@@ -20,11 +20,13 @@
 #include <torch/script.h>
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "ir/node_identity.h"
 #include "ir/prepared_graph.h"
 
@@ -70,24 +72,30 @@ struct NodeInput {
   bool move;
 };
 
-struct NodePlan {
-  int id = -1;
-  const torch::jit::Node* node = nullptr;
+// One node, as the interpreter runs it. The fields read on every execution
+// come first and the lists are views into pools the GraphPlan owns, so that
+// walking the nodes touches little memory.
+struct alignas(64) NodePlan {
+  // --- Hot: read on every execution; exactly one cache line. ---
   NodeFamily family = NodeFamily::kOperator;
   NodeOp op = NodeOp::kNone;
-  std::vector<NodeInput> inputs;
-  std::vector<Slot> outputs;
-  // Slots to clear after the node ran (values whose last use was inside it).
-  std::vector<Slot> release;
-  // Indices into GraphPlan::blocks (If: then, else; Loop: body).
-  std::vector<int> blocks;
-  NodeIdentity identity;
-
-  // kOperator: the cached operation; vararg operators get the input count pushed.
-  // (mutable: Operation::operator() is non-const in LibTorch 1.13, yet calling it
-  // does not modify it, so a const plan can be run from many threads.)
-  mutable c10::optional<torch::jit::Operation> operation;
+  // kOperator: push the input count after the inputs (vararg schema).
   bool vararg = false;
+  int id = -1;
+  absl::Span<const NodeInput> inputs;
+  absl::Span<const Slot> outputs;
+  // Slots to clear after the node ran (values whose last use was inside it).
+  absl::Span<const Slot> release;
+  // kOperator: the cached operation, shared by all nodes of the same operator
+  // (as the native interpreter's operator table does). Non-const because
+  // Operation::operator() is non-const in LibTorch 1.13, yet calling it does
+  // not modify it, so a const plan can be run from many threads.
+  torch::jit::Operation* operation = nullptr;
+
+  // Indices into GraphPlan::blocks (If: then, else; Loop: body).
+  absl::Span<const int> blocks;
+
+  // --- Family data. ---
   // kConstant: the value (None for Function-typed constants, which only feed calls).
   c10::IValue constant;
   // kAttribute: the attribute's slot in the object.
@@ -101,6 +109,10 @@ struct NodePlan {
   std::vector<c10::TypePtr> candidate_types;
   int64_t slice_begin = 0;
   int64_t slice_end = 0;
+
+  // --- Cold: for reports and messages. ---
+  const torch::jit::Node* node = nullptr;
+  NodeIdentity identity;
 };
 
 struct BlockExit {
@@ -149,6 +161,11 @@ class GraphPlan {
   size_t num_slots_ = 0;
   size_t max_stack_ = 0;
   std::vector<NodePlan> nodes_;
+  // Storage behind the NodePlan spans, contiguous in node order.
+  std::vector<NodeInput> input_pool_;
+  std::vector<Slot> slot_pool_;
+  std::vector<int> block_pool_;
+  std::deque<torch::jit::Operation> operations_;
   std::vector<BlockPlan> blocks_;
 };
 

@@ -93,19 +93,23 @@ absl::Status Interpreter::RunBlock(const BlockPlan& block) {
 }
 
 absl::Status Interpreter::RunNode(const NodePlan& node) {
-  absl::Status status;
-  switch (node.family) {
-    case NodeFamily::kConstant: status = RunConstant(node); break;
-    case NodeFamily::kAttribute: status = RunAttribute(node); break;
-    case NodeFamily::kOperator: status = RunOperator(node); break;
-    case NodeFamily::kIf: status = RunIf(node); break;
-    case NodeFamily::kLoop: status = RunLoop(node); break;
-    case NodeFamily::kCall: status = RunCall(node); break;
-    case NodeFamily::kContainer: status = RunContainer(node); break;
-    case NodeFamily::kRaise: status = RunRaise(node); break;
-  }
+  absl::Status status = Dispatch(node);
   ReleaseDeadValues(node);
   return status;
+}
+
+absl::Status Interpreter::Dispatch(const NodePlan& node) {
+  switch (node.family) {
+    case NodeFamily::kOperator: return RunOperator(node);
+    case NodeFamily::kConstant: return RunConstant(node);
+    case NodeFamily::kAttribute: return RunAttribute(node);
+    case NodeFamily::kIf: return RunIf(node);
+    case NodeFamily::kLoop: return RunLoop(node);
+    case NodeFamily::kCall: return RunCall(node);
+    case NodeFamily::kContainer: return RunContainer(node);
+    case NodeFamily::kRaise: return RunRaise(node);
+  }
+  return NodeError(node, "unknown node family");
 }
 
 absl::Status Interpreter::RunConstant(const NodePlan& node) {
@@ -128,22 +132,26 @@ absl::Status Interpreter::RunAttribute(const NodePlan& node) {
 }
 
 absl::Status Interpreter::RunOperator(const NodePlan& node) {
-  const size_t num_inputs = node.inputs.size();
-  for (size_t i = 0; i < num_inputs; ++i) stack_.push_back(TakeInput(node, i));
-  if (node.vararg) stack_.emplace_back(static_cast<int64_t>(num_inputs));
+  for (const NodeInput& in : node.inputs) {
+    if (in.move) {
+      stack_.emplace_back(std::move(values_[in.slot]));
+    } else {
+      stack_.emplace_back(values_[in.slot]);
+    }
+  }
+  if (node.vararg) stack_.emplace_back(static_cast<int64_t>(node.inputs.size()));
   try {
     (*node.operation)(stack_);
   } catch (const std::exception& e) {
     stack_.clear();
     return NodeException(node, e);
   }
-  const size_t num_outputs = node.outputs.size();
-  if (ABSL_PREDICT_FALSE(stack_.size() != num_outputs)) {
+  if (ABSL_PREDICT_FALSE(stack_.size() != node.outputs.size())) {
     const size_t got = stack_.size();
     stack_.clear();
-    return NodeError(node, absl::StrCat("operator left ", got, " values, expected ", num_outputs));
+    return NodeError(node, absl::StrCat("operator left ", got, " values, expected ", node.outputs.size()));
   }
-  for (size_t i = 0; i < num_outputs; ++i) SetOutput(node, i, std::move(stack_[i]));
+  for (size_t i = 0; i < node.outputs.size(); ++i) values_[node.outputs[i]] = std::move(stack_[i]);
   stack_.clear();
   return absl::OkStatus();
 }

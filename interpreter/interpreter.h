@@ -106,6 +106,7 @@ class Interpreter {
   c10::IValue TakeExit(const BlockExit& exit) {
     return exit.move ? std::move(values_[exit.slot]) : values_[exit.slot];
   }
+  absl::Status Dispatch(const NodePlan& node);
   absl::Status BindInputs(std::vector<c10::IValue>& inputs);
   void ClearFrame();
   absl::Status ListUnpack(const NodePlan& node);

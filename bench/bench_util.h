@@ -1,0 +1,56 @@
+// Side-by-side timing for benchmarks: candidates run interleaved (A B C A B C
+// ...) in one process so that machine noise hits them alike; each reports
+// the median of its samples.
+#ifndef GRAPHPROF_BENCH_BENCH_UTIL_H_
+#define GRAPHPROF_BENCH_BENCH_UTIL_H_
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace graphprof::bench {
+
+struct Candidate {
+  std::string name;
+  std::function<void()> run;
+};
+
+// Median wall time in nanoseconds of each candidate over `rounds` interleaved
+// rounds, after `warmup` untimed rounds. The order rotates every round.
+inline std::vector<double> MedianTimesNs(const std::vector<Candidate>& candidates, int warmup,
+                                         int rounds) {
+  const size_t n = candidates.size();
+  for (int w = 0; w < warmup; ++w) {
+    for (const Candidate& c : candidates) c.run();
+  }
+  std::vector<std::vector<double>> samples(n);
+  for (int r = 0; r < rounds; ++r) {
+    for (size_t k = 0; k < n; ++k) {
+      const size_t i = (k + static_cast<size_t>(r)) % n;
+      const auto start = std::chrono::steady_clock::now();
+      candidates[i].run();
+      const auto stop = std::chrono::steady_clock::now();
+      samples[i].push_back(std::chrono::duration<double, std::nano>(stop - start).count());
+    }
+  }
+  std::vector<double> medians;
+  for (std::vector<double>& s : samples) {
+    std::nth_element(s.begin(), s.begin() + s.size() / 2, s.end());
+    medians.push_back(s[s.size() / 2]);
+  }
+  return medians;
+}
+
+inline void WarnIfUnoptimised() {
+#ifndef __OPTIMIZE__
+  std::printf("warning: built without optimisation; use ./bazelw run -c opt ...\n");
+#endif
+}
+
+}  // namespace graphprof::bench
+
+#endif  // GRAPHPROF_BENCH_BENCH_UTIL_H_

@@ -1,0 +1,64 @@
+#include "ir/input_spec.h"
+
+#include <gtest/gtest.h>
+
+#include "absl/strings/match.h"
+
+namespace graphprof {
+namespace {
+
+TEST(InputSpecTest, ParsesShapesDtypesRangesAndScalars) {
+  absl::StatusOr<std::vector<InputSpec>> specs =
+      ParseInputSpecs("1x3x224x224:float32, 2x5000:int64[0:1000],8x32,scalar:f64,=3,=0.5,=true");
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  ASSERT_EQ(specs->size(), 7u);
+  EXPECT_EQ((*specs)[0].shape, (std::vector<int64_t>{1, 3, 224, 224}));
+  EXPECT_EQ((*specs)[1].dtype, c10::ScalarType::Long);
+  EXPECT_TRUE((*specs)[1].has_range);
+  EXPECT_EQ((*specs)[1].high, 1000);
+  EXPECT_EQ((*specs)[2].dtype, c10::ScalarType::Float);
+  EXPECT_TRUE((*specs)[3].shape.empty());
+  EXPECT_EQ((*specs)[4].kind, InputSpec::Kind::kInt);
+  EXPECT_EQ((*specs)[5].kind, InputSpec::Kind::kFloat);
+  EXPECT_EQ((*specs)[6].kind, InputSpec::Kind::kBool);
+  EXPECT_EQ(FormatInputSpecs(*specs),
+            "1x3x224x224:float32,2x5000:int64[0:1000],8x32:float32,scalar:float64,=3,=0.5,=true");
+}
+
+TEST(InputSpecTest, RejectsMalformedSpecsWithReasons) {
+  struct Case {
+    const char* text;
+    const char* reason;
+  } cases[] = {
+      {"1x3xfoo:float32", "shape must be sizes joined by 'x'"},
+      {"4:float33", "unknown dtype 'float33'"},
+      {"4:int64[5:1]", "low < high"},
+      {"4:float32[0:3]", "needs an integer dtype"},
+      {"4:int64[0:3", "malformed range"},
+      {"1,,2", "empty input spec"},
+      {"=abc", "not an int, float or bool"},
+  };
+  for (const Case& c : cases) {
+    absl::StatusOr<std::vector<InputSpec>> specs = ParseInputSpecs(c.text);
+    ASSERT_FALSE(specs.ok()) << c.text;
+    EXPECT_TRUE(absl::StrContains(specs.status().message(), c.reason)) << specs.status();
+  }
+}
+
+TEST(InputSpecTest, RandomInputsAreSeededAndRespectRanges) {
+  absl::StatusOr<std::vector<InputSpec>> specs = ParseInputSpecs("16x8:float32,2x500:int64[3:7],10:bool");
+  ASSERT_TRUE(specs.ok());
+  std::vector<c10::IValue> a = MakeRandomInputs(*specs, 42);
+  std::vector<c10::IValue> b = MakeRandomInputs(*specs, 42);
+  std::vector<c10::IValue> c = MakeRandomInputs(*specs, 43);
+  EXPECT_TRUE(a[0].toTensor().equal(b[0].toTensor()));
+  EXPECT_FALSE(a[0].toTensor().equal(c[0].toTensor()));
+  const at::Tensor& ints = a[1].toTensor();
+  EXPECT_EQ(ints.scalar_type(), at::kLong);
+  EXPECT_GE(ints.min().item<int64_t>(), 3);
+  EXPECT_LT(ints.max().item<int64_t>(), 7);
+  EXPECT_EQ(a[2].toTensor().scalar_type(), at::kBool);
+}
+
+}  // namespace
+}  // namespace graphprof

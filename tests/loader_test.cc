@@ -1,0 +1,94 @@
+// Loading must turn every bad file into a one-line Status naming the file.
+#include "ir/loader.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "absl/strings/match.h"
+#include "ir/status_util.h"
+#include "tests/test_util.h"
+
+namespace graphprof {
+namespace {
+
+using ::graphprof::testing::FixturePath;
+using ::graphprof::testing::TempDir;
+
+std::string WriteFile(const std::string& name, const std::string& bytes) {
+  std::string path = TempDir("loader_test") + "/" + name;
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+void ExpectOneLineMentioning(const absl::Status& status, const std::string& text) {
+  ASSERT_FALSE(status.ok());
+  const std::string message(status.message());
+  EXPECT_TRUE(absl::StrContains(message, text)) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+}
+
+TEST(LoaderTest, MissingFileIsNotFound) {
+  absl::StatusOr<torch::jit::Module> m = LoadModule("/nonexistent/model.pt");
+  EXPECT_EQ(m.status().code(), absl::StatusCode::kNotFound);
+  ExpectOneLineMentioning(m.status(), "/nonexistent/model.pt");
+}
+
+TEST(LoaderTest, GarbageTruncatedAndDirectoryInputsFailCleanly) {
+  ExpectOneLineMentioning(LoadModule(WriteFile("garbage.pt", "this is not a zip file\n")).status(),
+                          "not a loadable TorchScript module");
+  absl::StatusOr<std::string> real = ReadFile(FixturePath("lstm.pt"));
+  ASSERT_TRUE(real.ok());
+  const std::string truncated = WriteFile("truncated.pt", real->substr(0, real->size() / 2));
+  ExpectOneLineMentioning(LoadModule(truncated).status(), truncated);
+  ExpectOneLineMentioning(LoadModule(TempDir("loader_test")).status(), "loader_test");
+}
+
+TEST(LoaderTest, LoadsSavedModuleAndInputs) {
+  absl::StatusOr<torch::jit::Module> m = LoadModule(FixturePath("lstm.pt"));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_TRUE(m->find_method("forward").has_value());
+  absl::StatusOr<std::vector<c10::IValue>> inputs = LoadInputs(FixturePath("lstm.inputs.pt"));
+  ASSERT_TRUE(inputs.ok()) << inputs.status();
+  ASSERT_EQ(inputs->size(), 1u);
+  EXPECT_EQ((*inputs)[0].toTensor().sizes(), (std::vector<int64_t>{2, 7, 16}));
+}
+
+TEST(LoaderTest, InputsFileMustHoldTensors) {
+  ExpectOneLineMentioning(LoadInputs(FixturePath("lstm.pt")).status(), "not inputs saved with torch.save");
+  ExpectOneLineMentioning(LoadInputs(WriteFile("junk.pt", "junk")).status(), "junk.pt");
+  ExpectOneLineMentioning(LoadInputs("/nonexistent/in.pt").status(), "/nonexistent/in.pt");
+}
+
+TEST(LoaderTest, DefineReportsSyntaxErrorsOnOneLine) {
+  torch::jit::Module m("Broken");
+  absl::Status status = DefineMethods(m, "def forward(self, x):\n    return x +\n");
+  ExpectOneLineMentioning(status, "TorchScript source for Broken");
+}
+
+TEST(LoaderTest, ParsesIrAndRejectsBadIr) {
+  absl::StatusOr<std::shared_ptr<torch::jit::Graph>> g = ParseGraph(R"IR(
+graph(%x : Tensor):
+  %y : Tensor = aten::relu(%x)
+  return (%y)
+)IR");
+  ASSERT_TRUE(g.ok()) << g.status();
+  EXPECT_EQ((*g)->inputs().size(), 1u);
+  ExpectOneLineMentioning(ParseGraph("graph(%x : Tensor):\n  return (%nope)\n").status(),
+                          "IR text does not parse");
+  ExpectOneLineMentioning(LoadGraphFile("/nonexistent/g.ir").status(), "/nonexistent/g.ir");
+  ExpectOneLineMentioning(LoadGraphFile(WriteFile("bad.ir", "not ir")).status(), "bad.ir");
+}
+
+TEST(StatusUtilTest, KeepsTheInformativeLine) {
+  EXPECT_EQ(OneLineMessage("first line\nsecond\nException raised from foo\nframe #0: bar"),
+            "first line");
+  EXPECT_EQ(OneLineMessage("The following operation failed in the TorchScript interpreter.\n"
+                           "Traceback of TorchScript (most recent call last):\n  File x\n"
+                           "RuntimeError: boom\n"),
+            "RuntimeError: boom");
+  EXPECT_EQ(OneLineMessage("\n\n"), "unknown error");
+}
+
+}  // namespace
+}  // namespace graphprof

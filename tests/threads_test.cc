@@ -1,0 +1,58 @@
+// One shared plan, four interpreters on four threads: every output must be
+// identical to module.forward.
+#include <ATen/Parallel.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "interpreter/interpreter.h"
+#include "ir/ivalue_util.h"
+#include "ir/zoo/zoo.h"
+#include "tests/test_util.h"
+
+namespace graphprof {
+namespace {
+
+TEST(ThreadsTest, FourInterpretersShareOnePlan) {
+  at::set_num_threads(1);
+  for (const std::string name : {"resnet18", "control_flow", "gcn"}) {
+    absl::StatusOr<ZooModel> model = MakeZooModel(name);
+    ASSERT_TRUE(model.ok());
+    auto plan = testing::PlanModule(model->module);
+    ASSERT_NE(plan, nullptr);
+    constexpr int kThreads = 4;
+    constexpr int kRunsPerThread = 3;
+    std::vector<std::vector<c10::IValue>> inputs;
+    std::vector<c10::IValue> expected;
+    for (int t = 0; t < kThreads; ++t) {
+      inputs.push_back(model->ExampleInputs(100 + t));
+      expected.push_back(model->module.forward(inputs.back()));
+    }
+    std::atomic<int> matches{0};
+    std::vector<std::string> failures(kThreads);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        Interpreter interpreter(plan);
+        for (int run = 0; run < kRunsPerThread; ++run) {
+          absl::StatusOr<c10::IValue> out = interpreter.Run(inputs[t]);
+          std::string why;
+          if (!out.ok()) {
+            failures[t] = std::string(out.status().message());
+          } else if (!IdenticalIValues(expected[t], *out, &why)) {
+            failures[t] = why;
+          } else {
+            ++matches;
+          }
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    for (const std::string& failure : failures) EXPECT_EQ(failure, "") << name;
+    EXPECT_EQ(matches.load(), kThreads * kRunsPerThread) << name;
+  }
+}
+
+}  // namespace
+}  // namespace graphprof
