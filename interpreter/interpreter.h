@@ -75,6 +75,11 @@ class Interpreter {
   // Runs the nodes of a block in order (If/Loop handlers call it).
   absl::Status RunBlock(const BlockPlan& block);
 
+  // RunNode is Dispatch (the family's handler) followed by ReleaseDeadValues.
+  // An override that must see a node's outputs before they may be released
+  // (unused outputs die right away) calls these two itself.
+  absl::Status Dispatch(const NodePlan& node);
+
   // The current value of a node's i-th input / output slot.
   const c10::IValue& InputValue(const NodePlan& node, size_t i) const {
     return values_[node.inputs[i].slot];
@@ -106,7 +111,6 @@ class Interpreter {
   c10::IValue TakeExit(const BlockExit& exit) {
     return exit.move ? std::move(values_[exit.slot]) : values_[exit.slot];
   }
-  absl::Status Dispatch(const NodePlan& node);
   absl::Status BindInputs(std::vector<c10::IValue>& inputs);
   void ClearFrame();
   absl::Status ListUnpack(const NodePlan& node);

@@ -156,10 +156,12 @@ std::string DescribeIValue(const c10::IValue& value) {
   return value.tagKind();
 }
 
-int64_t IValueBytes(const c10::IValue& value) {
+int64_t IValueBytes(const c10::IValue& value) { return IValueBytes(absl::MakeConstSpan(&value, 1)); }
+
+int64_t IValueBytes(absl::Span<const c10::IValue> values) {
   std::unordered_set<const void*> seen;
   int64_t bytes = 0;
-  CollectStorages(value, seen, bytes);
+  for (const c10::IValue& value : values) CollectStorages(value, seen, bytes);
   return bytes;
 }
 

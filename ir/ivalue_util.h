@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "absl/types/span.h"
+
 namespace graphprof {
 
 // True when `a` and `b` have the same structure (tuple/list/dict shape, scalar
@@ -21,6 +23,8 @@ std::string ShortDtypeName(c10::ScalarType type);
 
 // Bytes held by the tensors of an IValue tree, each storage counted once.
 int64_t IValueBytes(const c10::IValue& value);
+// The same over several values, each storage counted once across all of them.
+int64_t IValueBytes(absl::Span<const c10::IValue> values);
 
 }  // namespace graphprof
 

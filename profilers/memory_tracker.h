@@ -47,6 +47,7 @@ class MemoryTracker : public c10::MemoryReportingInfoBase {
 
   // A caller-defined tag (e.g. the running node's id) recorded with the peak.
   void set_tag(int tag) { tag_ = tag; }
+  int tag() const { return tag_; }
 
   void Reset();
 

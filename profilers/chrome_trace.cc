@@ -1,0 +1,54 @@
+#include "profilers/chrome_trace.h"
+
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/str_cat.h"
+
+namespace graphprof {
+
+std::string RenderChromeTrace(const Report& report) {
+  using nlohmann::json;
+  constexpr int kPid = 1;
+  constexpr int kHostTid = 1;
+  json events = json::array();
+  events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", kPid},
+                    {"args", {{"name", absl::StrCat("graphprof: ", report.model)}}}});
+  events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", kPid}, {"tid", kHostTid},
+                    {"args", {{"name", "host (interpreter)"}}}});
+  for (size_t r = 0; r < report.run_ns.size() && r < report.run_start_ns.size(); ++r) {
+    events.push_back({{"name", absl::StrCat("run ", r)},
+                      {"cat", "run"},
+                      {"ph", "X"},
+                      {"ts", report.run_start_ns[r] / 1e3},
+                      {"dur", report.run_ns[r] / 1e3},
+                      {"pid", kPid},
+                      {"tid", kHostTid},
+                      {"args", {{"run", r}}}});
+  }
+  for (const TraceEvent& e : report.events) {
+    if (e.node < 0 || e.node >= static_cast<int>(report.nodes.size())) continue;
+    const NodeRecord& node = report.nodes[e.node];
+    events.push_back({{"name", node.identity.label},
+                      {"cat", "node"},
+                      {"ph", "X"},
+                      {"ts", e.start_ns / 1e3},
+                      {"dur", e.duration_ns / 1e3},
+                      {"pid", kPid},
+                      {"tid", kHostTid},
+                      {"args",
+                       {{"id", e.node},
+                        {"kind", node.identity.kind},
+                        {"module", node.identity.module},
+                        {"shapes", node.input_shapes},
+                        {"source", node.identity.source},
+                        {"run", e.run}}}});
+  }
+  json trace{{"traceEvents", events},
+             {"displayTimeUnit", "ns"},
+             {"otherData",
+              {{"model", report.model}, {"clock", report.clock}, {"runs", report.runs},
+               {"dropped_events", report.dropped_events}}}};
+  return trace.dump() + "\n";
+}
+
+}  // namespace graphprof

@@ -1,0 +1,52 @@
+// Profile(): the whole profiling session for one graph and one set of inputs.
+//
+//   1. measure the timer's own per-node cost (reported as timer_overhead_ns)
+//   2. `warmup` plain runs (not recorded)
+//   3. one inspection run: shapes, and memory when options.memory is set
+//   4. `runs` timed runs: per-node times into preallocated storage
+//   5. a Report built from the samples
+//
+// Every run gets its own copy of `inputs`; the caller keeps the originals.
+#ifndef GRAPHPROF_PROFILERS_PROFILER_H_
+#define GRAPHPROF_PROFILERS_PROFILER_H_
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "interpreter/graph_plan.h"
+#include "profilers/profiling_interpreter.h"
+#include "profilers/report.h"
+#include "profilers/time_source.h"
+
+namespace graphprof {
+
+struct ProfileOptions {
+  int warmup = 3;
+  int runs = 10;
+  bool memory = false;  // memory view (inspection run; use one intra-op thread)
+  bool trace = true;    // keep per-execution events for the Chrome trace
+  std::shared_ptr<TimeSource> clock;  // null: SteadyClock
+  // Called after each run: phase is "warmup", "inspect" or "timed".
+  std::function<void(const char* phase, int done, int total)> progress;
+};
+
+// Runs the session; on success the report is finalized. If `output` is
+// given, it receives the last run's output.
+absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
+                               const std::vector<c10::IValue>& inputs,
+                               const ProfileOptions& options = {},
+                               c10::IValue* output = nullptr);
+
+// The Report for what `interpreter` recorded (inspection + timed runs).
+Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, double timer_overhead_ns);
+
+// Per-node cost of the instrumentation in ProfilingInterpreter::RunNode with
+// `clock`: two reads, the sample update and a trace event write, measured in
+// a tight loop (best of several repetitions), in nanoseconds.
+double MeasureTimerOverheadNs(TimeSource& clock);
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_PROFILERS_PROFILER_H_

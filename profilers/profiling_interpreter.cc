@@ -1,0 +1,146 @@
+#include "profilers/profiling_interpreter.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_join.h"
+#include "ir/ivalue_util.h"
+
+namespace graphprof {
+
+ProfilingInterpreter::ProfilingInterpreter(std::shared_ptr<const GraphPlan> plan,
+                                           std::shared_ptr<TimeSource> clock)
+    : Interpreter(std::move(plan)), clock_(std::move(clock)) {}
+
+void ProfilingInterpreter::BeginInspection(bool memory) {
+  mode_ = Mode::kInspect;
+  inspection_.assign(plan().nodes().size(), NodeInspection{});
+  inspected_executions_ = 0;
+  memory_summary_ = MemorySummary{};
+  memory_inspected_ = memory;
+  tracker_ = memory ? std::make_shared<MemoryTracker>() : nullptr;
+}
+
+void ProfilingInterpreter::BeginTimedRuns(int runs, size_t trace_capacity) {
+  mode_ = Mode::kTimed;
+  planned_runs_ = runs;
+  completed_runs_ = 0;
+  samples_.assign(static_cast<size_t>(runs) * plan().nodes().size(), NodeSample{});
+  run_ns_.assign(runs, 0);
+  run_start_ns_.assign(runs, 0);
+  events_.assign(trace_capacity, TraceEvent{});
+  num_events_ = 0;
+  dropped_events_ = 0;
+}
+
+absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> inputs) {
+  switch (mode_) {
+    case Mode::kPlain:
+      return Interpreter::Run(std::move(inputs));
+    case Mode::kInspect: {
+      if (tracker_ == nullptr) return Interpreter::Run(std::move(inputs));
+      tracker_->Reset();
+      absl::StatusOr<c10::IValue> result;
+      {
+        ScopedMemoryTracking tracking(tracker_);
+        result = Interpreter::Run(std::move(inputs));
+      }
+      memory_summary_.peak_bytes = tracker_->peak_bytes();
+      memory_summary_.peak_node = tracker_->peak_tag();
+      memory_summary_.allocated_bytes = tracker_->allocated_bytes();
+      memory_summary_.freed_bytes = tracker_->freed_bytes();
+      memory_summary_.allocations = tracker_->allocations();
+      return result;
+    }
+    case Mode::kTimed: {
+      if (completed_runs_ >= planned_runs_) return Interpreter::Run(std::move(inputs));
+      current_ = &samples_[static_cast<size_t>(completed_runs_) * plan().nodes().size()];
+      const int64_t start = clock_->NowNs();
+      absl::StatusOr<c10::IValue> result = Interpreter::Run(std::move(inputs));
+      const int64_t stop = clock_->NowNs();
+      if (result.ok()) {
+        run_start_ns_[completed_runs_] = start;
+        run_ns_[completed_runs_] = stop - start;
+        ++completed_runs_;
+      }
+      return result;
+    }
+  }
+  return Interpreter::Run(std::move(inputs));
+}
+
+absl::Status ProfilingInterpreter::RunNode(const NodePlan& node) {
+  if (mode_ == Mode::kTimed) {
+    const int64_t start = clock_->NowNs();
+    absl::Status status = Interpreter::RunNode(node);
+    const int64_t stop = clock_->NowNs();
+    NodeSample& sample = current_[node.id];
+    sample.total_ns += stop - start;
+    ++sample.calls;
+    if (num_events_ < events_.size()) {
+      events_[num_events_++] = TraceEvent{node.id, completed_runs_, start, stop - start};
+    } else if (!events_.empty()) {
+      ++dropped_events_;
+    }
+    return status;
+  }
+  if (mode_ == Mode::kInspect) return RunNodeInspected(node);
+  return Interpreter::RunNode(node);
+}
+
+std::string ProfilingInterpreter::DescribeInputs(const NodePlan& node) const {
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < node.inputs.size(); ++i) parts.push_back(DescribeIValue(InputValue(node, i)));
+  return absl::StrJoin(parts, ", ");
+}
+
+std::string ProfilingInterpreter::DescribeOutputs(const NodePlan& node) const {
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < node.outputs.size(); ++i) parts.push_back(DescribeIValue(OutputValue(node, i)));
+  return absl::StrJoin(parts, ", ");
+}
+
+// Runs one node of the inspection run: shapes before and after, and memory
+// counters around it. A node's peak window nests inside its parent's.
+absl::Status ProfilingInterpreter::RunNodeInspected(const NodePlan& node) {
+  NodeInspection& info = inspection_[node.id];
+  const bool first = info.executions == 0;
+  if (first) info.input_shapes = DescribeInputs(node);
+  MemoryTracker* tracker = tracker_.get();
+  int64_t allocated = 0, freed = 0, allocations = 0, saved_window = 0;
+  int saved_tag = -1;
+  if (tracker != nullptr) {
+    allocated = tracker->allocated_bytes();
+    freed = tracker->freed_bytes();
+    allocations = tracker->allocations();
+    saved_window = tracker->window_peak();
+    saved_tag = tracker->tag();
+    tracker->set_window_peak(tracker->live_bytes());
+    tracker->set_tag(node.id);
+  }
+  absl::Status status = Dispatch(node);
+  if (status.ok()) {
+    if (first) info.output_shapes = DescribeOutputs(node);
+    if (tracker != nullptr) {
+      std::vector<c10::IValue> outputs;
+      for (size_t i = 0; i < node.outputs.size(); ++i) outputs.push_back(OutputValue(node, i));
+      info.memory.output_bytes = std::max(info.memory.output_bytes, IValueBytes(absl::MakeConstSpan(outputs)));
+    }
+  }
+  ReleaseDeadValues(node);
+  if (tracker != nullptr) {
+    const int64_t node_peak = tracker->window_peak();
+    info.memory.allocated_bytes += tracker->allocated_bytes() - allocated;
+    info.memory.freed_bytes += tracker->freed_bytes() - freed;
+    info.memory.allocations += tracker->allocations() - allocations;
+    info.memory.peak_bytes = info.executions == 0 ? node_peak : std::max(info.memory.peak_bytes, node_peak);
+    info.memory.live_after_bytes = tracker->live_bytes();
+    tracker->set_tag(saved_tag);
+    tracker->set_window_peak(std::max(saved_window, node_peak));
+    memory_summary_.timeline.push_back(MemoryPoint{node.id, tracker->live_bytes()});
+  }
+  ++info.executions;
+  ++inspected_executions_;
+  return status;
+}
+
+}  // namespace graphprof

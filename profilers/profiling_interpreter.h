@@ -1,0 +1,117 @@
+// ProfilingInterpreter: an Interpreter that records, for every node and every
+// run, how long it took (torch.fx's ProfilingInterpreter, in C++).
+//
+// It overrides two hooks: Run (the total time of each run) and RunNode (each
+// node's time: two clock reads around the base RunNode, so nested nodes of
+// If/Loop blocks are timed too, and a Loop's time includes its body). It has
+// three modes:
+//
+//   kPlain    nothing is recorded (warm-up runs)
+//   kInspect  one run that records each node's input/output shapes and, if
+//             asked, its memory (allocations, frees, peak, live bytes, output
+//             bytes) through MemoryTracker; not timed
+//   kTimed    runs whose node times go into storage preallocated by
+//             BeginTimedRuns: no allocation, lock or lookup per node
+//
+// Profile() in profiler.h drives these modes and turns the samples into a Report.
+#ifndef GRAPHPROF_PROFILERS_PROFILING_INTERPRETER_H_
+#define GRAPHPROF_PROFILERS_PROFILING_INTERPRETER_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "interpreter/interpreter.h"
+#include "profilers/memory_tracker.h"
+#include "profilers/report.h"
+#include "profilers/time_source.h"
+
+namespace graphprof {
+
+// One node in one timed run.
+struct NodeSample {
+  int64_t total_ns = 0;
+  int64_t calls = 0;
+};
+
+// What the inspection run learnt about one node.
+struct NodeInspection {
+  int64_t executions = 0;
+  std::string input_shapes;   // from its first execution
+  std::string output_shapes;
+  // Summed over executions (peak: max, live after: last, output bytes: max).
+  NodeMemory memory;
+};
+
+class ProfilingInterpreter : public Interpreter {
+ public:
+  enum class Mode { kPlain, kInspect, kTimed };
+
+  explicit ProfilingInterpreter(std::shared_ptr<const GraphPlan> plan,
+                                std::shared_ptr<TimeSource> clock = DefaultTimeSource());
+
+  // Next Run records shapes, and memory when `memory` is true.
+  void BeginInspection(bool memory);
+  // Allocates storage for `runs` timed runs and `trace_capacity` trace events
+  // (0: no trace), then times every Run until `runs` are done.
+  void BeginTimedRuns(int runs, size_t trace_capacity);
+  // Back to kPlain.
+  void EndRecording() { mode_ = Mode::kPlain; }
+
+  absl::StatusOr<c10::IValue> Run(std::vector<c10::IValue> inputs) override;
+
+  Mode mode() const { return mode_; }
+  TimeSource& clock() const { return *clock_; }
+
+  // Inspection results.
+  const std::vector<NodeInspection>& inspection() const { return inspection_; }
+  int64_t inspected_executions() const { return inspected_executions_; }
+  const MemorySummary& memory_summary() const { return memory_summary_; }
+  bool memory_inspected() const { return memory_inspected_; }
+
+  // Timing results.
+  int completed_runs() const { return completed_runs_; }
+  const NodeSample& sample(int run, int node) const {
+    return samples_[static_cast<size_t>(run) * plan().nodes().size() + node];
+  }
+  absl::Span<const int64_t> run_ns() const { return absl::MakeConstSpan(run_ns_.data(), completed_runs_); }
+  absl::Span<const int64_t> run_start_ns() const {
+    return absl::MakeConstSpan(run_start_ns_.data(), completed_runs_);
+  }
+  absl::Span<const TraceEvent> events() const { return absl::MakeConstSpan(events_.data(), num_events_); }
+  int64_t dropped_events() const { return dropped_events_; }
+
+ protected:
+  absl::Status RunNode(const NodePlan& node) override;
+
+ private:
+  absl::Status RunNodeInspected(const NodePlan& node);
+  std::string DescribeInputs(const NodePlan& node) const;
+  std::string DescribeOutputs(const NodePlan& node) const;
+
+  std::shared_ptr<TimeSource> clock_;
+  Mode mode_ = Mode::kPlain;
+
+  // kInspect
+  std::shared_ptr<MemoryTracker> tracker_;  // null unless memory is inspected
+  std::vector<NodeInspection> inspection_;
+  int64_t inspected_executions_ = 0;
+  MemorySummary memory_summary_;
+  bool memory_inspected_ = false;
+
+  // kTimed
+  int planned_runs_ = 0;
+  int completed_runs_ = 0;
+  NodeSample* current_ = nullptr;  // row of the run in progress
+  std::vector<NodeSample> samples_;  // [run][node]
+  std::vector<int64_t> run_ns_;
+  std::vector<int64_t> run_start_ns_;
+  std::vector<TraceEvent> events_;
+  size_t num_events_ = 0;
+  int64_t dropped_events_ = 0;
+};
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_PROFILERS_PROFILING_INTERPRETER_H_

@@ -1,0 +1,306 @@
+// ProfilingInterpreter and Profile(): attribution with a deterministic clock,
+// ranking with the real clock, and the memory view.
+#include "profilers/profiler.h"
+
+#include <ATen/Parallel.h>
+#include <gtest/gtest.h>
+
+#include "absl/strings/match.h"
+#include "interpreter/interpreter.h"
+#include "ir/ivalue_util.h"
+#include "ir/loader.h"
+#include "ir/zoo/zoo.h"
+#include "profilers/views.h"
+#include "tests/test_ops.h"
+#include "tests/test_util.h"
+
+namespace graphprof {
+namespace {
+
+using ::graphprof::testing::PlanIr;
+using ::graphprof::testing::PlanModule;
+using ::graphprof::testing::TestClock;
+
+// Timed runs with different inputs per run, on the test clock.
+Report ProfileRuns(std::shared_ptr<const GraphPlan> plan,
+                   const std::vector<std::vector<c10::IValue>>& runs, bool memory = false) {
+  ProfilingInterpreter profiler(plan, TestClock());
+  profiler.BeginInspection(memory);
+  EXPECT_TRUE(profiler.Run(runs[0]).ok());
+  profiler.BeginTimedRuns(static_cast<int>(runs.size()), 1000);
+  for (const std::vector<c10::IValue>& inputs : runs) {
+    absl::StatusOr<c10::IValue> out = profiler.Run(inputs);
+    EXPECT_TRUE(out.ok()) << out.status();
+  }
+  return BuildReport(profiler, /*warmup=*/0, /*timer_overhead_ns=*/0);
+}
+
+constexpr char kTwoSteps[] = R"IR(
+graph(%x : Tensor, %a : int, %b : int):
+  %y : Tensor = graphprof_test::advance(%x, %a)
+  %z : Tensor = graphprof_test::advance(%y, %b)
+  return (%z)
+)IR";
+
+TEST(ProfilerTest, StatisticsAreExactWithTheTestClock) {
+  auto plan = PlanIr(kTwoSteps);
+  ASSERT_NE(plan, nullptr);
+  at::Tensor x = torch::ones({1});
+  Report report = ProfileRuns(plan, {{x, int64_t{100}, int64_t{300}},
+                                     {x, int64_t{200}, int64_t{300}},
+                                     {x, int64_t{600}, int64_t{300}}});
+  ASSERT_EQ(report.runs, 3);
+  EXPECT_EQ(report.run_ns, (std::vector<int64_t>{400, 500, 900}));
+  EXPECT_DOUBLE_EQ(report.total_us(), 0.6);
+  EXPECT_DOUBLE_EQ(report.coverage(), 1.0);
+  ASSERT_EQ(report.nodes.size(), 2u);
+  EXPECT_EQ(report.nodes[0].total_ns, (std::vector<int64_t>{100, 200, 600}));
+  EXPECT_EQ(report.nodes[0].calls, (std::vector<int64_t>{1, 1, 1}));
+  EXPECT_EQ(report.nodes[0].input_shapes, "f32[1], int");
+
+  absl::StatusOr<View> view = MakeView(report, ViewOptions{GroupBy::kNode, "id", 0});
+  ASSERT_TRUE(view.ok()) << view.status();
+  const ViewRow& first = view->rows[0];
+  EXPECT_DOUBLE_EQ(first.time.mean, 300);
+  EXPECT_NEAR(first.time.std, 264.5751311, 1e-6);
+  EXPECT_DOUBLE_EQ(first.time.median, 200);
+  EXPECT_DOUBLE_EQ(first.time.p90, 520);
+  EXPECT_DOUBLE_EQ(first.time.min, 100);
+  EXPECT_DOUBLE_EQ(first.time.max, 600);
+  EXPECT_DOUBLE_EQ(first.time.total, 900);
+  EXPECT_DOUBLE_EQ(first.percent, 50);
+  EXPECT_DOUBLE_EQ(view->rows[1].percent, 50);
+  EXPECT_DOUBLE_EQ(view->rows[1].time.std, 0);
+  EXPECT_DOUBLE_EQ(view->sums.percent, 100);
+  EXPECT_DOUBLE_EQ(view->sums.time.mean, 600);
+}
+
+constexpr char kLoop[] = R"IR(
+graph(%x : Tensor, %n : int, %ns : int):
+  %true : bool = prim::Constant[value=1]()
+  %y : Tensor = prim::Loop(%n, %true, %x)
+    block0(%i : int, %h : Tensor):
+      %h2 : Tensor = graphprof_test::advance(%h, %ns)
+      -> (%true, %h2)
+  %z : Tensor = graphprof_test::advance(%y, %ns)
+  return (%z)
+)IR";
+
+TEST(ProfilerTest, LoopTimeIsInclusiveAndBodyNodesCountEveryCall) {
+  auto plan = PlanIr(kLoop);
+  ASSERT_NE(plan, nullptr);
+  Report report = ProfileRuns(plan, {{torch::ones({1}), int64_t{4}, int64_t{10}}});
+  ASSERT_EQ(report.nodes.size(), 4u);  // constant, loop, body advance, advance
+  const NodeRecord& loop = report.nodes[1];
+  const NodeRecord& body = report.nodes[2];
+  EXPECT_EQ(loop.identity.kind, "prim::Loop");
+  EXPECT_EQ(body.identity.parent, 1);
+  EXPECT_EQ(body.identity.depth, 1);
+  EXPECT_EQ(loop.total_ns[0], 40);
+  EXPECT_EQ(loop.self_ns[0], 0);
+  EXPECT_EQ(body.calls[0], 4);
+  EXPECT_EQ(body.total_ns[0], 40);
+  EXPECT_EQ(report.run_ns[0], 50);
+  EXPECT_DOUBLE_EQ(report.coverage(), 1.0);
+
+  absl::StatusOr<View> kinds = MakeView(report, ViewOptions{GroupBy::kKind, "", 0});
+  ASSERT_TRUE(kinds.ok());
+  ASSERT_EQ(kinds->rows[0].name, "graphprof_test::advance");
+  EXPECT_DOUBLE_EQ(kinds->rows[0].time.mean, 50);
+  EXPECT_DOUBLE_EQ(kinds->rows[0].calls, 5);
+  EXPECT_EQ(kinds->rows[0].members, 2);
+  double percent = 0;
+  for (const ViewRow& row : kinds->rows) percent += row.percent;
+  EXPECT_DOUBLE_EQ(percent, 100);
+  EXPECT_DOUBLE_EQ(kinds->sums.percent, 100);
+}
+
+// A module tree whose nodes advance the test clock by known amounts:
+// root -> a (100), b (25) -> b.c (50).
+torch::jit::Module TreeModule() {
+  using ::graphprof::testing::DefineWithTestOps;
+  torch::jit::Module c("C");
+  DefineWithTestOps(c, "def forward(self, x):\n    return graphprof_test.advance(x, 50)\n");
+  torch::jit::Module b("B");
+  b.register_module("c", c);
+  DefineWithTestOps(b, "def forward(self, x):\n    x = graphprof_test.advance(x, 25)\n    return self.c.forward(x)\n");
+  torch::jit::Module a("A");
+  DefineWithTestOps(a, "def forward(self, x):\n    return graphprof_test.advance(x, 100)\n");
+  torch::jit::Module root("Root");
+  root.register_module("a", a);
+  root.register_module("b", b);
+  root.define("def forward(self, x):\n    return self.b.forward(self.a.forward(x))\n");
+  return root;
+}
+
+TEST(ProfilerTest, ModuleViewAggregatesTheTree) {
+  auto plan = PlanModule(TreeModule());
+  ASSERT_NE(plan, nullptr);
+  Report report = ProfileRuns(plan, {{torch::ones({1})}, {torch::ones({1})}});
+  absl::StatusOr<View> modules = MakeView(report, ViewOptions{GroupBy::kModule, "", 0});
+  ASSERT_TRUE(modules.ok()) << modules.status();
+  std::vector<std::string> names;
+  for (const ViewRow& row : modules->rows) names.push_back(row.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"(root)", "a", "b", "b.c"}));
+  EXPECT_DOUBLE_EQ(modules->rows[0].time.mean, 175);
+  EXPECT_DOUBLE_EQ(modules->rows[0].self.mean, 0);
+  EXPECT_DOUBLE_EQ(modules->rows[1].time.mean, 100);
+  EXPECT_DOUBLE_EQ(modules->rows[2].time.mean, 75);
+  EXPECT_DOUBLE_EQ(modules->rows[2].self.mean, 25);
+  EXPECT_EQ(modules->rows[3].depth, 2);
+  EXPECT_DOUBLE_EQ(modules->rows[3].time.mean, 50);
+  EXPECT_DOUBLE_EQ(modules->sums.time.mean, 175);
+
+  absl::StatusOr<View> sorted = MakeView(report, ViewOptions{GroupBy::kModule, "mean", 2});
+  ASSERT_TRUE(sorted.ok());
+  ASSERT_EQ(sorted->rows.size(), 2u);
+  EXPECT_EQ(sorted->rows[1].name, "a");
+  EXPECT_EQ(sorted->total_rows, 4u);
+}
+
+TEST(ProfilerTest, ShapeViewGroupsByKindAndInputShapes) {
+  auto plan = PlanIr(R"IR(
+graph(%x : Tensor, %y : Tensor):
+  %n : int = prim::Constant[value=7]()
+  %a : Tensor = graphprof_test::advance(%x, %n)
+  %b : Tensor = graphprof_test::advance(%y, %n)
+  %c : Tensor = graphprof_test::advance(%a, %n)
+  %out : (Tensor, Tensor) = prim::TupleConstruct(%b, %c)
+  return (%out)
+)IR");
+  ASSERT_NE(plan, nullptr);
+  Report report = ProfileRuns(plan, {{torch::ones({2}), torch::ones({3, 3})}});
+  absl::StatusOr<View> shapes = MakeView(report, ViewOptions{GroupBy::kShape, "", 0});
+  ASSERT_TRUE(shapes.ok());
+  ASSERT_GE(shapes->rows.size(), 2u);
+  EXPECT_EQ(shapes->rows[0].name, "graphprof_test::advance (f32[2], int)");
+  EXPECT_DOUBLE_EQ(shapes->rows[0].time.mean, 14);
+  EXPECT_EQ(shapes->rows[0].members, 2);
+  EXPECT_EQ(shapes->rows[1].name, "graphprof_test::advance (f32[3,3], int)");
+  EXPECT_DOUBLE_EQ(shapes->rows[1].time.mean, 7);
+}
+
+TEST(ProfilerTest, BadViewOptionsAreRejected) {
+  Report report;
+  EXPECT_FALSE(MakeView(report, ViewOptions{GroupBy::kNode, "fastest", 0}).ok());
+  EXPECT_FALSE(MakeView(report, ViewOptions{GroupBy::kNode, "", -1}).ok());
+  EXPECT_FALSE(ParseGroupBy("layer").ok());
+  EXPECT_TRUE(absl::StrContains(MakeView(report, ViewOptions{GroupBy::kNode, "fastest", 0}).status().message(),
+                                "unknown sort column 'fastest'"));
+}
+
+TEST(ProfilerTest, SlowNodeRanksFirstWithTheRealClock) {
+  auto plan = PlanIr(R"IR(
+graph(%x : Tensor):
+  %us : int = prim::Constant[value=3000]()
+  %one : int = prim::Constant[value=1]()
+  %a : Tensor = aten::add(%x, %x, %one)
+  %b : Tensor = graphprof_test::busy_wait(%a, %us)
+  %c : Tensor = aten::mul(%b, %b)
+  %d : Tensor = aten::relu(%c)
+  return (%d)
+)IR");
+  ASSERT_NE(plan, nullptr);
+  ProfileOptions options;
+  options.warmup = 1;
+  options.runs = 5;
+  absl::StatusOr<Report> report = Profile(plan, {torch::ones({4})}, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_GT(report->timer_overhead_ns, 0);
+  absl::StatusOr<View> view = MakeView(*report, ViewOptions{});
+  ASSERT_TRUE(view.ok());
+  EXPECT_EQ(view->rows[0].kind, "graphprof_test::busy_wait");
+  EXPECT_GT(view->rows[0].percent, 80);
+  EXPECT_GT(report->coverage(), 0.5);
+  EXPECT_LE(report->coverage(), 1.0);
+}
+
+TEST(ProfilerTest, ProfilingDoesNotChangeTheOutput) {
+  absl::StatusOr<ZooModel> model = MakeZooModel("control_flow");
+  ASSERT_TRUE(model.ok());
+  auto plan = PlanModule(model->module);
+  ASSERT_NE(plan, nullptr);
+  ProfileOptions options;
+  options.warmup = 1;
+  options.runs = 2;
+  options.memory = true;
+  std::vector<c10::IValue> inputs = model->ExampleInputs(2);
+  c10::IValue output;
+  absl::StatusOr<Report> report = Profile(plan, inputs, options, &output);
+  ASSERT_TRUE(report.ok()) << report.status();
+  std::string why;
+  EXPECT_TRUE(IdenticalIValues(model->module.forward(inputs), output, &why)) << why;
+}
+
+TEST(ProfilerTest, FailingRunIsReportedWithTheRunAndNode) {
+  auto plan = PlanIr(R"IR(
+graph(%x : Tensor, %fail : bool):
+  %y : Tensor = graphprof_test::fail_if(%x, %fail)
+  return (%y)
+)IR");
+  ASSERT_NE(plan, nullptr);
+  ProfileOptions options;
+  options.warmup = 2;
+  absl::StatusOr<Report> report = Profile(plan, {torch::ones({1}), true}, options);
+  ASSERT_FALSE(report.ok());
+  EXPECT_TRUE(absl::StrContains(report.status().message(), "warm-up run 1")) << report.status();
+  EXPECT_TRUE(absl::StrContains(report.status().message(), "graphprof_test failure")) << report.status();
+  options.runs = 0;
+  EXPECT_FALSE(Profile(plan, {torch::ones({1}), false}, options).ok());
+}
+
+// Memory: per-node bytes are the sizes of the tensors created, and the run's
+// peak equals module.forward's peak measured by the same hook.
+TEST(ProfilerTest, MemoryViewMatchesTensorSizesAndNativePeak) {
+  at::set_num_threads(1);
+  torch::NoGradGuard no_grad;
+  absl::StatusOr<ZooModel> model = MakeZooModel("mlp");
+  ASSERT_TRUE(model.ok());
+  auto plan = PlanModule(model->module);
+  ASSERT_NE(plan, nullptr);
+  const std::vector<c10::IValue> inputs = model->ExampleInputs(1);
+  ProfileOptions options;
+  options.warmup = 2;
+  options.runs = 1;
+  options.memory = true;
+  absl::StatusOr<Report> report = Profile(plan, inputs, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_TRUE(report->memory.has_value());
+
+  // 32x784 -> fc1 [32,256] -> relu -> fc2 [32,128] -> relu -> fc3 [32,10] -> log_softmax.
+  const std::vector<std::pair<std::string, int64_t>> expected = {
+      {"fc1/linear", 32 * 256 * 4}, {"relu", 32 * 256 * 4}, {"fc2/linear", 32 * 128 * 4},
+      {"relu", 32 * 128 * 4},       {"fc3/linear", 32 * 10 * 4}, {"log_softmax", 32 * 10 * 4}};
+  size_t checked = 0;
+  for (const NodeRecord& node : report->nodes) {
+    if (checked == expected.size() || node.identity.label != expected[checked].first) continue;
+    ASSERT_TRUE(node.memory.has_value());
+    EXPECT_EQ(node.memory->output_bytes, expected[checked].second) << node.identity.label;
+    EXPECT_EQ(node.memory->allocated_bytes, expected[checked].second) << node.identity.label;
+    ++checked;
+  }
+  EXPECT_EQ(checked, expected.size());
+
+  for (const std::string name : {"mlp", "resnet18", "gcn"}) {
+    absl::StatusOr<ZooModel> m = MakeZooModel(name);
+    ASSERT_TRUE(m.ok());
+    auto p = PlanModule(m->module);
+    ASSERT_NE(p, nullptr);
+    const std::vector<c10::IValue> in = m->ExampleInputs(1);
+    absl::StatusOr<Report> r = Profile(p, in, options);
+    ASSERT_TRUE(r.ok()) << r.status();
+    for (int i = 0; i < 3; ++i) m->module.forward(in);
+    auto tracker = std::make_shared<MemoryTracker>();
+    {
+      ScopedMemoryTracking scope(tracker);
+      m->module.forward(in);
+    }
+    EXPECT_EQ(r->memory->peak_bytes, tracker->peak_bytes()) << name;
+    EXPECT_GE(r->memory->peak_node, 0) << name;
+    // The timeline ends where the run ends: only the output is still live.
+    ASSERT_FALSE(r->memory->timeline.empty());
+  }
+}
+
+}  // namespace
+}  // namespace graphprof

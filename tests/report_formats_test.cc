@@ -1,0 +1,210 @@
+// Renderings of one Report: JSON round trip, CSV shape, Chrome trace
+// validity, annotated IR, text tables, atomic output files.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "ir/zoo/zoo.h"
+#include "profilers/annotated_ir.h"
+#include "profilers/chrome_trace.h"
+#include "profilers/csv_report.h"
+#include "profilers/output_file.h"
+#include "profilers/profiler.h"
+#include "profilers/report_json.h"
+#include "profilers/text_report.h"
+#include "profilers/views.h"
+#include "tests/test_ops.h"
+#include "tests/test_util.h"
+
+namespace graphprof {
+namespace {
+
+using ::graphprof::testing::PlanIr;
+using ::graphprof::testing::TestClock;
+
+constexpr char kGraph[] = R"IR(
+graph(%x : Tensor, %n : int):
+  %ns : int = prim::Constant[value=250]()
+  %true : bool = prim::Constant[value=1]()
+  %a : Tensor = graphprof_test::advance(%x, %ns)
+  %y : Tensor = prim::Loop(%n, %true, %a)
+    block0(%i : int, %h : Tensor):
+      %h2 : Tensor = graphprof_test::advance(%h, %ns)
+      -> (%true, %h2)
+  %one : int = prim::Constant[value=1]()
+  %z : Tensor = aten::add(%y, %x, %one)
+  return (%z)
+)IR";
+
+constexpr char kStraight[] = R"IR(
+graph(%x : Tensor):
+  %ns : int = prim::Constant[value=100]()
+  %a : Tensor = graphprof_test::advance(%x, %ns)
+  %b : Tensor = aten::relu(%a)
+  %c : Tensor = graphprof_test::advance(%b, %ns)
+  return (%c)
+)IR";
+
+Report ProfileOnTestClock(const std::string& ir, std::vector<c10::IValue> inputs, int runs,
+                          std::shared_ptr<const GraphPlan>* plan_out = nullptr) {
+  auto plan = PlanIr(ir);
+  EXPECT_NE(plan, nullptr);
+  ProfileOptions options;
+  options.warmup = 1;
+  options.runs = runs;
+  options.memory = true;
+  options.clock = TestClock();
+  absl::StatusOr<Report> report = Profile(plan, inputs, options);
+  EXPECT_TRUE(report.ok()) << report.status();
+  if (plan_out != nullptr) *plan_out = plan;
+  return *report;
+}
+
+TEST(ReportJsonTest, RoundTripsExactly) {
+  Report report = ProfileOnTestClock(kGraph, {torch::ones({3}), int64_t{3}}, 4);
+  report.verified = true;
+  const std::string json = ReportToJson(report);
+  absl::StatusOr<Report> back = ReportFromJson(json);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(ReportToJson(*back), json);
+  EXPECT_EQ(back->nodes.size(), report.nodes.size());
+  EXPECT_EQ(back->nodes[3].self_ns, report.nodes[3].self_ns);
+  EXPECT_EQ(back->verified, std::optional<bool>(true));
+  EXPECT_EQ(back->memory->peak_bytes, report.memory->peak_bytes);
+  EXPECT_EQ(back->events.size(), report.events.size());
+
+  const nlohmann::json j = nlohmann::json::parse(json);
+  for (const char* key : {"schema_version", "model", "runs", "warmup", "timer_overhead_ns", "coverage",
+                          "total_us", "verified", "nodes", "peak_bytes"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["runs"], 4);
+  EXPECT_DOUBLE_EQ(j["coverage"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(j["total_us"].get<double>(), 1.0);  // 4 x 250 ns
+}
+
+TEST(ReportJsonTest, RejectsWhatIsNotAReport) {
+  EXPECT_TRUE(absl::StrContains(ReportFromJson("{not json").status().message(), "not valid JSON"));
+  EXPECT_TRUE(absl::StrContains(ReportFromJson("{\"a\": 1}").status().message(), "no schema_version"));
+  EXPECT_TRUE(absl::StrContains(ReportFromJson("{\"schema_version\": 9}").status().message(),
+                                "unsupported report schema_version 9"));
+  EXPECT_TRUE(absl::StrContains(ReportFromJson("{\"schema_version\": 1, \"model\": 3}").status().message(),
+                                "malformed report JSON"));
+}
+
+TEST(CsvTest, OneHeaderAndOneLinePerRowWithFixedColumns) {
+  Report report = ProfileOnTestClock(kGraph, {torch::ones({3}), int64_t{2}}, 2);
+  for (GroupBy group_by : {GroupBy::kNode, GroupBy::kKind, GroupBy::kModule, GroupBy::kShape}) {
+    absl::StatusOr<View> view = MakeView(report, ViewOptions{group_by, "", 0});
+    ASSERT_TRUE(view.ok());
+    const std::string csv = RenderCsv(*view);
+    std::vector<std::string> lines = absl::StrSplit(csv, '\n', absl::SkipEmpty());
+    ASSERT_EQ(lines.size(), view->rows.size() + 1);
+    EXPECT_TRUE(absl::StartsWith(lines[0], "id,name,kind,module,shapes,count,mean_us,std_us,"));
+    for (const char* column : {"median_us", "p90_us", "percent"}) {
+      EXPECT_TRUE(absl::StrContains(lines[0], column));
+    }
+    const size_t columns = std::vector<std::string>(absl::StrSplit(lines[0], ',')).size();
+    for (size_t i = 1; i < lines.size(); ++i) {
+      // Count separators outside quotes.
+      size_t fields = 1;
+      bool quoted = false;
+      for (char c : lines[i]) {
+        if (c == '"') quoted = !quoted;
+        if (c == ',' && !quoted) ++fields;
+      }
+      EXPECT_EQ(fields, columns) << lines[i];
+    }
+  }
+  EXPECT_EQ(CsvField("f32[3], int"), "\"f32[3], int\"");
+  EXPECT_EQ(CsvField("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(CsvField("plain"), "plain");
+}
+
+TEST(ChromeTraceTest, OneCompleteEventPerNodePerRun) {
+  constexpr int kRuns = 3;
+  Report report = ProfileOnTestClock(kStraight, {torch::ones({2})}, kRuns);
+  const nlohmann::json trace = nlohmann::json::parse(RenderChromeTrace(report));
+  ASSERT_TRUE(trace.contains("traceEvents"));
+  int node_events = 0, run_events = 0;
+  for (const auto& e : trace["traceEvents"]) {
+    if (e.value("cat", "") == "node") {
+      ++node_events;
+      EXPECT_EQ(e["ph"], "X");
+      EXPECT_TRUE(e["args"].contains("kind"));
+      EXPECT_TRUE(e["args"].contains("module"));
+      EXPECT_TRUE(e["args"].contains("shapes"));
+      EXPECT_GE(e["dur"].get<double>(), 0);
+    }
+    if (e.value("cat", "") == "run") ++run_events;
+  }
+  EXPECT_EQ(node_events, static_cast<int>(report.nodes.size()) * kRuns);
+  EXPECT_EQ(run_events, kRuns);
+}
+
+TEST(ChromeTraceTest, LoopBodiesGetAnEventPerExecution) {
+  Report report = ProfileOnTestClock(kGraph, {torch::ones({3}), int64_t{5}}, 2);
+  const nlohmann::json trace = nlohmann::json::parse(RenderChromeTrace(report));
+  int body = 0;
+  for (const auto& e : trace["traceEvents"]) body += e.value("cat", "") == "node" && e["args"]["id"] == 4;
+  EXPECT_EQ(body, 5 * 2);
+  EXPECT_EQ(report.dropped_events, 0);
+}
+
+TEST(AnnotatedIrTest, EveryNodeLineCarriesItsTime) {
+  std::shared_ptr<const GraphPlan> plan;
+  Report report = ProfileOnTestClock(kGraph, {torch::ones({3}), int64_t{2}}, 2, &plan);
+  absl::StatusOr<std::string> ir = RenderAnnotatedIr(*plan, report);
+  ASSERT_TRUE(ir.ok()) << ir.status();
+  int annotated = 0;
+  for (absl::string_view line : absl::StrSplit(*ir, '\n')) annotated += absl::StrContains(line, "  # ");
+  EXPECT_EQ(annotated, static_cast<int>(plan->nodes().size()));
+  EXPECT_TRUE(absl::StrContains(*ir, "graphprof_test::advance(%h, %2)  # 0.500 us 66.67% (x2)")) << *ir;
+  EXPECT_TRUE(absl::StrContains(*ir, "block0(%i : int, %h : Tensor):")) << *ir;
+  Report other = report;
+  other.nodes.pop_back();
+  EXPECT_FALSE(RenderAnnotatedIr(*plan, other).ok());
+}
+
+TEST(TextReportTest, TablesShowSummaryColumnsAndSums) {
+  Report report = ProfileOnTestClock(kGraph, {torch::ones({3}), int64_t{2}}, 2);
+  report.verified = false;
+  const std::string summary = RenderSummary(report);
+  EXPECT_TRUE(absl::StrContains(summary, "coverage      100.00%")) << summary;
+  EXPECT_TRUE(absl::StrContains(summary, "OUTPUT DIFFERS")) << summary;
+  EXPECT_TRUE(absl::StrContains(summary, "memory        peak")) << summary;
+  EXPECT_TRUE(absl::StrContains(summary, "ns per node")) << summary;
+  absl::StatusOr<View> view = MakeView(report, ViewOptions{GroupBy::kNode, "", 2});
+  ASSERT_TRUE(view.ok());
+  const std::string table = RenderTable(report, *view, TableOptions{true, "top nodes"});
+  EXPECT_TRUE(absl::StrContains(table, "mean_us")) << table;
+  EXPECT_TRUE(absl::StrContains(table, "(sum)")) << table;
+  EXPECT_TRUE(absl::StrContains(table, "top 2 of")) << table;
+  EXPECT_TRUE(absl::StrContains(table, "alloc")) << table;
+  EXPECT_EQ(FormatBytes(1536), "1.50 KiB");
+  EXPECT_EQ(FormatMicros(1500), "1.500");
+}
+
+TEST(OutputFileTest, WritesAtomicallyAndFailsCleanly) {
+  const std::string dir = testing::TempDir("output_file_test");
+  const std::string path = dir + "/report.json";
+  ASSERT_TRUE(WriteFileAtomically(path, "first").ok());
+  ASSERT_TRUE(WriteFileAtomically(path, "second").ok());
+  std::ifstream in(path);
+  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(content, "second");
+  absl::Status missing_dir = WriteFileAtomically(dir + "/no/such/dir/r.json", "x");
+  ASSERT_FALSE(missing_dir.ok());
+  EXPECT_TRUE(absl::StrContains(missing_dir.message(), "cannot write")) << missing_dir;
+  EXPECT_FALSE(WriteFileAtomically(dir, "x").ok());  // a directory
+  struct stat st;
+  EXPECT_NE(stat((dir + "/no").c_str(), &st), 0) << "nothing created";
+}
+
+}  // namespace
+}  // namespace graphprof
