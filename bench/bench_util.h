@@ -17,6 +17,9 @@ namespace graphprof::bench {
 struct Candidate {
   std::string name;
   std::function<void()> run;
+  // Untimed, around each run (e.g. enabling another profiler).
+  std::function<void()> before;
+  std::function<void()> after;
 };
 
 // Median wall time in nanoseconds of each candidate over `rounds` interleaved
@@ -24,16 +27,24 @@ struct Candidate {
 inline std::vector<double> MedianTimesNs(const std::vector<Candidate>& candidates, int warmup,
                                          int rounds) {
   const size_t n = candidates.size();
+  auto run_untimed = [](const Candidate& c) {
+    if (c.before) c.before();
+    c.run();
+    if (c.after) c.after();
+  };
   for (int w = 0; w < warmup; ++w) {
-    for (const Candidate& c : candidates) c.run();
+    for (const Candidate& c : candidates) run_untimed(c);
   }
   std::vector<std::vector<double>> samples(n);
   for (int r = 0; r < rounds; ++r) {
     for (size_t k = 0; k < n; ++k) {
       const size_t i = (k + static_cast<size_t>(r)) % n;
+      const Candidate& c = candidates[i];
+      if (c.before) c.before();
       const auto start = std::chrono::steady_clock::now();
-      candidates[i].run();
+      c.run();
       const auto stop = std::chrono::steady_clock::now();
+      if (c.after) c.after();
       samples[i].push_back(std::chrono::duration<double, std::nano>(stop - start).count());
     }
   }
