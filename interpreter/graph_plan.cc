@@ -335,13 +335,4 @@ absl::StatusOr<std::shared_ptr<const GraphPlan>> GraphPlan::Build(PreparedGraph 
   return std::shared_ptr<const GraphPlan>(std::move(plan));
 }
 
-std::string GraphPlan::DescribeUserInputs() const {
-  std::vector<std::string> parts;
-  const auto inputs = prepared_.graph->inputs();
-  for (size_t i = prepared_.has_self() ? 1 : 0; i < inputs.size(); ++i) {
-    parts.push_back(absl::StrCat(inputs[i]->debugNameBase(), ": ", inputs[i]->type()->annotation_str()));
-  }
-  return absl::StrJoin(parts, ", ");
-}
-
 }  // namespace graphprof

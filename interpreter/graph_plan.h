@@ -150,7 +150,7 @@ class GraphPlan {
   size_t max_stack() const { return max_stack_; }
 
   // "x: Tensor, edge_index: Tensor" for messages.
-  std::string DescribeUserInputs() const;
+  std::string DescribeUserInputs() const { return prepared_.DescribeUserInputs(); }
 
  private:
   explicit GraphPlan(PreparedGraph prepared);

@@ -4,6 +4,7 @@
 #include <torch/csrc/jit/passes/inliner.h>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "ir/status_util.h"
 
 namespace graphprof {
@@ -41,6 +42,15 @@ std::shared_ptr<torch::jit::Graph> CopyForInterpretation(const torch::jit::Graph
 
 size_t PreparedGraph::num_user_inputs() const {
   return graph->inputs().size() - (has_self() ? 1 : 0);
+}
+
+std::string PreparedGraph::DescribeUserInputs() const {
+  std::vector<std::string> parts;
+  const auto inputs = graph->inputs();
+  for (size_t i = has_self() ? 1 : 0; i < inputs.size(); ++i) {
+    parts.push_back(absl::StrCat(inputs[i]->debugNameBase(), ": ", inputs[i]->type()->annotation_str()));
+  }
+  return absl::StrJoin(parts, ", ");
 }
 
 absl::StatusOr<PreparedGraph> PrepareMethod(const torch::jit::Module& module,

@@ -40,6 +40,8 @@ struct PreparedGraph {
   bool has_self() const { return module.has_value(); }
   // Number of inputs a caller passes: graph inputs minus `self`.
   size_t num_user_inputs() const;
+  // Those inputs for messages: "x: Tensor, edge_index: Tensor".
+  std::string DescribeUserInputs() const;
 };
 
 absl::StatusOr<PreparedGraph> PrepareMethod(const torch::jit::Module& module,

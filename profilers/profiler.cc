@@ -91,6 +91,11 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
 
   const size_t trace_capacity =
       options.trace ? static_cast<size_t>(interpreter.inspected_executions()) * options.runs + 64 : 0;
+  for (NodeObserver* observer : options.observers) {
+    absl::Status prepared = observer->Prepare(interpreter.plan(), options.runs);
+    if (!prepared.ok()) return prepared;
+    interpreter.AddObserver(observer);
+  }
   interpreter.BeginTimedRuns(options.runs, trace_capacity);
   for (int i = 0; i < options.runs; ++i) {
     absl::StatusOr<c10::IValue> result = interpreter.Run(inputs);
@@ -99,7 +104,12 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
     progress("timed", i + 1, options.runs);
   }
   interpreter.EndRecording();
-  return BuildReport(interpreter, options.warmup, overhead);
+  Report report = BuildReport(interpreter, options.warmup, overhead);
+  for (NodeObserver* observer : options.observers) {
+    absl::Status contributed = observer->Contribute(report);
+    if (!contributed.ok()) return contributed;
+  }
+  return report;
 }
 
 }  // namespace graphprof

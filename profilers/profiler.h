@@ -3,8 +3,9 @@
 //   1. measure the timer's own per-node cost (reported as timer_overhead_ns)
 //   2. `warmup` plain runs (not recorded)
 //   3. one inspection run: shapes, and memory when options.memory is set
-//   4. `runs` timed runs: per-node times into preallocated storage
-//   5. a Report built from the samples
+//   4. `runs` timed runs: per-node times into preallocated storage, with the
+//      observers (if any) called around every node
+//   5. a Report built from the samples, completed by the observers
 //
 // Every run gets its own copy of `inputs`; the caller keeps the originals.
 #ifndef GRAPHPROF_PROFILERS_PROFILER_H_
@@ -28,6 +29,9 @@ struct ProfileOptions {
   bool memory = false;  // memory view (inspection run; use one intra-op thread)
   bool trace = true;    // keep per-execution events for the Chrome trace
   std::shared_ptr<TimeSource> clock;  // null: SteadyClock
+  // Act around every node of the timed runs and add to the report (NVTX
+  // ranges, CUDA-event device time, CUPTI kernels). Not owned.
+  std::vector<NodeObserver*> observers;
   // Called after each run: phase is "warmup", "inspect" or "timed".
   std::function<void(const char* phase, int done, int total)> progress;
 };

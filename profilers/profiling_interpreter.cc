@@ -54,9 +54,11 @@ absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> i
     case Mode::kTimed: {
       if (completed_runs_ >= planned_runs_) return Interpreter::Run(std::move(inputs));
       current_ = &samples_[static_cast<size_t>(completed_runs_) * plan().nodes().size()];
+      for (NodeObserver* observer : observers_) observer->BeginRun(completed_runs_);
       const int64_t start = clock_->NowNs();
       absl::StatusOr<c10::IValue> result = Interpreter::Run(std::move(inputs));
       const int64_t stop = clock_->NowNs();
+      for (auto it = observers_.rbegin(); it != observers_.rend(); ++it) (*it)->EndRun(completed_runs_);
       if (result.ok()) {
         run_start_ns_[completed_runs_] = start;
         run_ns_[completed_runs_] = stop - start;
@@ -70,9 +72,11 @@ absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> i
 
 absl::Status ProfilingInterpreter::RunNode(const NodePlan& node) {
   if (mode_ == Mode::kTimed) {
+    for (NodeObserver* observer : observers_) observer->BeginNode(node);
     const int64_t start = clock_->NowNs();
     absl::Status status = Interpreter::RunNode(node);
     const int64_t stop = clock_->NowNs();
+    for (auto it = observers_.rbegin(); it != observers_.rend(); ++it) (*it)->EndNode(node);
     NodeSample& sample = current_[node.id];
     sample.total_ns += stop - start;
     ++sample.calls;

@@ -11,7 +11,8 @@
 //             asked, its memory (allocations, frees, peak, live bytes, output
 //             bytes) through MemoryTracker; not timed
 //   kTimed    runs whose node times go into storage preallocated by
-//             BeginTimedRuns: no allocation, lock or lookup per node
+//             BeginTimedRuns: no allocation, lock or lookup per node;
+//             NodeObservers (NVTX, CUDA events, CUPTI) act around each node
 //
 // Profile() in profiler.h drives these modes and turns the samples into a Report.
 #ifndef GRAPHPROF_PROFILERS_PROFILING_INTERPRETER_H_
@@ -24,6 +25,7 @@
 #include "absl/types/span.h"
 #include "interpreter/interpreter.h"
 #include "profilers/memory_tracker.h"
+#include "profilers/node_observer.h"
 #include "profilers/report.h"
 #include "profilers/time_source.h"
 
@@ -59,6 +61,10 @@ class ProfilingInterpreter : public Interpreter {
   // Back to kPlain.
   void EndRecording() { mode_ = Mode::kPlain; }
 
+  // Calls `observer` around every node and run of the timed runs (not owned;
+  // must outlive the timed runs).
+  void AddObserver(NodeObserver* observer) { observers_.push_back(observer); }
+
   absl::StatusOr<c10::IValue> Run(std::vector<c10::IValue> inputs) override;
 
   Mode mode() const { return mode_; }
@@ -92,6 +98,7 @@ class ProfilingInterpreter : public Interpreter {
 
   std::shared_ptr<TimeSource> clock_;
   Mode mode_ = Mode::kPlain;
+  std::vector<NodeObserver*> observers_;
 
   // kInspect
   std::shared_ptr<MemoryTracker> tracker_;  // null unless memory is inspected

@@ -76,6 +76,11 @@ struct Report {
   double timer_overhead_ns = 0;
   std::vector<int64_t> run_ns;        // total time of each timed run
   std::vector<int64_t> run_start_ns;  // start of each timed run, since the first
+  // Sizes (see sizes.h), -1 when unknown: trainable parameters, the module
+  // serialized, the inputs (each storage once).
+  int64_t parameters = -1;
+  int64_t model_bytes = -1;
+  int64_t input_bytes = -1;
   // Output compared with module.forward: true/false, or unset when not checked.
   std::optional<bool> verified;
   std::vector<NodeRecord> nodes;  // indexed by node id

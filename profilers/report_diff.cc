@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "profilers/csv_report.h"
 #include "profilers/stats.h"
 #include "profilers/text_report.h"
 
@@ -159,6 +160,19 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
   }
   if (top > 0 && static_cast<int>(diff.nodes.size()) > top) {
     absl::StrAppend(&out, "(top ", top, " of ", diff.nodes.size(), " nodes by impact)\n");
+  }
+  return out;
+}
+
+std::string DiffToCsv(const ReportDiff& diff) {
+  std::string out = "name,kind,module,match,base_id,current_id,base_us,current_us,delta_us,speedup\n";
+  for (const NodeDelta& d : diff.nodes) {
+    absl::StrAppend(&out, CsvField(d.name), ",", CsvField(d.kind), ",", CsvField(d.module), ",",
+                    MatchName(d.match), ",", d.base_id >= 0 ? absl::StrCat(d.base_id) : "", ",",
+                    d.current_id >= 0 ? absl::StrCat(d.current_id) : "", ",",
+                    absl::StrFormat("%.3f,%.3f,%.3f,%.4f", d.base_ns / 1e3, d.current_ns / 1e3, d.delta_ns() / 1e3,
+                                    d.speedup()),
+                    "\n");
   }
   return out;
 }

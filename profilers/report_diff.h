@@ -65,6 +65,10 @@ std::string RenderDiff(const ReportDiff& diff, int top = 20);
 
 std::string DiffToJson(const ReportDiff& diff);
 
+// One row per node delta: name,kind,module,match,base_id,current_id,base_us,
+// current_us,delta_us,speedup.
+std::string DiffToCsv(const ReportDiff& diff);
+
 const char* MatchName(NodeDelta::Match match);
 
 }  // namespace graphprof

@@ -105,6 +105,9 @@ std::string ReportToJson(const Report& report, int indent) {
          {"run_ns", report.run_ns},
          {"run_start_ns", report.run_start_ns},
          {"verified", report.verified.has_value() ? json(*report.verified) : json(nullptr)},
+         {"parameters", report.parameters >= 0 ? json(report.parameters) : json(nullptr)},
+         {"model_bytes", report.model_bytes >= 0 ? json(report.model_bytes) : json(nullptr)},
+         {"input_bytes", report.input_bytes >= 0 ? json(report.input_bytes) : json(nullptr)},
          {"peak_bytes", report.memory.has_value() ? json(report.memory->peak_bytes) : json(nullptr)},
          {"memory", memory},
          {"nodes", nodes},
@@ -134,6 +137,12 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
     report.run_ns = j.at("run_ns").get<std::vector<int64_t>>();
     report.run_start_ns = j.value("run_start_ns", std::vector<int64_t>{});
     if (!j.at("verified").is_null()) report.verified = j.at("verified").get<bool>();
+    auto optional_count = [&](const char* key) -> int64_t {
+      return j.contains(key) && !j.at(key).is_null() ? j.at(key).get<int64_t>() : -1;
+    };
+    report.parameters = optional_count("parameters");
+    report.model_bytes = optional_count("model_bytes");
+    report.input_bytes = optional_count("input_bytes");
     for (const json& node : j.at("nodes")) report.nodes.push_back(NodeFromJson(node));
     for (size_t i = 0; i < report.nodes.size(); ++i) {
       if (report.nodes[i].identity.id != static_cast<int>(i)) {

@@ -11,6 +11,9 @@
 //   run_ns             [per timed run]
 //   run_start_ns       [start of each timed run, since the first]
 //   verified           true | false | null (not checked)
+//   parameters         trainable parameter count, or null
+//   model_bytes        serialized module size, or null
+//   input_bytes        bytes of the inputs (each storage once), or null
 //   peak_bytes         peak live bytes of the inspection run, or null
 //   memory             {peak_bytes, peak_node, allocated_bytes, freed_bytes,
 //                       allocations, timeline: [[node, live_bytes], ...]} or null

@@ -85,6 +85,13 @@ std::string FormatMicros(double ns) {
 std::string RenderSummary(const Report& report) {
   std::string out = absl::StrCat("graphprof report: ", report.model, "\n");
   const Summary run = Summarize(report.run_ns);
+  if (report.parameters >= 0 || report.model_bytes >= 0 || report.input_bytes >= 0) {
+    std::vector<std::string> parts;
+    if (report.parameters >= 0) parts.push_back(absl::StrCat(report.parameters, " trainable parameters"));
+    if (report.model_bytes >= 0) parts.push_back(absl::StrCat(FormatBytes(report.model_bytes), " serialized"));
+    if (report.input_bytes >= 0) parts.push_back(absl::StrCat("inputs ", FormatBytes(report.input_bytes)));
+    absl::StrAppend(&out, "  model         ", absl::StrJoin(parts, ", "), "\n");
+  }
   absl::StrAppendFormat(&out, "  runs          %d timed after %d warm-up (%s)\n", report.runs,
                         report.warmup, report.clock);
   absl::StrAppend(&out, "  run time      mean ", FormatMicros(run.mean), " us  std ", FormatMicros(run.std),

@@ -1,53 +1,101 @@
-// profile_graph: runs a TorchScript graph node by node and reports where the
-// time goes. (First version: runs a zoo model through the interpreter,
-// checks it against module.forward and prints a summary.)
-#include <ATen/Parallel.h>
-#include <torch/script.h>
-
-#include <chrono>
+// profile_graph: profile a TorchScript graph node by node.
+//
+//   ./bazelw run //tools:profile_graph                     # zoo resnet18, hotspot report
+//   ./bazelw run //tools:profile_graph -- --model=m.pt --input=1x3x224x224:float32 --memory
+//
+// See README.md for every flag; --helpfull lists them too.
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
-#include "interpreter/interpreter.h"
-#include "ir/ivalue_util.h"
-#include "ir/prepared_graph.h"
-#include "ir/zoo/zoo.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "tools/cli_options.h"
+#include "tools/profile_command.h"
 
-ABSL_FLAG(std::string, zoo, "resnet18", "zoo model to run");
+ABSL_FLAG(std::string, model, "", "TorchScript module file (.pt) saved by torch.jit.save or Module::save");
+ABSL_FLAG(std::string, zoo, "", "built-in model: resnet18 (default), mlp, gcn, transformer, control_flow, tiny1000");
+ABSL_FLAG(std::string, ir, "", "file with TorchScript IR text (graph(%x : Tensor): ...)");
+ABSL_FLAG(std::string, method, "forward", "method of the module to profile");
+ABSL_FLAG(bool, freeze, false, "freeze the module first (torch.jit.freeze; needs eval mode)");
+ABSL_FLAG(bool, list_zoo, false, "list the zoo models with their default inputs and exit");
+ABSL_FLAG(std::string, input, "",
+          "random inputs, comma-separated: 1x3x224x224:float32, 2x5000:int64[0:1000], =3 (an int)");
+ABSL_FLAG(std::string, inputs, "", "inputs saved in Python with torch.save(tensor | tuple | list, FILE)");
+ABSL_FLAG(uint64_t, seed, 0, "seed for random inputs (and zoo weights)");
+ABSL_FLAG(int, warmup, 3, "untimed warm-up runs");
+ABSL_FLAG(int, runs, 10, "timed runs");
+ABSL_FLAG(int, threads, 1, "intra-op threads (at::set_num_threads); memory is measured on one thread");
+ABSL_FLAG(std::string, format, "table", "output format: table, csv or json");
+ABSL_FLAG(std::string, group_by, "node", "rows: node, kind, module or shape");
+ABSL_FLAG(std::string, sort, "", "sort column: mean, self, std, median, p90, min, max, calls, percent, alloc, peak, id, name, order");
+ABSL_FLAG(int, top, -1, "rows to show (0: all; default 20 in tables, all in CSV)");
+ABSL_FLAG(std::string, output, "", "write the report to this file (atomically) instead of stdout");
+ABSL_FLAG(std::string, trace, "", "write a Chrome trace (chrome://tracing, Perfetto) to this file");
+ABSL_FLAG(std::string, annotate, "", "write the graph's IR annotated with per-node times to this file");
+ABSL_FLAG(bool, memory, false, "add per-node memory columns (allocated, peak, output bytes)");
+ABSL_FLAG(std::string, compare, "", "diff against a report saved with --format=json (per node and per kind)");
+ABSL_FLAG(bool, verify, true, "run native forward too; exit 3 if the outputs are not identical");
+ABSL_FLAG(bool, nvtx, false, "wrap every node in an NVTX range (build with --config=cuda)");
+ABSL_FLAG(bool, progress, true, "show progress on stderr when it is a terminal and the run is long");
+
+namespace {
+
+// `bazel run` starts the tool in its runfiles tree: relative paths are the
+// user's, so resolve them against BUILD_WORKING_DIRECTORY.
+std::string UserPath(const std::string& path) {
+  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
+  if (path.empty() || path[0] == '/' || cwd == nullptr || *cwd == '\0') return path;
+  return absl::StrCat(cwd, "/", path);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  absl::ParseCommandLine(argc, argv);
-  at::set_num_threads(1);
-  torch::NoGradGuard no_grad;
-  absl::StatusOr<graphprof::ZooModel> model = graphprof::MakeZooModel(absl::GetFlag(FLAGS_zoo));
-  if (!model.ok()) {
-    std::fprintf(stderr, "profile_graph: %s\n", std::string(model.status().message()).c_str());
-    return 2;
+  namespace cli = graphprof::cli;
+  absl::SetProgramUsageMessage("profile a TorchScript graph node by node (see README.md)");
+  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  if (positional.size() > 1) {
+    std::fprintf(stderr, "profile_graph: unexpected argument '%s' (flags look like --model=FILE)\n", positional[1]);
+    return cli::kExitUsage;
   }
-  absl::StatusOr<graphprof::PreparedGraph> prepared = graphprof::PrepareMethod(model->module);
-  if (!prepared.ok()) {
-    std::fprintf(stderr, "profile_graph: %s\n", std::string(prepared.status().message()).c_str());
-    return 1;
+  cli::CliOptions o;
+  o.model = UserPath(absl::GetFlag(FLAGS_model));
+  o.zoo = absl::GetFlag(FLAGS_zoo);
+  o.ir = UserPath(absl::GetFlag(FLAGS_ir));
+  o.method = absl::GetFlag(FLAGS_method);
+  o.freeze = absl::GetFlag(FLAGS_freeze);
+  o.list_zoo = absl::GetFlag(FLAGS_list_zoo);
+  o.input = absl::GetFlag(FLAGS_input);
+  o.inputs = UserPath(absl::GetFlag(FLAGS_inputs));
+  o.seed = absl::GetFlag(FLAGS_seed);
+  o.warmup = absl::GetFlag(FLAGS_warmup);
+  o.runs = absl::GetFlag(FLAGS_runs);
+  o.threads = absl::GetFlag(FLAGS_threads);
+  o.sort = absl::GetFlag(FLAGS_sort);
+  o.top = absl::GetFlag(FLAGS_top);
+  o.output = UserPath(absl::GetFlag(FLAGS_output));
+  o.trace = UserPath(absl::GetFlag(FLAGS_trace));
+  o.annotate = UserPath(absl::GetFlag(FLAGS_annotate));
+  o.memory = absl::GetFlag(FLAGS_memory);
+  o.compare = UserPath(absl::GetFlag(FLAGS_compare));
+  o.verify = absl::GetFlag(FLAGS_verify);
+  o.nvtx = absl::GetFlag(FLAGS_nvtx);
+  o.progress = absl::GetFlag(FLAGS_progress);
+  absl::StatusOr<cli::Format> format = cli::ParseFormat(absl::GetFlag(FLAGS_format));
+  if (!format.ok()) {
+    std::fprintf(stderr, "profile_graph: %s\n", std::string(format.status().message()).c_str());
+    return cli::kExitUsage;
   }
-  auto plan = graphprof::GraphPlan::Build(*prepared);
-  if (!plan.ok()) {
-    std::fprintf(stderr, "profile_graph: %s\n", std::string(plan.status().message()).c_str());
-    return 1;
+  o.format = *format;
+  absl::StatusOr<graphprof::GroupBy> group_by = graphprof::ParseGroupBy(absl::GetFlag(FLAGS_group_by));
+  if (!group_by.ok()) {
+    std::fprintf(stderr, "profile_graph: --group_by: %s\n", std::string(group_by.status().message()).c_str());
+    return cli::kExitUsage;
   }
-  graphprof::Interpreter interpreter(*plan);
-  std::vector<c10::IValue> inputs = model->ExampleInputs(0);
-  const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<c10::IValue> out = interpreter.Run(inputs);
-  const auto stop = std::chrono::steady_clock::now();
-  if (!out.ok()) {
-    std::fprintf(stderr, "profile_graph: %s\n", std::string(out.status().message()).c_str());
-    return 1;
-  }
-  const bool identical = graphprof::IdenticalIValues(model->module.forward(inputs), *out);
-  std::printf("%s: %zu nodes, output %s, %.1f ms, identical to forward: %s\n", model->name.c_str(),
-              (*plan)->nodes().size(), graphprof::DescribeIValue(*out).c_str(),
-              std::chrono::duration<double, std::milli>(stop - start).count(),
-              identical ? "yes" : "NO");
-  return identical ? 0 : 1;
+  o.group_by = *group_by;
+  return cli::RunProfileGraph(o, stdout, stderr);
 }

@@ -18,7 +18,7 @@ constexpr int64_t kClasses = 16;
 torch::jit::Module GcnConv(WeightInit& init, int64_t in, int64_t out, bool scatter) {
   torch::jit::Module m = NewModule("GCNConv");
   m.register_module("lin", Linear(init, in, out, /*bias=*/false));
-  m.register_parameter("bias", init.Uniform({out}, -0.1, 0.1), false);
+  AddParameter(m, "bias", init.Uniform({out}, -0.1, 0.1));
   const char* reduce = scatter
       ? "torch.zeros_like(h).scatter_add_(0, dst.unsqueeze(1).expand_as(msg), msg)"
       : "torch.zeros_like(h).index_add_(0, dst, msg)";

@@ -26,6 +26,10 @@ torch::jit::Module NewModule(absl::string_view type_name) {
   return module;
 }
 
+void AddParameter(torch::jit::Module& module, const std::string& name, at::Tensor value) {
+  module.register_parameter(name, value.requires_grad_(true), /*is_buffer=*/false);
+}
+
 void Define(torch::jit::Module& module, absl::string_view source) {
   absl::Status status = DefineMethods(module, source);
   // Zoo sources are fixed strings: failing to compile is a bug in graphprof.
@@ -36,9 +40,9 @@ torch::jit::Module Conv2d(WeightInit& init, int64_t in, int64_t out, int64_t ker
                           int64_t stride, int64_t padding, bool bias) {
   torch::jit::Module m = NewModule("Conv2d");
   const double fan_out = static_cast<double>(out * kernel * kernel);
-  m.register_parameter("weight", init.Normal({out, in, kernel, kernel}, std::sqrt(2.0 / fan_out)), false);
+  AddParameter(m, "weight", init.Normal({out, in, kernel, kernel}, std::sqrt(2.0 / fan_out)));
   if (bias) {
-    m.register_parameter("bias", init.Uniform({out}, -0.1, 0.1), false);
+    AddParameter(m, "bias", init.Uniform({out}, -0.1, 0.1));
   } else {
     m.register_attribute("bias", c10::OptionalType::create(c10::TensorType::get()), c10::IValue());
   }
@@ -51,8 +55,8 @@ def forward(self, x):
 
 torch::jit::Module BatchNorm2d(WeightInit& init, int64_t channels) {
   torch::jit::Module m = NewModule("BatchNorm2d");
-  m.register_parameter("weight", init.Uniform({channels}, 0.5, 1.5), false);
-  m.register_parameter("bias", init.Uniform({channels}, -0.2, 0.2), false);
+  AddParameter(m, "weight", init.Uniform({channels}, 0.5, 1.5));
+  AddParameter(m, "bias", init.Uniform({channels}, -0.2, 0.2));
   m.register_buffer("running_mean", init.Uniform({channels}, -0.1, 0.1));
   m.register_buffer("running_var", init.Uniform({channels}, 0.5, 1.5));
   m.register_buffer("num_batches_tracked", at::zeros({}, at::kLong));
@@ -66,9 +70,9 @@ def forward(self, x):
 torch::jit::Module Linear(WeightInit& init, int64_t in, int64_t out, bool bias) {
   torch::jit::Module m = NewModule("Linear");
   const double bound = 1.0 / std::sqrt(static_cast<double>(in));
-  m.register_parameter("weight", init.Uniform({out, in}, -bound, bound), false);
+  AddParameter(m, "weight", init.Uniform({out, in}, -bound, bound));
   if (bias) {
-    m.register_parameter("bias", init.Uniform({out}, -bound, bound), false);
+    AddParameter(m, "bias", init.Uniform({out}, -bound, bound));
   } else {
     m.register_attribute("bias", c10::OptionalType::create(c10::TensorType::get()), c10::IValue());
   }
@@ -81,8 +85,8 @@ def forward(self, x):
 
 torch::jit::Module LayerNorm(WeightInit& init, int64_t features) {
   torch::jit::Module m = NewModule("LayerNorm");
-  m.register_parameter("weight", init.Uniform({features}, 0.8, 1.2), false);
-  m.register_parameter("bias", init.Uniform({features}, -0.1, 0.1), false);
+  AddParameter(m, "weight", init.Uniform({features}, 0.8, 1.2));
+  AddParameter(m, "bias", init.Uniform({features}, -0.1, 0.1));
   Define(m, absl::StrFormat(R"(
 def forward(self, x):
     return torch.layer_norm(x, [%d], self.weight, self.bias, 1e-05, True)

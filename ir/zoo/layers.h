@@ -3,7 +3,8 @@
 //
 // Each builder returns a fresh module in eval mode whose parameter and buffer
 // names and shapes follow torch.nn (Conv2d: weight [out, in, k, k], ...), so
-// module paths in reports read like PyTorch's. Children are called with
+// module paths in reports read like PyTorch's. Parameters require grad, as
+// torch.nn's do; buffers do not. Children are called with
 // `self.child.forward(x)` (C++-defined modules have no __call__).
 #ifndef GRAPHPROF_IR_ZOO_LAYERS_H_
 #define GRAPHPROF_IR_ZOO_LAYERS_H_
@@ -33,6 +34,8 @@ class WeightInit {
 // A module named `type_name` with `source` defined on it; `training` is false.
 // Aborts the zoo build with a message on bad source (a programming error).
 torch::jit::Module NewModule(absl::string_view type_name);
+// Registers a trainable parameter (requires_grad = true).
+void AddParameter(torch::jit::Module& module, const std::string& name, at::Tensor value);
 void Define(torch::jit::Module& module, absl::string_view source);
 
 torch::jit::Module Conv2d(WeightInit& init, int64_t in, int64_t out, int64_t kernel,

@@ -16,8 +16,8 @@ constexpr int64_t kFeedForward = 1024;
 torch::jit::Module SelfAttention(WeightInit& init) {
   torch::jit::Module m = NewModule("MultiheadAttention");
   const double bound = std::sqrt(6.0 / (kModel + 3 * kModel));
-  m.register_parameter("in_proj_weight", init.Uniform({3 * kModel, kModel}, -bound, bound), false);
-  m.register_parameter("in_proj_bias", init.Uniform({3 * kModel}, -0.02, 0.02), false);
+  AddParameter(m, "in_proj_weight", init.Uniform({3 * kModel, kModel}, -bound, bound));
+  AddParameter(m, "in_proj_bias", init.Uniform({3 * kModel}, -0.02, 0.02));
   m.register_module("out_proj", Linear(init, kModel, kModel));
   const int64_t head_dim = kModel / kHeads;
   Define(m, absl::StrFormat(R"(

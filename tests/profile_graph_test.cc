@@ -1,0 +1,263 @@
+// Drives the profile_graph binary: every output format and file, and every
+// kind of bad input (one line on stderr, non-zero exit, no partial files).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <fcntl.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "tests/test_util.h"
+
+extern char** environ;
+
+namespace graphprof {
+namespace {
+
+using ::graphprof::testing::FixturePath;
+using ::graphprof::testing::TempDir;
+
+struct Result {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool Exists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+Result RunTool(std::vector<std::string> args) {
+  static int counter = 0;
+  const std::string dir = TempDir("profile_graph_test");
+  const std::string out_path = dir + "/out" + std::to_string(counter);
+  const std::string err_path = dir + "/err" + std::to_string(counter++);
+  args.insert(args.begin(), "tools/profile_graph");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid;
+  Result result;
+  if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) {
+    ADD_FAILURE() << "cannot start tools/profile_graph";
+    return result;
+  }
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.out = Slurp(out_path);
+  result.err = Slurp(err_path);
+  return result;
+}
+
+// Fast settings for a small model.
+std::vector<std::string> Quick(std::vector<std::string> extra) {
+  std::vector<std::string> args = {"--warmup=1", "--runs=2"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+void ExpectOneLineError(const Result& r, int code, const std::string& text) {
+  EXPECT_EQ(r.code, code) << r.err;
+  EXPECT_TRUE(absl::StartsWith(r.err, "profile_graph: ")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, text)) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+std::string Write(const std::string& name, const std::string& contents) {
+  const std::string path = TempDir("profile_graph_test") + "/" + name;
+  std::ofstream(path, std::ios::binary) << contents;
+  return path;
+}
+
+TEST(ProfileGraphTest, HotspotReportForAZooModel) {
+  Result r = RunTool(Quick({"--zoo=mlp"}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* text : {"graphprof report: zoo:mlp", "top nodes", "by kind (self time)", "timer",
+                           "coverage", "output identical to module.forward", "memory        peak",
+                           "fc1/linear", "trainable parameters"}) {
+    EXPECT_TRUE(absl::StrContains(r.out, text)) << text << "\n" << r.out;
+  }
+}
+
+TEST(ProfileGraphTest, JsonReportToAFile) {
+  const std::string path = TempDir("profile_graph_test") + "/report.json";
+  Result r = RunTool(Quick({"--zoo=control_flow", "--format=json", "--output=" + path}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  const nlohmann::json j = nlohmann::json::parse(Slurp(path));
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["runs"], 2);
+  EXPECT_EQ(j["warmup"], 1);
+  EXPECT_EQ(j["verified"], true);
+  EXPECT_GT(j["peak_bytes"].get<int64_t>(), 0);
+  EXPECT_GT(j["nodes"].size(), 10u);
+}
+
+TEST(ProfileGraphTest, CsvGroupedByKind) {
+  Result r = RunTool(Quick({"--zoo=mlp", "--format=csv", "--group_by=kind"}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::vector<std::string> lines = absl::StrSplit(r.out, '\n', absl::SkipEmpty());
+  ASSERT_GT(lines.size(), 3u);
+  EXPECT_TRUE(absl::StartsWith(lines[0], "id,name,kind,module,shapes,count,mean_us,std_us")) << lines[0];
+  EXPECT_TRUE(absl::StrContains(r.out, ",aten::linear,aten::linear,")) << r.out;
+}
+
+TEST(ProfileGraphTest, OtherGroupingsAndSorting) {
+  Result modules = RunTool(Quick({"--zoo=resnet18", "--group_by=module", "--top=0", "--runs=1"}));
+  ASSERT_EQ(modules.code, 0) << modules.err;
+  EXPECT_TRUE(absl::StrContains(modules.out, "layer1.0.conv1")) << modules.out;
+  Result shapes = RunTool(Quick({"--zoo=mlp", "--group_by=shape", "--sort=calls", "--memory"}));
+  ASSERT_EQ(shapes.code, 0) << shapes.err;
+  EXPECT_TRUE(absl::StrContains(shapes.out, "aten::linear (f32[32,784]")) << shapes.out;
+  EXPECT_TRUE(absl::StrContains(shapes.out, "alloc")) << shapes.out;
+}
+
+TEST(ProfileGraphTest, TraceAnnotatedIrAndCompare) {
+  const std::string dir = TempDir("profile_graph_test");
+  const std::string trace = dir + "/trace.json", annotated = dir + "/graph.txt", base = dir + "/base.json";
+  Result r = RunTool(Quick({"--zoo=mlp", "--trace=" + trace, "--annotate=" + annotated, "--format=json",
+                            "--output=" + base}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json t = nlohmann::json::parse(Slurp(trace));
+  EXPECT_GT(t["traceEvents"].size(), 10u);
+  EXPECT_TRUE(absl::StrContains(Slurp(annotated), "aten::linear")) << Slurp(annotated);
+  EXPECT_TRUE(absl::StrContains(Slurp(annotated), "  # ")) << Slurp(annotated);
+
+  Result diff = RunTool(Quick({"--zoo=mlp", "--compare=" + base}));
+  ASSERT_EQ(diff.code, 0) << diff.err;
+  EXPECT_TRUE(absl::StrContains(diff.out, "graphprof diff")) << diff.out;
+  EXPECT_TRUE(absl::StrContains(diff.out, "matched by id")) << diff.out;
+  Result diff_json = RunTool(Quick({"--zoo=mlp", "--compare=" + base, "--format=json"}));
+  ASSERT_EQ(diff_json.code, 0) << diff_json.err;
+  EXPECT_GT(nlohmann::json::parse(diff_json.out)["matched_by_id"].get<int>(), 5);
+}
+
+TEST(ProfileGraphTest, SavedModelsWithInputFilesOrSpecs) {
+  Result lstm = RunTool(Quick({"--model=" + FixturePath("lstm.pt"), "--inputs=" + FixturePath("lstm.inputs.pt")}));
+  ASSERT_EQ(lstm.code, 0) << lstm.err;
+  EXPECT_TRUE(absl::StrContains(lstm.out, "aten::lstm")) << lstm.out;
+  Result control = RunTool(Quick({"--model=" + FixturePath("scripted_control.pt"), "--input=4x8:float32,=3"}));
+  ASSERT_EQ(control.code, 0) << control.err;
+  EXPECT_TRUE(absl::StrContains(control.out, "output identical")) << control.out;
+  Result frozen = RunTool(Quick({"--zoo=mlp", "--freeze"}));
+  ASSERT_EQ(frozen.code, 0) << frozen.err;
+}
+
+TEST(ProfileGraphTest, IrGraphFromAFile) {
+  const std::string ir = Write("graph.ir", R"IR(graph(%x : Tensor):
+  %one : int = prim::Constant[value=1]()
+  %y : Tensor = aten::add(%x, %x, %one)
+  %z : Tensor = aten::relu(%y)
+  return (%z)
+)IR");
+  Result r = RunTool(Quick({"--ir=" + ir, "--input=16x16"}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.out, "aten::relu")) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.out, "output identical")) << r.out;
+}
+
+TEST(ProfileGraphTest, ListsTheZoo) {
+  Result r = RunTool({"--list_zoo"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.out, "gcn")) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.out, "2x5000:int64[0:1000]")) << r.out;
+}
+
+TEST(ProfileGraphTest, BadFilesFailCleanlyWithoutOutput) {
+  const std::string out = TempDir("profile_graph_test") + "/never.json";
+  ExpectOneLineError(RunTool({"--model=/nonexistent/model.pt", "--input=4", "--output=" + out}), 1,
+                     "/nonexistent/model.pt");
+  const std::string garbage = Write("garbage.pt", "not a model");
+  ExpectOneLineError(RunTool({"--model=" + garbage, "--input=4", "--output=" + out}), 1,
+                     "not a loadable TorchScript module");
+  const std::string lstm = Slurp(FixturePath("lstm.pt"));
+  const std::string truncated = Write("truncated.pt", lstm.substr(0, lstm.size() / 3));
+  ExpectOneLineError(RunTool({"--model=" + truncated, "--input=4", "--output=" + out}), 1, "truncated.pt");
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--inputs=" + garbage}), 1, "not inputs saved with torch.save");
+  ExpectOneLineError(RunTool({"--ir=" + Write("bad.ir", "graph(:")}), 1, "IR text does not parse");
+  ExpectOneLineError(RunTool({"--compare=" + garbage, "--zoo=mlp"}), 1, "garbage.pt");
+  EXPECT_FALSE(Exists(out));
+}
+
+TEST(ProfileGraphTest, BadInputsFailCleanly) {
+  const std::string out = TempDir("profile_graph_test") + "/never2.json";
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--input=32x784,4", "--output=" + out})), 1,
+                     "takes 1 input (x: Tensor) but 2 were given");
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--input=32x100", "--output=" + out})), 1, "fc1/linear");
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--input=32x784:int64", "--output=" + out})), 1, "fc1/linear");
+  ExpectOneLineError(RunTool(Quick({"--zoo=control_flow", "--input=2x3x4", "--output=" + out})), 1,
+                     "control_flow expects a 2-D input");
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--input=32x784:float99"})), 1, "unknown dtype 'float99'");
+  ExpectOneLineError(RunTool(Quick({"--model=" + FixturePath("lstm.pt")})), 1, "needs inputs");
+  EXPECT_FALSE(Exists(out));
+}
+
+TEST(ProfileGraphTest, BadFlagsAreUsageErrors) {
+  ExpectOneLineError(RunTool({"--zoo=resnet1000"}), 1, "unknown zoo model 'resnet1000'");
+  ExpectOneLineError(RunTool({"--format=xml"}), 2, "unknown format 'xml'");
+  ExpectOneLineError(RunTool({"--group_by=layer"}), 2, "unknown grouping 'layer'");
+  ExpectOneLineError(RunTool({"--sort=fastest"}), 2, "unknown sort column 'fastest'");
+  ExpectOneLineError(RunTool({"--runs=0"}), 2, "--runs must be at least 1");
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--model=x.pt"}), 2, "only one of --model, --zoo and --ir");
+  ExpectOneLineError(RunTool({"--input=4", "--inputs=x.pt"}), 2, "not both");
+  ExpectOneLineError(RunTool({"extra"}), 2, "unexpected argument 'extra'");
+  ExpectOneLineError(RunTool({"--output=/nonexistent_dir/report.json"}), 1, "cannot write /nonexistent_dir/report.json");
+  Result malformed = RunTool({"--runs=abc"});
+  EXPECT_NE(malformed.code, 0);
+  EXPECT_TRUE(absl::StrContains(malformed.err, "runs")) << malformed.err;
+  EXPECT_EQ(std::count(malformed.err.begin(), malformed.err.end(), '\n'), 1) << malformed.err;
+  Result unknown = RunTool({"--bogus"});
+  EXPECT_NE(unknown.code, 0);
+  EXPECT_TRUE(absl::StrContains(unknown.err, "bogus")) << unknown.err;
+}
+
+TEST(ProfileGraphTest, NvtxNeedsTheCudaBuildOrWorks) {
+  Result r = RunTool(Quick({"--zoo=mlp", "--nvtx"}));
+#ifdef GRAPHPROF_WITH_NVTX
+  EXPECT_EQ(r.code, 0) << r.err;
+#else
+  ExpectOneLineError(r, 2, "--nvtx needs a build with NVTX");
+#endif
+}
+
+TEST(ProfileGraphTest, VerificationMismatchExitsThreeButKeepsTheReport) {
+  // rand_like differs between the interpreter's run and native forward.
+  const std::string ir = Write("random.ir", R"IR(graph(%x : Tensor):
+  %none : NoneType = prim::Constant()
+  %y : Tensor = aten::rand_like(%x, %none, %none, %none, %none, %none)
+  return (%y)
+)IR");
+  const std::string out = TempDir("profile_graph_test") + "/random.json";
+  Result r = RunTool(Quick({"--ir=" + ir, "--input=8", "--format=json", "--output=" + out}));
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "output differs")) << r.err;
+  ASSERT_TRUE(Exists(out));
+  EXPECT_EQ(nlohmann::json::parse(Slurp(out))["verified"], false);
+  Result unchecked = RunTool(Quick({"--ir=" + ir, "--input=8", "--noverify"}));
+  EXPECT_EQ(unchecked.code, 0) << unchecked.err;
+  EXPECT_TRUE(absl::StrContains(unchecked.out, "not checked")) << unchecked.out;
+}
+
+}  // namespace
+}  // namespace graphprof

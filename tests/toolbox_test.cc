@@ -1,0 +1,190 @@
+// The toolbox: Timeit, Profileit, Benchmark, sizes, NVTX, node observers.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "absl/strings/match.h"
+#include "ir/zoo/zoo.h"
+#include "profilers/benchmark.h"
+#include "profilers/nvtx.h"
+#include "profilers/profileit.h"
+#include "profilers/profiler.h"
+#include "profilers/sizes.h"
+#include "profilers/timeit.h"
+#include "tests/test_ops.h"
+#include "tests/test_util.h"
+
+namespace graphprof {
+namespace {
+
+using ::graphprof::testing::PlanIr;
+using ::graphprof::testing::PlanModule;
+using ::graphprof::testing::TestClock;
+
+TEST(TimeitTest, DurationOnlyAfterTheScopeAndDivided) {
+  auto clock = std::make_shared<ManualClock>();
+  TimeitResult result;
+  std::ostringstream log;
+  {
+    TimeitOptions options;
+    options.divisor = 4;
+    options.log = true;
+    options.label = "step";
+    options.log_stream = &log;
+    options.clock = clock;
+    Timeit timer(&result, options);
+    clock->Advance(2'000'000'000);  // 2 s
+    EXPECT_FALSE(result.seconds().ok()) << "still running";
+    EXPECT_EQ(result.seconds().status().code(), absl::StatusCode::kFailedPrecondition);
+  }
+  ASSERT_TRUE(result.seconds().ok());
+  EXPECT_DOUBLE_EQ(*result.seconds(), 0.5);
+  EXPECT_EQ(log.str(), "step: 0.500000s\n");
+}
+
+TEST(ProfileitTest, ReturnsResultAndMemoryStats) {
+  auto [tensor, stats] = Profileit([] { return torch::zeros({256, 256}).add(1); });
+  EXPECT_EQ(tensor.numel(), 65536);
+  EXPECT_GE(stats.allocated_bytes, 2 * 65536 * 4);  // zeros + add result
+  EXPECT_GE(stats.peak_bytes, 2 * 65536 * 4);
+  EXPECT_GE(stats.allocations, 2);
+  EXPECT_GT(stats.seconds, 0);
+  int calls = 0;
+  Profiled<void> none = Profileit([&] { ++calls; });
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(none.stats.allocated_bytes, 0);
+
+  StatsSummary summary = SummarizeStats({ProfileStats{1.0, 10, 20, 1}, ProfileStats{3.0, 30, 5, 1}});
+  EXPECT_EQ(summary.count, 2);
+  EXPECT_DOUBLE_EQ(summary.seconds_mean, 2.0);
+  EXPECT_DOUBLE_EQ(summary.seconds_std, std::sqrt(2.0));
+  EXPECT_EQ(summary.max_peak_bytes, 30);
+  EXPECT_EQ(summary.max_allocated_bytes, 20);
+}
+
+TEST(BenchmarkTest, ComparesCasesWithTheTestClock) {
+  auto plan = PlanIr(R"IR(
+graph(%x : Tensor, %ns : int):
+  %y : Tensor = graphprof_test::advance(%x, %ns)
+  return (%y)
+)IR");
+  ASSERT_NE(plan, nullptr);
+  BenchmarkOptions options;
+  options.warmup = 2;
+  options.steps = 5;
+  options.clock = TestClock();
+  std::vector<BenchmarkCase> cases = {InterpreterCase("fast", plan, {torch::ones({1}), int64_t{100}}),
+                                      InterpreterCase("slow", plan, {torch::ones({1}), int64_t{300}})};
+  absl::StatusOr<std::vector<BenchmarkRow>> rows = Benchmark(cases, options);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_DOUBLE_EQ((*rows)[0].forward_s, 500e-9);
+  EXPECT_DOUBLE_EQ((*rows)[1].forward_s, 1500e-9);
+  const std::string table = RenderBenchmark(*rows, options);
+  EXPECT_TRUE(absl::StrContains(table, "3.000")) << table;  // ratio slow/fast
+  options.per_step = true;
+  rows = Benchmark(cases, options);
+  ASSERT_TRUE(rows.ok());
+  EXPECT_DOUBLE_EQ((*rows)[1].forward_s, 300e-9);
+}
+
+TEST(BenchmarkTest, BackwardPassAndFailures) {
+  absl::StatusOr<ZooModel> model = MakeZooModel("mlp");
+  ASSERT_TRUE(model.ok());
+  BenchmarkOptions options;
+  options.warmup = 1;
+  options.steps = 2;
+  options.backward = true;
+  std::vector<c10::IValue> inputs = model->ExampleInputs(0);
+  absl::StatusOr<std::vector<BenchmarkRow>> rows =
+      Benchmark({ModuleCase("native", model->module, inputs), InterpreterCase("interpreter", PlanModule(model->module), inputs)},
+                options);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_GT((*rows)[0].backward_s, 0);
+  EXPECT_GT((*rows)[1].backward_s, 0);
+  EXPECT_TRUE(absl::StrContains(RenderBenchmark(*rows, options), "Backward"));
+
+  auto no_grad_plan = PlanIr("graph(%x : Tensor):\n  %y : Tensor = aten::relu(%x)\n  return (%y)\n");
+  absl::StatusOr<std::vector<BenchmarkRow>> fails =
+      Benchmark({InterpreterCase("relu", no_grad_plan, {torch::ones({2})})}, options);
+  ASSERT_FALSE(fails.ok());
+  EXPECT_TRUE(absl::StrContains(fails.status().message(), "relu: backward needs")) << fails.status();
+  options.steps = 0;
+  EXPECT_FALSE(Benchmark({}, options).ok());
+}
+
+TEST(SizesTest, ParametersModelAndDataSizes) {
+  absl::StatusOr<ZooModel> resnet = MakeZooModel("resnet18");
+  ASSERT_TRUE(resnet.ok());
+  EXPECT_EQ(CountParameters(resnet->module), 11689512);  // torchvision's resnet18
+  absl::StatusOr<ZooModel> mlp = MakeZooModel("mlp");
+  ASSERT_TRUE(mlp.ok());
+  EXPECT_EQ(CountParameters(mlp->module), 784 * 256 + 256 + 256 * 128 + 128 + 128 * 10 + 10);
+  absl::StatusOr<int64_t> bytes = SerializedModelSize(mlp->module);
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_GT(*bytes, CountParameters(mlp->module) * 4);
+  at::Tensor t = torch::zeros({10, 10});
+  EXPECT_EQ(DataSize(std::vector<c10::IValue>{t, t.view({100}), t[0]}), 400);  // one storage
+  EXPECT_EQ(DataSize(c10::IValue(c10::ivalue::Tuple::create({t, torch::zeros({5})}))), 420);
+}
+
+// Records the order of observer calls.
+class RecordingObserver : public NodeObserver {
+ public:
+  absl::Status Prepare(const GraphPlan& plan, int runs) override {
+    calls.push_back("prepare " + std::to_string(runs));
+    return absl::OkStatus();
+  }
+  void BeginRun(int run) override { calls.push_back("run " + std::to_string(run)); }
+  void BeginNode(const NodePlan& node) override { calls.push_back("+" + std::to_string(node.id)); }
+  void EndNode(const NodePlan& node) override { calls.push_back("-" + std::to_string(node.id)); }
+  void EndRun(int run) override { calls.push_back("end " + std::to_string(run)); }
+  absl::Status Contribute(Report& report) override {
+    calls.push_back("contribute");
+    report.model = "observed";
+    return absl::OkStatus();
+  }
+  std::vector<std::string> calls;
+};
+
+TEST(NodeObserverTest, CalledAroundEveryNodeOfTimedRunsOnly) {
+  auto plan = PlanIr(R"IR(
+graph(%x : Tensor, %c : bool):
+  %y : Tensor = prim::If(%c)
+    block0():
+      %r : Tensor = aten::relu(%x)
+      -> (%r)
+    block1():
+      -> (%x)
+  return (%y)
+)IR");
+  ASSERT_NE(plan, nullptr);
+  RecordingObserver observer;
+  ProfileOptions options;
+  options.warmup = 1;
+  options.runs = 2;
+  options.observers = {&observer};
+  absl::StatusOr<Report> report = Profile(plan, {torch::ones({2}), true}, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->model, "observed");
+  EXPECT_EQ(observer.calls, (std::vector<std::string>{"prepare 2", "run 0", "+0", "+1", "-1", "-0", "end 0", "run 1",
+                                                       "+0", "+1", "-1", "-0", "end 1", "contribute"}));
+}
+
+TEST(NvtxTest, RangesAreSafeWithOrWithoutNvtx) {
+#ifdef GRAPHPROF_WITH_NVTX
+  EXPECT_TRUE(NvtxAvailable());
+#else
+  EXPECT_FALSE(NvtxAvailable());
+#endif
+  { NvtxRange range("outer"); NvtxRange inner(std::string("inner")); }
+  auto plan = PlanIr("graph(%x : Tensor):\n  %y : Tensor = aten::relu(%x)\n  return (%y)\n");
+  ASSERT_NE(plan, nullptr);
+  NvtxObserver nvtx;
+  ProfileOptions options;
+  options.runs = 2;
+  options.observers = {&nvtx};
+  EXPECT_TRUE(Profile(plan, {torch::ones({2})}, options).ok());
+}
+
+}  // namespace
+}  // namespace graphprof

@@ -1,0 +1,47 @@
+#include "tools/cli_options.h"
+
+#include "absl/strings/str_cat.h"
+#include "profilers/nvtx.h"
+
+namespace graphprof::cli {
+
+absl::StatusOr<Format> ParseFormat(const std::string& name) {
+  if (name == "table") return Format::kTable;
+  if (name == "csv") return Format::kCsv;
+  if (name == "json") return Format::kJson;
+  return absl::InvalidArgumentError(absl::StrCat("--format: unknown format '", name, "' (use table, csv or json)"));
+}
+
+absl::Status Validate(const CliOptions& o) {
+  const int sources = !o.model.empty() + !o.zoo.empty() + !o.ir.empty();
+  if (sources > 1) return absl::InvalidArgumentError("give only one of --model, --zoo and --ir");
+  if (!o.input.empty() && !o.inputs.empty()) {
+    return absl::InvalidArgumentError("give either --input (random inputs) or --inputs (a file), not both");
+  }
+  if (!o.ir.empty() && o.freeze) return absl::InvalidArgumentError("--freeze applies to modules, not to --ir graphs");
+  if (!o.ir.empty() && o.method != "forward") {
+    return absl::InvalidArgumentError("--method applies to modules, not to --ir graphs");
+  }
+  if (o.method.empty()) return absl::InvalidArgumentError("--method must not be empty");
+  if (o.warmup < 0) return absl::InvalidArgumentError("--warmup must be 0 or more");
+  if (o.runs < 1) return absl::InvalidArgumentError("--runs must be at least 1");
+  if (o.threads < 1) return absl::InvalidArgumentError("--threads must be at least 1");
+  if (o.top < -1) return absl::InvalidArgumentError("--top must be 0 (all rows) or more");
+  if (o.nvtx && !NvtxAvailable()) {
+    return absl::InvalidArgumentError("--nvtx needs a build with NVTX: ./bazelw run --config=cuda //tools:profile_graph");
+  }
+  if (o.format == Format::kJson && !o.compare.empty() && o.group_by != GroupBy::kNode) {
+    return absl::InvalidArgumentError("--group_by does not apply to a JSON diff");
+  }
+  const std::string* outputs[] = {&o.output, &o.trace, &o.annotate};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = i + 1; j < 3; ++j) {
+      if (!outputs[i]->empty() && *outputs[i] == *outputs[j]) {
+        return absl::InvalidArgumentError(absl::StrCat("two outputs go to the same file: ", *outputs[i]));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace graphprof::cli

@@ -1,0 +1,60 @@
+// profile_graph's options, checked before anything runs.
+#ifndef GRAPHPROF_TOOLS_CLI_OPTIONS_H_
+#define GRAPHPROF_TOOLS_CLI_OPTIONS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "profilers/views.h"
+
+namespace graphprof::cli {
+
+enum class Format { kTable, kCsv, kJson };
+
+struct CliOptions {
+  // Model source: exactly one of model / zoo / ir (zoo "resnet18" by default).
+  std::string model;   // .pt file
+  std::string zoo;
+  std::string ir;      // IR text file
+  std::string method = "forward";
+  bool freeze = false;
+  bool list_zoo = false;
+
+  // Inputs: random from `input` (seeded by `seed`), or loaded from `inputs`;
+  // zoo models default to their example inputs.
+  std::string input;
+  std::string inputs;
+  uint64_t seed = 0;
+
+  int warmup = 3;
+  int runs = 10;
+  int threads = 1;
+
+  Format format = Format::kTable;
+  GroupBy group_by = GroupBy::kNode;
+  std::string sort;
+  int top = -1;  // -1: 20 rows in tables, all rows in CSV
+  std::string output;    // empty: stdout
+  std::string trace;     // Chrome trace file
+  std::string annotate;  // annotated IR file
+  bool memory = false;   // per-node memory columns
+  std::string compare;   // base report (JSON) to diff against
+  bool verify = true;
+  bool nvtx = false;
+  bool progress = true;  // on stderr, when it is a terminal and the run is long
+};
+
+absl::Status Validate(const CliOptions& options);
+
+absl::StatusOr<Format> ParseFormat(const std::string& name);
+
+// Exit codes.
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;     // a file, the model or a run failed
+constexpr int kExitUsage = 2;       // bad flags
+constexpr int kExitMismatch = 3;    // --verify: output differs from forward
+
+}  // namespace graphprof::cli
+
+#endif  // GRAPHPROF_TOOLS_CLI_OPTIONS_H_

@@ -1,0 +1,108 @@
+#include "tools/model_source.h"
+
+#include <torch/csrc/jit/api/function_impl.h>
+
+#include "absl/strings/str_cat.h"
+#include "ir/loader.h"
+#include "ir/status_util.h"
+#include "ir/zoo/zoo.h"
+
+namespace graphprof::cli {
+namespace {
+
+absl::StatusOr<c10::IValue> RunMethod(torch::jit::Module module, const std::string& method,
+                                      const std::vector<c10::IValue>& inputs) {
+  try {
+    return module.get_method(method)(inputs);
+  } catch (const std::exception& e) {
+    return StatusFromException(absl::StatusCode::kInvalidArgument, absl::StrCat("native ", method), e);
+  }
+}
+
+absl::StatusOr<ModelSource> FromModule(torch::jit::Module module, std::string display_name,
+                                       const CliOptions& options) {
+  PrepareOptions prepare;
+  prepare.method = options.method;
+  prepare.freeze = options.freeze;
+  absl::StatusOr<PreparedGraph> prepared = PrepareMethod(module, prepare);
+  if (!prepared.ok()) return Annotate(prepared.status(), display_name);
+  ModelSource source;
+  source.display_name = options.method == "forward" ? display_name : absl::StrCat(display_name, ":", options.method);
+  source.module = module;
+  // The native reference is the module whose graph we run (frozen if frozen).
+  torch::jit::Module reference = *prepared->module;
+  const std::string method = options.method;
+  source.run_native = [reference, method](const std::vector<c10::IValue>& inputs) {
+    return RunMethod(reference, method, inputs);
+  };
+  source.prepared = *std::move(prepared);
+  return source;
+}
+
+}  // namespace
+
+absl::StatusOr<ModelSource> LoadModelSource(const CliOptions& options) {
+  if (!options.model.empty()) {
+    absl::StatusOr<torch::jit::Module> module = LoadModule(options.model);
+    if (!module.ok()) return module.status();
+    module->eval();
+    return FromModule(*module, options.model, options);
+  }
+  if (!options.ir.empty()) {
+    absl::StatusOr<std::shared_ptr<torch::jit::Graph>> graph = LoadGraphFile(options.ir);
+    if (!graph.ok()) return graph.status();
+    absl::StatusOr<PreparedGraph> prepared = PrepareGraph(**graph, options.ir);
+    if (!prepared.ok()) return prepared.status();
+    ModelSource source;
+    source.display_name = options.ir;
+    auto native = std::make_shared<torch::jit::GraphFunction>("native", (*graph)->copy(), nullptr);
+    source.run_native = [native](const std::vector<c10::IValue>& inputs) -> absl::StatusOr<c10::IValue> {
+      try {
+        torch::jit::Stack stack(inputs.begin(), inputs.end());
+        native->run(stack);
+        if (stack.size() == 1) return stack[0];
+        return c10::IValue(c10::ivalue::Tuple::create(std::move(stack)));
+      } catch (const std::exception& e) {
+        return StatusFromException(absl::StatusCode::kInvalidArgument, "native graph run", e);
+      }
+    };
+    source.prepared = *std::move(prepared);
+    return source;
+  }
+  const std::string zoo = options.zoo.empty() ? "resnet18" : options.zoo;
+  absl::StatusOr<ZooModel> model = MakeZooModel(zoo, options.seed);
+  if (!model.ok()) return model.status();
+  absl::StatusOr<ModelSource> source = FromModule(model->module, absl::StrCat("zoo:", zoo), options);
+  if (!source.ok()) return source.status();
+  source->default_inputs = model->inputs;
+  return source;
+}
+
+absl::StatusOr<std::vector<c10::IValue>> LoadModelInputs(const CliOptions& options, const ModelSource& source) {
+  std::vector<c10::IValue> inputs;
+  if (!options.inputs.empty()) {
+    absl::StatusOr<std::vector<c10::IValue>> loaded = LoadInputs(options.inputs);
+    if (!loaded.ok()) return loaded.status();
+    inputs = *std::move(loaded);
+  } else if (!options.input.empty()) {
+    absl::StatusOr<std::vector<InputSpec>> specs = ParseInputSpecs(options.input);
+    if (!specs.ok()) return Annotate(specs.status(), "--input");
+    inputs = MakeRandomInputs(*specs, options.seed);
+  } else if (!source.default_inputs.empty()) {
+    inputs = MakeRandomInputs(source.default_inputs, options.seed);
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat(
+        source.display_name, " needs inputs for (", source.prepared.DescribeUserInputs(),
+        "): pass --input=SHAPE:DTYPE,... (e.g. 1x3x224x224:float32) or --inputs=FILE.pt"));
+  }
+  const size_t expected = source.prepared.num_user_inputs();
+  if (inputs.size() != expected) {
+    return absl::InvalidArgumentError(absl::StrCat(source.display_name, " takes ", expected, " input",
+                                                   expected == 1 ? "" : "s", " (",
+                                                   source.prepared.DescribeUserInputs(), ") but ", inputs.size(),
+                                                   inputs.size() == 1 ? " was" : " were", " given"));
+  }
+  return inputs;
+}
+
+}  // namespace graphprof::cli

@@ -1,0 +1,179 @@
+#include "tools/profile_command.h"
+
+#include <ATen/Parallel.h>
+#include <torch/script.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "interpreter/graph_plan.h"
+#include "ir/ivalue_util.h"
+#include "ir/loader.h"
+#include "ir/zoo/zoo.h"
+#include "profilers/annotated_ir.h"
+#include "profilers/chrome_trace.h"
+#include "profilers/csv_report.h"
+#include "profilers/nvtx.h"
+#include "profilers/output_file.h"
+#include "profilers/profiler.h"
+#include "profilers/report_diff.h"
+#include "profilers/report_json.h"
+#include "profilers/sizes.h"
+#include "profilers/text_report.h"
+#include "profilers/views.h"
+#include "tools/model_source.h"
+#include "tools/progress.h"
+
+namespace graphprof::cli {
+namespace {
+
+constexpr int kDefaultTableRows = 20;
+
+int Fail(std::FILE* err, int code, absl::string_view message) {
+  std::fprintf(err, "profile_graph: %s\n", std::string(message).c_str());
+  return code;
+}
+
+int Fail(std::FILE* err, int code, const absl::Status& status) { return Fail(err, code, status.message()); }
+
+std::string ListZoo() {
+  std::string out;
+  for (const std::string& name : ZooNames()) {
+    absl::StatusOr<ZooModel> model = MakeZooModel(name);
+    if (!model.ok()) continue;
+    absl::StrAppend(&out, name, "  ", model->description, "  (input ", FormatInputSpecs(model->inputs), ")\n");
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> RenderTableReport(const Report& report, const CliOptions& options) {
+  const int top = options.top < 0 ? kDefaultTableRows : options.top;
+  std::string out = RenderSummary(report);
+  absl::StatusOr<View> main = MakeView(report, ViewOptions{options.group_by, options.sort, top});
+  if (!main.ok()) return main.status();
+  const std::string title =
+      options.group_by == GroupBy::kNode ? "top nodes" : absl::StrCat("by ", GroupByName(options.group_by));
+  absl::StrAppend(&out, "\n", RenderTable(report, *main, TableOptions{options.memory, title}));
+  if (options.group_by == GroupBy::kNode) {
+    absl::StatusOr<View> kinds = MakeView(report, ViewOptions{GroupBy::kKind, "", top});
+    if (!kinds.ok()) return kinds.status();
+    absl::StrAppend(&out, "\n", RenderTable(report, *kinds, TableOptions{options.memory, "by kind (self time)"}));
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> RenderMain(const Report& report, const CliOptions& options,
+                                       const std::optional<Report>& base) {
+  if (base.has_value()) {
+    const ReportDiff diff = DiffReports(*base, report);
+    switch (options.format) {
+      case Format::kTable: return RenderDiff(diff, options.top < 0 ? kDefaultTableRows : options.top);
+      case Format::kCsv: return DiffToCsv(diff);
+      case Format::kJson: return DiffToJson(diff);
+    }
+  }
+  switch (options.format) {
+    case Format::kTable: return RenderTableReport(report, options);
+    case Format::kCsv: {
+      absl::StatusOr<View> view =
+          MakeView(report, ViewOptions{options.group_by, options.sort, options.top < 0 ? 0 : options.top});
+      if (!view.ok()) return view.status();
+      return RenderCsv(*view);
+    }
+    case Format::kJson: return ReportToJson(report);
+  }
+  return absl::InternalError("unknown format");
+}
+
+}  // namespace
+
+int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
+  if (options.list_zoo) {
+    std::fputs(ListZoo().c_str(), out);
+    return kExitOk;
+  }
+  if (absl::Status valid = Validate(options); !valid.ok()) return Fail(err, kExitUsage, valid);
+  if (!options.sort.empty()) {
+    // Check the sort key now rather than after a long run.
+    if (absl::StatusOr<View> probe = MakeView(Report{}, ViewOptions{options.group_by, options.sort, 0}); !probe.ok()) {
+      return Fail(err, kExitUsage, absl::StrCat("--sort: ", probe.status().message()));
+    }
+  }
+  for (const std::string* path : {&options.output, &options.trace, &options.annotate}) {
+    if (path->empty()) continue;
+    if (absl::Status writable = CheckWritable(*path); !writable.ok()) return Fail(err, kExitFailure, writable);
+  }
+  std::optional<Report> base;
+  if (!options.compare.empty()) {
+    absl::StatusOr<std::string> text = ReadFile(options.compare);
+    if (!text.ok()) return Fail(err, kExitFailure, text.status());
+    absl::StatusOr<Report> parsed = ReportFromJson(*text);
+    if (!parsed.ok()) return Fail(err, kExitFailure, absl::StrCat(options.compare, ": ", parsed.status().message()));
+    base = *std::move(parsed);
+  }
+
+  at::set_num_threads(options.threads);
+  torch::NoGradGuard no_grad;
+
+  absl::StatusOr<ModelSource> source = LoadModelSource(options);
+  if (!source.ok()) return Fail(err, kExitFailure, source.status());
+  absl::StatusOr<std::vector<c10::IValue>> inputs = LoadModelInputs(options, *source);
+  if (!inputs.ok()) return Fail(err, kExitFailure, inputs.status());
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(source->prepared);
+  if (!plan.ok()) return Fail(err, kExitFailure, plan.status());
+
+  Progress progress(err, options.progress && IsTerminal(err));
+  NvtxObserver nvtx;
+  ProfileOptions profile;
+  profile.warmup = options.warmup;
+  profile.runs = options.runs;
+  profile.memory = true;
+  profile.trace = !options.trace.empty();
+  if (options.nvtx) profile.observers.push_back(&nvtx);
+  profile.progress = [&](const char* phase, int done, int total) { progress.Update(phase, done, total); };
+  c10::IValue output;
+  absl::StatusOr<Report> report = Profile(*plan, *inputs, profile, &output);
+  progress.Finish();
+  if (!report.ok()) return Fail(err, kExitFailure, report.status());
+
+  report->model = source->display_name;
+  if (source->module.has_value()) {
+    report->parameters = CountParameters(*source->module, /*trainable_only=*/false);
+    if (absl::StatusOr<int64_t> bytes = SerializedModelSize(*source->module); bytes.ok()) report->model_bytes = *bytes;
+  }
+  report->input_bytes = DataSize(*inputs);
+
+  std::string mismatch;
+  if (options.verify) {
+    absl::StatusOr<c10::IValue> expected = source->run_native(*inputs);
+    if (!expected.ok()) return Fail(err, kExitFailure, expected.status());
+    report->verified = IdenticalIValues(*expected, output, &mismatch);
+  }
+
+  absl::StatusOr<std::string> main = RenderMain(*report, options, base);
+  if (!main.ok()) return Fail(err, kExitUsage, main.status());
+  std::vector<std::pair<std::string, std::string>> files;
+  if (!options.trace.empty()) files.emplace_back(options.trace, RenderChromeTrace(*report));
+  if (!options.annotate.empty()) {
+    absl::StatusOr<std::string> ir = RenderAnnotatedIr(**plan, *report);
+    if (!ir.ok()) return Fail(err, kExitFailure, ir.status());
+    files.emplace_back(options.annotate, *ir);
+  }
+  if (!options.output.empty()) files.emplace_back(options.output, *main);
+  for (const auto& [path, contents] : files) {
+    if (absl::Status written = WriteFileAtomically(path, contents); !written.ok()) {
+      return Fail(err, kExitFailure, written);
+    }
+  }
+  if (options.output.empty()) std::fputs(main->c_str(), out);
+
+  if (report->verified.has_value() && !*report->verified) {
+    return Fail(err, kExitMismatch, absl::StrCat("output differs from native ", options.method, ": ", mismatch));
+  }
+  return kExitOk;
+}
+
+}  // namespace graphprof::cli
