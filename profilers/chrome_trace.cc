@@ -10,6 +10,7 @@ std::string RenderChromeTrace(const Report& report) {
   using nlohmann::json;
   constexpr int kPid = 1;
   constexpr int kHostTid = 1;
+  constexpr int kDeviceTid = 2;
   json events = json::array();
   events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", kPid},
                     {"args", {{"name", absl::StrCat("graphprof: ", report.model)}}}});
@@ -42,6 +43,24 @@ std::string RenderChromeTrace(const Report& report) {
                         {"shapes", node.input_shapes},
                         {"source", node.identity.source},
                         {"run", e.run}}}});
+  }
+  if (!report.device_events.empty()) {
+    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", kPid}, {"tid", kDeviceTid},
+                      {"args", {{"name", absl::StrCat("device ", report.device)}}}});
+  }
+  for (const DeviceEvent& e : report.device_events) {
+    json args{{"kind", e.kind}, {"run", e.run}, {"node", e.node}};
+    if (e.node >= 0 && e.node < static_cast<int>(report.nodes.size())) {
+      args["node_name"] = report.nodes[e.node].identity.label;
+    }
+    events.push_back({{"name", e.name},
+                      {"cat", "device"},
+                      {"ph", "X"},
+                      {"ts", e.start_ns / 1e3},
+                      {"dur", e.duration_ns / 1e3},
+                      {"pid", kPid},
+                      {"tid", kDeviceTid},
+                      {"args", args}});
   }
   json trace{{"traceEvents", events},
              {"displayTimeUnit", "ns"},

@@ -6,7 +6,9 @@
 // one "run" event per timed run around them. args carry the node id, kind,
 // module path, input shapes and run index. Timestamps are microseconds since
 // the first timed run started. For a graph without loops, the number of
-// "node" events is nodes x runs.
+// "node" events is nodes x runs. With CUPTI data, kernels, memcpys and
+// memsets appear on a second track ("device", category "device"), args
+// naming the node that launched them.
 #ifndef GRAPHPROF_PROFILERS_CHROME_TRACE_H_
 #define GRAPHPROF_PROFILERS_CHROME_TRACE_H_
 

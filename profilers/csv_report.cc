@@ -15,7 +15,7 @@ std::string CsvField(absl::string_view text) {
 std::string RenderCsv(const View& view) {
   std::string out =
       "id,name,kind,module,shapes,count,mean_us,std_us,min_us,median_us,p90_us,max_us,total_us,"
-      "percent,self_us,self_percent,source,alloc_bytes,peak_bytes,output_bytes\n";
+      "percent,self_us,self_percent,source,alloc_bytes,peak_bytes,output_bytes,device_us,kernels,kernel_us\n";
   auto us = [](double ns) { return absl::StrFormat("%.3f", ns / 1e3); };
   for (const ViewRow& row : view.rows) {
     std::vector<std::string> f = {
@@ -39,6 +39,9 @@ std::string RenderCsv(const View& view) {
         row.memory ? absl::StrCat(row.memory->allocated_bytes) : "",
         row.memory ? absl::StrCat(row.memory->peak_bytes) : "",
         row.memory ? absl::StrCat(row.memory->output_bytes) : "",
+        row.device.count > 0 ? us(row.device.mean) : "",
+        row.kernels > 0 || row.kernel_ns > 0 ? absl::StrCat(row.kernels) : "",
+        row.kernels > 0 || row.kernel_ns > 0 ? us(static_cast<double>(row.kernel_ns)) : "",
     };
     absl::StrAppend(&out, absl::StrJoin(f, ","), "\n");
   }

@@ -17,8 +17,11 @@ namespace graphprof {
 class NodeObserver {
  public:
   virtual ~NodeObserver() = default;
-  // Before the timed runs; `runs` is how many there will be.
-  virtual absl::Status Prepare(const GraphPlan& plan, int runs) { return absl::OkStatus(); }
+  // Before the timed runs: how many there will be, and how many node
+  // executions one run had in the inspection run (to size buffers).
+  virtual absl::Status Prepare(const GraphPlan& plan, int runs, int64_t executions_per_run) {
+    return absl::OkStatus();
+  }
   virtual void BeginRun(int run) {}
   virtual void BeginNode(const NodePlan& node) {}
   virtual void EndNode(const NodePlan& node) {}

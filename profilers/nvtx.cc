@@ -36,7 +36,7 @@ bool NvtxAvailable() {
 NvtxRange::NvtxRange(const char* name) { Push(name); }
 NvtxRange::~NvtxRange() { Pop(); }
 
-absl::Status NvtxObserver::Prepare(const GraphPlan& plan, int runs) {
+absl::Status NvtxObserver::Prepare(const GraphPlan& plan, int runs, int64_t executions_per_run) {
   labels_.clear();
   for (const NodePlan& node : plan.nodes()) labels_.push_back(absl::StrCat(node.id, " ", node.identity.label));
   run_labels_.clear();

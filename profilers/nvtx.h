@@ -32,7 +32,7 @@ class NvtxRange {
 
 class NvtxObserver : public NodeObserver {
  public:
-  absl::Status Prepare(const GraphPlan& plan, int runs) override;
+  absl::Status Prepare(const GraphPlan& plan, int runs, int64_t executions_per_run) override;
   void BeginRun(int run) override;
   void EndRun(int run) override;
   void BeginNode(const NodePlan& node) override;

@@ -92,7 +92,8 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
   const size_t trace_capacity =
       options.trace ? static_cast<size_t>(interpreter.inspected_executions()) * options.runs + 64 : 0;
   for (NodeObserver* observer : options.observers) {
-    absl::Status prepared = observer->Prepare(interpreter.plan(), options.runs);
+    absl::Status prepared =
+        observer->Prepare(interpreter.plan(), options.runs, interpreter.inspected_executions());
     if (!prepared.ok()) return prepared;
     interpreter.AddObserver(observer);
   }

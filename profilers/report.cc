@@ -18,6 +18,20 @@ void Report::Finalize() {
   }
 }
 
+bool Report::has_device_time() const {
+  for (const NodeRecord& node : nodes) {
+    if (!node.device_ns.empty()) return true;
+  }
+  return false;
+}
+
+bool Report::has_kernels() const {
+  for (const NodeRecord& node : nodes) {
+    if (node.kernels.has_value()) return true;
+  }
+  return false;
+}
+
 double Report::total_us() const {
   if (run_ns.empty()) return 0;
   double sum = 0;

@@ -55,6 +55,24 @@ struct TraceEvent {
   int64_t duration_ns;
 };
 
+// Device work a node launched, from CUPTI activity records (all timed runs).
+struct KernelSummary {
+  int64_t count = 0;     // kernels, memcpys and memsets, per run (mean)
+  int64_t total_ns = 0;  // their device time, per run (mean)
+  // The most expensive names with their device time per run, largest first.
+  std::vector<std::pair<std::string, int64_t>> top;
+};
+
+// One kernel / memcpy / memset on the device track of the Chrome trace.
+struct DeviceEvent {
+  int32_t node;         // -1 when it could not be attributed
+  int32_t run;
+  std::string name;
+  std::string kind;     // "kernel", "memcpy", "memset"
+  int64_t start_ns;     // since the start of the first timed run (host clock)
+  int64_t duration_ns;
+};
+
 struct NodeRecord {
   NodeIdentity identity;
   std::string input_shapes;   // "f32[1,3,224,224], f32[64,3,7,7], None"
@@ -63,6 +81,11 @@ struct NodeRecord {
   std::vector<int64_t> calls;     // executions per timed run
   std::vector<int64_t> self_ns;   // per timed run, derived by Report::Finalize
   std::optional<NodeMemory> memory;
+  // Device time between CUDA events recorded around the node on the current
+  // stream, per timed run (empty without --cuda_profile). Never added to the
+  // host times above.
+  std::vector<int64_t> device_ns;
+  std::optional<KernelSummary> kernels;
 };
 
 struct Report {
@@ -87,6 +110,15 @@ struct Report {
   std::optional<MemorySummary> memory;
   std::vector<TraceEvent> events;
   int64_t dropped_events = 0;  // trace events that did not fit the buffer
+  // Device profiling: the device used ("cuda:0 NVIDIA H200"), or why there
+  // are no device columns ("no CUDA device"); device events for the trace.
+  std::string device;
+  std::string device_note;
+  std::vector<DeviceEvent> device_events;
+
+  // True when any node has device time / kernel data.
+  bool has_device_time() const;
+  bool has_kernels() const;
 
   // Computes derived fields (self_ns) from the raw samples.
   void Finalize();

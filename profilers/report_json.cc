@@ -55,6 +55,15 @@ json NodeToJson(const NodeRecord& node, double mean_run_ns) {
          {"self_us", self.mean / 1e3},
          {"percent", mean_run_ns > 0 ? 100.0 * time.mean / mean_run_ns : 0.0}};
   if (node.memory.has_value()) j["memory"] = MemoryToJson(*node.memory);
+  if (!node.device_ns.empty()) {
+    j["device_ns"] = node.device_ns;
+    j["device_us"] = Summarize(node.device_ns).mean / 1e3;
+  }
+  if (node.kernels.has_value()) {
+    json top = json::array();
+    for (const auto& [name, ns] : node.kernels->top) top.push_back({name, ns});
+    j["kernels"] = json{{"count", node.kernels->count}, {"total_ns", node.kernels->total_ns}, {"top", top}};
+  }
   return j;
 }
 
@@ -74,6 +83,15 @@ NodeRecord NodeFromJson(const json& j) {
   node.calls = j.at("calls").get<std::vector<int64_t>>();
   node.total_ns = j.at("total_ns").get<std::vector<int64_t>>();
   if (j.contains("memory")) node.memory = MemoryFromJson(j.at("memory"));
+  if (j.contains("device_ns")) node.device_ns = j.at("device_ns").get<std::vector<int64_t>>();
+  if (j.contains("kernels")) {
+    const json& k = j.at("kernels");
+    KernelSummary kernels;
+    kernels.count = k.at("count").get<int64_t>();
+    kernels.total_ns = k.at("total_ns").get<int64_t>();
+    for (const json& t : k.at("top")) kernels.top.emplace_back(t.at(0).get<std::string>(), t.at(1).get<int64_t>());
+    node.kernels = kernels;
+  }
   return node;
 }
 
@@ -112,7 +130,16 @@ std::string ReportToJson(const Report& report, int indent) {
          {"memory", memory},
          {"nodes", nodes},
          {"events", events},
-         {"dropped_events", report.dropped_events}};
+         {"dropped_events", report.dropped_events},
+         {"device", report.device},
+         {"device_note", report.device_note}};
+  if (!report.device_events.empty()) {
+    json device_events = json::array();
+    for (const DeviceEvent& e : report.device_events) {
+      device_events.push_back({e.node, e.run, e.name, e.kind, e.start_ns, e.duration_ns});
+    }
+    j["device_events"] = device_events;
+  }
   return j.dump(indent) + "\n";
 }
 
@@ -167,6 +194,15 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
       }
     }
     report.dropped_events = j.value("dropped_events", int64_t{0});
+    report.device = j.value("device", "");
+    report.device_note = j.value("device_note", "");
+    if (j.contains("device_events")) {
+      for (const json& e : j.at("device_events")) {
+        report.device_events.push_back(DeviceEvent{e.at(0).get<int32_t>(), e.at(1).get<int32_t>(),
+                                                   e.at(2).get<std::string>(), e.at(3).get<std::string>(),
+                                                   e.at(4).get<int64_t>(), e.at(5).get<int64_t>()});
+      }
+    }
     report.Finalize();
     return report;
   } catch (const json::exception& e) {

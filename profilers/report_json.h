@@ -20,6 +20,10 @@
 //   nodes              [node, ...] in id order (below)
 //   events             [[node, run, start_ns, duration_ns], ...] (Chrome trace)
 //   dropped_events     trace events that did not fit the buffer
+//   device             "cuda:0 <name>" when device profiling ran, else ""
+//   device_note        why there are no device columns, else ""
+//   device_events      [[node, run, name, kind, start_ns, duration_ns], ...]
+//                      (only with kernel data)
 // Node:
 //   id, parent (-1 at top level), depth, name, kind, schema, module, source,
 //   input_shapes, output_shapes,
@@ -28,6 +32,8 @@
 //   percent                                               <- derived (ignored on read)
 //   memory {allocated_bytes, freed_bytes, allocations, peak_bytes,
 //           live_after_bytes, output_bytes}               <- only with a memory view
+//   device_ns [per run], device_us (derived)              <- only with device time
+//   kernels {count, total_ns, top: [[name, ns], ...]}     <- only with kernel data
 //
 // ReportFromJson reads the raw fields back and recomputes everything derived,
 // so ReportFromJson(ReportToJson(r)) renders exactly like r.

@@ -124,6 +124,14 @@ std::string RenderSummary(const Report& report) {
                     m.allocations, " allocations, ", FormatBytes(m.allocated_bytes), " allocated, ",
                     FormatBytes(m.freed_bytes), " freed\n");
   }
+  if (!report.device.empty() || !report.device_note.empty()) {
+    absl::StrAppend(&out, "  device        ",
+                    report.device.empty() ? report.device_note
+                                          : absl::StrCat(report.device,
+                                                         " (device time from CUDA events around each node; "
+                                                         "kernels from CUPTI; never added to host time)"),
+                    "\n");
+  }
   if (report.dropped_events > 0) {
     absl::StrAppend(&out, "  trace         ", report.dropped_events, " events did not fit and were dropped\n");
   }
@@ -149,6 +157,14 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
   const size_t c_self = nodes || modules ? add("self_us", true) : 0;
   const size_t c_std = add("std_us", true);
   const size_t c_p90 = add("p90_us", true);
+  const bool device = report.has_device_time();
+  const bool kernels = report.has_kernels();
+  const size_t c_device = device ? add("device_us", true) : 0;
+  size_t c_kernels = 0, c_kernel_us = 0;
+  if (kernels) {
+    c_kernels = add("kernels", true);
+    c_kernel_us = add("kernel_us", true);
+  }
   size_t c_alloc = 0, c_peak = 0, c_out = 0;
   if (memory) {
     c_alloc = add("alloc", true);
@@ -179,6 +195,11 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
     if (nodes || modules) columns[c_self].cells.push_back(FormatMicros(row->self.mean));
     columns[c_std].cells.push_back(sums ? "" : FormatMicros(row->time.std));
     columns[c_p90].cells.push_back(sums ? "" : FormatMicros(row->time.p90));
+    if (device) columns[c_device].cells.push_back(row->device.count > 0 ? FormatMicros(row->device.mean) : "");
+    if (kernels) {
+      columns[c_kernels].cells.push_back(absl::StrCat(row->kernels));
+      columns[c_kernel_us].cells.push_back(FormatMicros(static_cast<double>(row->kernel_ns)));
+    }
     if (memory) {
       columns[c_alloc].cells.push_back(row->memory ? FormatBytes(row->memory->allocated_bytes) : "");
       columns[c_peak].cells.push_back(row->memory && !sums ? FormatBytes(row->memory->peak_bytes) : "");

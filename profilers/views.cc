@@ -17,6 +17,7 @@ struct Accumulator {
   ViewRow row;
   std::vector<int64_t> time;
   std::vector<int64_t> self;
+  std::vector<int64_t> device;
   int64_t calls = 0;
   int first_id = 0;  // execution order of the first member
 };
@@ -46,10 +47,20 @@ void AddMemory(std::optional<NodeMemory>& into, const std::optional<NodeMemory>&
   into->output_bytes += m->output_bytes;
 }
 
+// Device time and kernels of one node, into a row.
+void AddDevice(Accumulator& acc, const NodeRecord& node) {
+  AddSeries(acc.device, node.device_ns);
+  if (node.kernels.has_value()) {
+    acc.row.kernels += node.kernels->count;
+    acc.row.kernel_ns += node.kernels->total_ns;
+  }
+}
+
 ViewRow Finish(Accumulator& acc, int runs, double mean_run_ns) {
   ViewRow row = std::move(acc.row);
   row.time = Summarize(acc.time);
   row.self = Summarize(acc.self);
+  row.device = Summarize(acc.device);
   row.calls = runs > 0 ? static_cast<double>(acc.calls) / runs : 0;
   row.percent = mean_run_ns > 0 ? 100.0 * row.time.mean / mean_run_ns : 0;
   row.self_percent = mean_run_ns > 0 ? 100.0 * row.self.mean / mean_run_ns : 0;
@@ -80,6 +91,7 @@ std::vector<Accumulator> GroupNodes(const Report& report,
     AddSeries(acc.self, node.self_ns);
     acc.calls += Sum(node.calls);
     AddMemory(acc.row.memory, node.memory);
+    AddDevice(acc, node);
   }
   return groups;
 }
@@ -101,6 +113,7 @@ std::vector<Accumulator> NodeRows(const Report& report) {
     acc.self = node.self_ns;
     acc.calls = Sum(node.calls);
     acc.first_id = id.id;
+    AddDevice(acc, node);
     rows.push_back(std::move(acc));
   }
   return rows;
@@ -133,6 +146,7 @@ std::vector<Accumulator> ModuleRows(const Report& report) {
       Accumulator& acc = row_for(path, static_cast<int>(depth), node.identity.id);
       AddSeries(acc.time, node.self_ns);
       AddMemory(acc.row.memory, node.memory);
+      AddDevice(acc, node);
       ++acc.row.members;
       if (depth == parts.size()) {
         AddSeries(acc.self, node.self_ns);
@@ -179,6 +193,8 @@ const std::vector<SortKey>& SortKeyTable() {
       {"percent", [](const ViewRow& r) { return r.percent; }, true},
       {"alloc", [](const ViewRow& r) { return r.memory ? double(r.memory->allocated_bytes) : -1.0; }, true},
       {"peak", [](const ViewRow& r) { return r.memory ? double(r.memory->peak_bytes) : -1.0; }, true},
+      {"device", [](const ViewRow& r) { return r.device.mean; }, true},
+      {"kernels", [](const ViewRow& r) { return double(r.kernel_ns); }, true},
       {"id", [](const ViewRow& r) { return double(r.id); }, false},
   };
   return *keys;
@@ -257,6 +273,10 @@ absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options) 
       AddSeries(sums.self, options.group_by == GroupBy::kModule ? g.time : g.self);
       sums.calls += g.calls;
       AddMemory(sums.row.memory, g.row.memory);
+      // Device time is recorded on nodes without blocks only: rows partition it.
+      AddSeries(sums.device, g.device);
+      sums.row.kernels += g.row.kernels;
+      sums.row.kernel_ns += g.row.kernel_ns;
     }
     sums.row.members += options.group_by == GroupBy::kModule ? 0 : g.row.members;
   }

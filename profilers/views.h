@@ -47,6 +47,9 @@ struct ViewRow {
   double percent = 0;
   double self_percent = 0;
   std::optional<NodeMemory> memory;  // grouped rows: sums (peak: max)
+  Summary device;                    // ns per run, from CUDA events (count 0: none)
+  int64_t kernels = 0;               // device operations per run (CUPTI)
+  int64_t kernel_ns = 0;             // their device time per run
 };
 
 struct View {
@@ -59,7 +62,8 @@ struct View {
 struct ViewOptions {
   GroupBy group_by = GroupBy::kNode;
   // Column to sort by: mean (default; module view: execution order), self,
-  // std, median, p90, min, max, calls, percent, alloc, peak, id, name, order.
+  // std, median, p90, min, max, calls, percent, alloc, peak, device,
+  // kernels, id, name, order.
   std::string sort;
   int top = 0;  // 0: all rows
 };

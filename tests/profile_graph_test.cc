@@ -241,6 +241,20 @@ TEST(ProfileGraphTest, NvtxNeedsTheCudaBuildOrWorks) {
 #endif
 }
 
+TEST(ProfileGraphTest, CudaProfileWithoutADeviceKeepsTheHostReport) {
+  const std::string out = TempDir("profile_graph_test") + "/cuda.json";
+  Result r = RunTool(Quick({"--zoo=mlp", "--cuda_profile", "--format=json", "--output=" + out}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(Slurp(out));
+  if (j["device"] != "") GTEST_SKIP() << "a CUDA device is present";
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, ": device columns disabled")) << r.err;
+  EXPECT_TRUE(absl::StrContains(j["device_note"].get<std::string>(), "device columns disabled"));
+  EXPECT_EQ(j["verified"], true);
+  EXPECT_GT(j["nodes"].size(), 5u);
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--device=tpu"}), 2, "unknown device 'tpu'");
+}
+
 TEST(ProfileGraphTest, VerificationMismatchExitsThreeButKeepsTheReport) {
   // rand_like differs between the interpreter's run and native forward.
   const std::string ir = Write("random.ir", R"IR(graph(%x : Tensor):

@@ -130,8 +130,8 @@ TEST(SizesTest, ParametersModelAndDataSizes) {
 // Records the order of observer calls.
 class RecordingObserver : public NodeObserver {
  public:
-  absl::Status Prepare(const GraphPlan& plan, int runs) override {
-    calls.push_back("prepare " + std::to_string(runs));
+  absl::Status Prepare(const GraphPlan& plan, int runs, int64_t executions) override {
+    calls.push_back("prepare " + std::to_string(runs) + " " + std::to_string(executions));
     return absl::OkStatus();
   }
   void BeginRun(int run) override { calls.push_back("run " + std::to_string(run)); }
@@ -166,7 +166,7 @@ graph(%x : Tensor, %c : bool):
   absl::StatusOr<Report> report = Profile(plan, {torch::ones({2}), true}, options);
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(report->model, "observed");
-  EXPECT_EQ(observer.calls, (std::vector<std::string>{"prepare 2", "run 0", "+0", "+1", "-1", "-0", "end 0", "run 1",
+  EXPECT_EQ(observer.calls, (std::vector<std::string>{"prepare 2 2", "run 0", "+0", "+1", "-1", "-0", "end 0", "run 1",
                                                        "+0", "+1", "-1", "-0", "end 1", "contribute"}));
 }
 

@@ -30,6 +30,9 @@ absl::Status Validate(const CliOptions& o) {
   if (o.nvtx && !NvtxAvailable()) {
     return absl::InvalidArgumentError("--nvtx needs a build with NVTX: ./bazelw run --config=cuda //tools:profile_graph");
   }
+  if (o.device != "cpu" && o.device.rfind("cuda", 0) != 0) {
+    return absl::InvalidArgumentError(absl::StrCat("--device: unknown device '", o.device, "' (use cpu, cuda or cuda:N)"));
+  }
   if (o.format == Format::kJson && !o.compare.empty() && o.group_by != GroupBy::kNode) {
     return absl::InvalidArgumentError("--group_by does not apply to a JSON diff");
   }

@@ -42,6 +42,10 @@ struct CliOptions {
   std::string compare;   // base report (JSON) to diff against
   bool verify = true;
   bool nvtx = false;
+  // Where the module and the inputs live: "cpu", "cuda" or "cuda:N".
+  std::string device = "cpu";
+  // Device time per node (CUDA events) and kernels per node (CUPTI).
+  bool cuda_profile = false;
   bool progress = true;  // on stderr, when it is a terminal and the run is long
 };
 

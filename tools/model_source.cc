@@ -1,6 +1,7 @@
 #include "tools/model_source.h"
 
 #include <torch/csrc/jit/api/function_impl.h>
+#include <torch/cuda.h>
 
 #include "absl/strings/str_cat.h"
 #include "ir/loader.h"
@@ -41,11 +42,38 @@ absl::StatusOr<ModelSource> FromModule(torch::jit::Module module, std::string di
 
 }  // namespace
 
+absl::StatusOr<c10::Device> ParseDevice(const std::string& name) {
+  try {
+    c10::Device device(name);
+    if (device.is_cuda() && !torch::cuda::is_available()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "--device=", name, ": this LibTorch has no CUDA support or sees no GPU (build with LIBTORCH_DIR "
+          "pointing at a CUDA LibTorch)"));
+    }
+    return device;
+  } catch (const std::exception& e) {
+    return StatusFromException(absl::StatusCode::kInvalidArgument, absl::StrCat("--device=", name), e);
+  }
+}
+
+absl::Status MoveModule(torch::jit::Module& module, const c10::Device& device) {
+  if (device.is_cpu()) return absl::OkStatus();
+  try {
+    module.to(device);
+    return absl::OkStatus();
+  } catch (const std::exception& e) {
+    return StatusFromException(absl::StatusCode::kFailedPrecondition, absl::StrCat("moving the module to ", device.str()), e);
+  }
+}
+
 absl::StatusOr<ModelSource> LoadModelSource(const CliOptions& options) {
+  absl::StatusOr<c10::Device> device = ParseDevice(options.device);
+  if (!device.ok()) return device.status();
   if (!options.model.empty()) {
     absl::StatusOr<torch::jit::Module> module = LoadModule(options.model);
     if (!module.ok()) return module.status();
     module->eval();
+    if (absl::Status moved = MoveModule(*module, *device); !moved.ok()) return moved;
     return FromModule(*module, options.model, options);
   }
   if (!options.ir.empty()) {
@@ -72,6 +100,7 @@ absl::StatusOr<ModelSource> LoadModelSource(const CliOptions& options) {
   const std::string zoo = options.zoo.empty() ? "resnet18" : options.zoo;
   absl::StatusOr<ZooModel> model = MakeZooModel(zoo, options.seed);
   if (!model.ok()) return model.status();
+  if (absl::Status moved = MoveModule(model->module, *device); !moved.ok()) return moved;
   absl::StatusOr<ModelSource> source = FromModule(model->module, absl::StrCat("zoo:", zoo), options);
   if (!source.ok()) return source.status();
   source->default_inputs = model->inputs;
@@ -94,6 +123,17 @@ absl::StatusOr<std::vector<c10::IValue>> LoadModelInputs(const CliOptions& optio
     return absl::InvalidArgumentError(absl::StrCat(
         source.display_name, " needs inputs for (", source.prepared.DescribeUserInputs(),
         "): pass --input=SHAPE:DTYPE,... (e.g. 1x3x224x224:float32) or --inputs=FILE.pt"));
+  }
+  absl::StatusOr<c10::Device> device = ParseDevice(options.device);
+  if (!device.ok()) return device.status();
+  if (!device->is_cpu()) {
+    try {
+      for (c10::IValue& input : inputs) {
+        if (input.isTensor()) input = input.toTensor().to(*device);
+      }
+    } catch (const std::exception& e) {
+      return StatusFromException(absl::StatusCode::kFailedPrecondition, "moving the inputs", e);
+    }
   }
   const size_t expected = source.prepared.num_user_inputs();
   if (inputs.size() != expected) {

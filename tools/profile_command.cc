@@ -16,6 +16,9 @@
 #include "profilers/annotated_ir.h"
 #include "profilers/chrome_trace.h"
 #include "profilers/csv_report.h"
+#include "profilers/cuda_runtime.h"
+#include "profilers/cupti_collector.h"
+#include "profilers/device_timer.h"
 #include "profilers/nvtx.h"
 #include "profilers/output_file.h"
 #include "profilers/profiler.h"
@@ -127,12 +130,29 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
 
   Progress progress(err, options.progress && IsTerminal(err));
   NvtxObserver nvtx;
+  std::unique_ptr<DeviceEventTimer> device_timer;
+  std::unique_ptr<CuptiKernelCollector> kernels;
+  std::string device_note;
+  if (options.cuda_profile) {
+    const CudaStatus cuda = ProbeCuda();
+    if (cuda.available) {
+      device_timer = std::make_unique<DeviceEventTimer>(MakeCudaEventApi());
+      kernels = std::make_unique<CuptiKernelCollector>();
+    } else {
+      // Soft: the host profile is unaffected.
+      device_note = absl::StrCat(cuda.reason, ": device columns disabled");
+      std::fprintf(err, "profile_graph: %s\n", device_note.c_str());
+      device_note = absl::StrCat(device_note, " (", cuda.detail, ")");
+    }
+  }
   ProfileOptions profile;
   profile.warmup = options.warmup;
   profile.runs = options.runs;
   profile.memory = true;
   profile.trace = !options.trace.empty();
   if (options.nvtx) profile.observers.push_back(&nvtx);
+  if (device_timer != nullptr) profile.observers.push_back(device_timer.get());
+  if (kernels != nullptr) profile.observers.push_back(kernels.get());
   profile.progress = [&](const char* phase, int done, int total) { progress.Update(phase, done, total); };
   c10::IValue output;
   absl::StatusOr<Report> report = Profile(*plan, *inputs, profile, &output);
@@ -140,6 +160,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   if (!report.ok()) return Fail(err, kExitFailure, report.status());
 
   report->model = source->display_name;
+  if (!device_note.empty()) report->device_note = device_note;
   if (source->module.has_value()) {
     report->parameters = CountParameters(*source->module, /*trainable_only=*/false);
     if (absl::StatusOr<int64_t> bytes = SerializedModelSize(*source->module); bytes.ok()) report->model_bytes = *bytes;

@@ -40,6 +40,9 @@ ABSL_FLAG(bool, memory, false, "add per-node memory columns (allocated, peak, ou
 ABSL_FLAG(std::string, compare, "", "diff against a report saved with --format=json (per node and per kind)");
 ABSL_FLAG(bool, verify, true, "run native forward too; exit 3 if the outputs are not identical");
 ABSL_FLAG(bool, nvtx, false, "wrap every node in an NVTX range (build with --config=cuda)");
+ABSL_FLAG(std::string, device, "cpu", "where the module and inputs live: cpu, cuda or cuda:N (needs a CUDA LibTorch)");
+ABSL_FLAG(bool, cuda_profile, false,
+          "device time per node (CUDA events) and kernels per node (CUPTI); build with --config=cuda");
 ABSL_FLAG(bool, progress, true, "show progress on stderr when it is a terminal and the run is long");
 
 namespace {
@@ -85,6 +88,8 @@ int main(int argc, char** argv) {
   o.verify = absl::GetFlag(FLAGS_verify);
   o.nvtx = absl::GetFlag(FLAGS_nvtx);
   o.progress = absl::GetFlag(FLAGS_progress);
+  o.device = absl::GetFlag(FLAGS_device);
+  o.cuda_profile = absl::GetFlag(FLAGS_cuda_profile);
   absl::StatusOr<cli::Format> format = cli::ParseFormat(absl::GetFlag(FLAGS_format));
   if (!format.ok()) {
     std::fprintf(stderr, "profile_graph: %s\n", std::string(format.status().message()).c_str());

@@ -1,0 +1,79 @@
+#include "profilers/kernel_attribution.h"
+
+#include <algorithm>
+#include <map>
+
+namespace graphprof {
+
+void KernelAttribution::AddCorrelation(const CorrelationRecord& record) {
+  external_of_[record.correlation_id] = record.external_id;
+}
+
+void KernelAttribution::AddActivity(ActivityRecord record) { activities_.push_back(std::move(record)); }
+
+const char* KernelAttribution::KindName(ActivityRecord::Kind kind) const {
+  switch (kind) {
+    case ActivityRecord::Kind::kKernel: return "kernel";
+    case ActivityRecord::Kind::kMemcpy: return "memcpy";
+    case ActivityRecord::Kind::kMemset: return "memset";
+  }
+  return "?";
+}
+
+int64_t KernelAttribution::unattributed() const {
+  int64_t count = 0;
+  for (const ActivityRecord& a : activities_) {
+    auto it = external_of_.find(a.correlation_id);
+    if (it == external_of_.end() || it->second == 0 ||
+        it->second > static_cast<uint64_t>(num_nodes_) * static_cast<uint64_t>(runs_)) {
+      ++count;
+    }
+  }
+  return count;
+}
+
+void KernelAttribution::Contribute(Report& report, const std::function<int64_t(int64_t)>& to_report_ns,
+                                   int top_names) const {
+  struct NodeTotals {
+    int64_t count = 0;
+    int64_t total_ns = 0;
+    std::map<std::string, int64_t> by_name;
+  };
+  std::vector<NodeTotals> totals(num_nodes_);
+  for (const ActivityRecord& a : activities_) {
+    int node = -1, run = -1;
+    auto it = external_of_.find(a.correlation_id);
+    if (it != external_of_.end() && it->second > 0 &&
+        it->second <= static_cast<uint64_t>(num_nodes_) * static_cast<uint64_t>(runs_)) {
+      const uint64_t index = it->second - 1;
+      run = static_cast<int>(index / num_nodes_);
+      node = static_cast<int>(index % num_nodes_);
+    }
+    const int64_t duration = std::max<int64_t>(a.end_ns - a.start_ns, 0);
+    if (node >= 0) {
+      NodeTotals& t = totals[node];
+      ++t.count;
+      t.total_ns += duration;
+      t.by_name[a.name] += duration;
+    }
+    report.device_events.push_back(
+        DeviceEvent{node, run, a.name, KindName(a.kind), to_report_ns(a.start_ns), duration});
+  }
+  const int64_t runs = std::max(runs_, 1);
+  for (int id = 0; id < num_nodes_ && id < static_cast<int>(report.nodes.size()); ++id) {
+    const NodeTotals& t = totals[id];
+    if (t.count == 0) continue;
+    KernelSummary summary;
+    summary.count = (t.count + runs / 2) / runs;
+    summary.total_ns = t.total_ns / runs;
+    std::vector<std::pair<std::string, int64_t>> names(t.by_name.begin(), t.by_name.end());
+    std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (static_cast<int>(names.size()) > top_names) names.resize(top_names);
+    for (auto& [name, ns] : names) summary.top.emplace_back(name, ns / runs);
+    report.nodes[id].kernels = summary;
+  }
+  std::sort(report.device_events.begin(), report.device_events.end(),
+            [](const DeviceEvent& a, const DeviceEvent& b) { return a.start_ns < b.start_ns; });
+}
+
+}  // namespace graphprof
