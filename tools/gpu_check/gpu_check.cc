@@ -1,0 +1,107 @@
+// The GPU check: profiles a graph whose custom operator launches a CUDA
+// kernel of known duration and checks that the node gets the device time
+// (CUDA events) and the kernel (CUPTI). Run by tools/gpu_check.sh.
+//
+// Exit: 0 pass, 1 fail, 2 no CUDA device (nothing checked).
+#include <cstdio>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "interpreter/graph_plan.h"
+#include "ir/loader.h"
+#include "ir/prepared_graph.h"
+#include "profilers/chrome_trace.h"
+#include "profilers/cuda_runtime.h"
+#include "profilers/cupti_collector.h"
+#include "profilers/device_timer.h"
+#include "profilers/profiler.h"
+#include "profilers/stats.h"
+#include "profilers/text_report.h"
+#include "profilers/views.h"
+
+namespace graphprof {
+namespace {
+
+constexpr int64_t kLongUs = 20000;
+constexpr int64_t kShortUs = 5000;
+
+constexpr char kGraph[] = R"IR(
+graph(%x : Tensor):
+  %long : int = prim::Constant[value=20000]()
+  %short : int = prim::Constant[value=5000]()
+  %a : Tensor = graphprof_gpu::spin(%x, %long)
+  %b : Tensor = aten::relu(%a)
+  %c : Tensor = graphprof_gpu::spin(%b, %short)
+  return (%c)
+)IR";
+
+int failures = 0;
+
+void Check(bool ok, const std::string& what) {
+  std::printf("gpu_check: %s %s\n", ok ? "ok  " : "FAIL", what.c_str());
+  if (!ok) ++failures;
+}
+
+int Main() {
+  const CudaStatus cuda = ProbeCuda();
+  if (!cuda.available) {
+    std::printf("gpu_check: %s (%s): nothing to check\n", cuda.reason.c_str(), cuda.detail.c_str());
+    return 2;
+  }
+  std::printf("gpu_check: device %s\n", cuda.device_name.c_str());
+  absl::StatusOr<std::shared_ptr<torch::jit::Graph>> graph = ParseGraph(kGraph);
+  absl::StatusOr<PreparedGraph> prepared = graph.ok() ? PrepareGraph(**graph, "spin_graph") : graph.status();
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = prepared.ok() ? GraphPlan::Build(*prepared) : prepared.status();
+  if (!plan.ok()) {
+    std::printf("gpu_check: FAIL %s\n", std::string(plan.status().message()).c_str());
+    return 1;
+  }
+  DeviceEventTimer timer(MakeCudaEventApi());
+  CuptiKernelCollector kernels;
+  ProfileOptions options;
+  options.warmup = 2;
+  options.runs = 5;
+  options.observers = {&timer, &kernels};
+  absl::StatusOr<Report> report = Profile(*plan, {at::ones({4})}, options);
+  if (!report.ok()) {
+    std::printf("gpu_check: FAIL profiling: %s\n", std::string(report.status().message()).c_str());
+    return 1;
+  }
+  absl::StatusOr<View> view = MakeView(*report, ViewOptions{GroupBy::kNode, "id", 0});
+  std::printf("%s\n%s\n", RenderSummary(*report).c_str(), view.ok() ? RenderTable(*report, *view).c_str() : "");
+
+  int long_id = -1, relu_id = -1, short_id = -1;
+  for (const NodeRecord& node : report->nodes) {
+    if (node.identity.kind == "graphprof_gpu::spin") (long_id < 0 ? long_id : short_id) = node.identity.id;
+    if (node.identity.kind == "aten::relu") relu_id = node.identity.id;
+  }
+  Check(long_id >= 0 && short_id >= 0 && relu_id >= 0, "graph has two spin nodes and a relu");
+  if (failures > 0) return 1;
+  auto device_us = [&](int id) { return Summarize(report->nodes[id].device_ns).mean / 1e3; };
+  auto host_us = [&](int id) { return Summarize(report->nodes[id].total_ns).mean / 1e3; };
+  const double long_us = device_us(long_id), short_us = device_us(short_id), relu_us = device_us(relu_id);
+  Check(long_us >= 0.9 * kLongUs && long_us <= 2.0 * kLongUs,
+        absl::StrCat("20 ms kernel node: device time ", long_us, " us"));
+  Check(short_us >= 0.9 * kShortUs && short_us <= 3.0 * kShortUs,
+        absl::StrCat("5 ms kernel node: device time ", short_us, " us"));
+  Check(relu_us < 0.1 * kShortUs, absl::StrCat("CPU relu node: device time ", relu_us, " us"));
+  std::printf("gpu_check: note host time of the 20 ms node: %.1f us (the launch is asynchronous)\n", host_us(long_id));
+
+  const std::optional<KernelSummary>& k = report->nodes[long_id].kernels;
+  Check(kernels.why().empty(), absl::StrCat("CUPTI active", kernels.why().empty() ? "" : ": " + kernels.why()));
+  Check(k.has_value() && k->count == 1, absl::StrCat("20 ms node launched one kernel per run (", k ? k->count : 0, ")"));
+  Check(k.has_value() && !k->top.empty() && absl::StrContains(k->top[0].first, "graphprof_spin_kernel"),
+        absl::StrCat("kernel name ", k && !k->top.empty() ? k->top[0].first : "(none)"));
+  Check(k.has_value() && k->total_ns >= 0.9 * kLongUs * 1e3 && k->total_ns <= 2.0 * kLongUs * 1e3,
+        absl::StrCat("kernel time ", k ? k->total_ns / 1e3 : 0, " us"));
+  Check(!report->device_events.empty(), absl::StrCat(report->device_events.size(), " device events for the trace"));
+  Check(report->verified != std::optional<bool>(false), "host results unaffected");
+  std::printf("gpu_check: %s\n", failures == 0 ? "PASS" : "FAIL");
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace graphprof
+
+int main() { return graphprof::Main(); }
