@@ -25,7 +25,7 @@
 #include "profilers/profiler.h"
 #include "profilers/profiling_interpreter.h"
 
-ABSL_FLAG(int, rounds, 0, "timed rounds per workload (0: 30 for resnet18, 300 for tiny1000)");
+ABSL_FLAG(int, rounds, 0, "timed rounds per workload (0: 60 for resnet18, 300 for tiny1000)");
 
 namespace graphprof {
 namespace {
@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
   at::set_num_threads(1);
   torch::NoGradGuard no_grad;
   const int rounds = absl::GetFlag(FLAGS_rounds);
-  const graphprof::Result resnet = graphprof::Measure("resnet18", rounds > 0 ? rounds : 30);
+  const graphprof::Result resnet = graphprof::Measure("resnet18", rounds > 0 ? rounds : 60);
   const graphprof::Result tiny = graphprof::Measure("tiny1000", rounds > 0 ? rounds : 300);
   std::printf("ratio_vs_native resnet18=%.3f tiny1000=%.3f autograd_tiny1000=%.3f coverage_resnet18=%.4f\n",
               resnet.profiling_ns / resnet.native_ns, tiny.profiling_ns / tiny.native_ns,

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "ir/node_identity.h"
 
 namespace graphprof {
@@ -122,6 +124,10 @@ struct Report {
 
   // Computes derived fields (self_ns) from the raw samples.
   void Finalize();
+
+  // JSON, schema version 1 (report_json.h; link //profilers:report_json).
+  std::string ToJson() const;
+  static absl::StatusOr<Report> FromJson(absl::string_view json);
 
   // Mean run time in microseconds.
   double total_us() const;

@@ -210,4 +210,8 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
   }
 }
 
+std::string Report::ToJson() const { return ReportToJson(*this); }
+
+absl::StatusOr<Report> Report::FromJson(absl::string_view json) { return ReportFromJson(json); }
+
 }  // namespace graphprof

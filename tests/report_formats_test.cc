@@ -67,8 +67,8 @@ Report ProfileOnTestClock(const std::string& ir, std::vector<c10::IValue> inputs
 TEST(ReportJsonTest, RoundTripsExactly) {
   Report report = ProfileOnTestClock(kGraph, {torch::ones({3}), int64_t{3}}, 4);
   report.verified = true;
-  const std::string json = ReportToJson(report);
-  absl::StatusOr<Report> back = ReportFromJson(json);
+  const std::string json = report.ToJson();
+  absl::StatusOr<Report> back = Report::FromJson(json);
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(ReportToJson(*back), json);
   EXPECT_EQ(back->nodes.size(), report.nodes.size());
