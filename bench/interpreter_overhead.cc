@@ -14,9 +14,8 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "bench/bench_util.h"
+#include "bench/zoo_workload.h"
 #include "interpreter/interpreter.h"
-#include "ir/prepared_graph.h"
-#include "ir/zoo/zoo.h"
 
 ABSL_FLAG(int, rounds, 0, "timed rounds per workload (0: 30 for resnet18, 300 for tiny1000)");
 
@@ -24,25 +23,17 @@ namespace graphprof {
 namespace {
 
 double Compare(const std::string& zoo_name, int rounds) {
-  absl::StatusOr<ZooModel> model = MakeZooModel(zoo_name);
-  absl::StatusOr<PreparedGraph> prepared = model.ok() ? PrepareMethod(model->module)
-                                                      : absl::StatusOr<PreparedGraph>(model.status());
-  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan =
-      prepared.ok() ? GraphPlan::Build(*prepared) : prepared.status();
-  if (!plan.ok()) {
-    std::fprintf(stderr, "%s: %s\n", zoo_name.c_str(), plan.status().ToString().c_str());
-    std::exit(1);
-  }
-  Interpreter interpreter(*plan);
-  const std::vector<c10::IValue> inputs = model->ExampleInputs(0);
-  torch::jit::Module module = model->module;
+  bench::ZooWorkload w = bench::LoadZooWorkload(zoo_name);
+  Interpreter interpreter(w.plan);
+  const std::vector<c10::IValue>& inputs = w.inputs;
+  torch::jit::Module& module = w.module;
   std::vector<double> ns = bench::MedianTimesNs(
       {{"native", [&] { module.forward(inputs); }},
        {"interpreter", [&] { (void)interpreter.Run(inputs); }}},
       /*warmup=*/5, rounds);
   const double ratio = ns[1] / ns[0];
   std::printf("%-10s nodes=%-5zu native=%10.1f us  interpreter=%10.1f us  ratio=%.3f\n",
-              zoo_name.c_str(), (*plan)->nodes().size(), ns[0] / 1e3, ns[1] / 1e3, ratio);
+              zoo_name.c_str(), w.plan->nodes().size(), ns[0] / 1e3, ns[1] / 1e3, ratio);
   return ratio;
 }
 

@@ -19,9 +19,8 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "bench/bench_util.h"
+#include "bench/zoo_workload.h"
 #include "interpreter/interpreter.h"
-#include "ir/prepared_graph.h"
-#include "ir/zoo/zoo.h"
 #include "profilers/profiler.h"
 #include "profilers/profiling_interpreter.h"
 
@@ -45,21 +44,13 @@ struct Result {
 
 Result Measure(const std::string& zoo_name, int rounds) {
   constexpr int kWarmup = 5;
-  absl::StatusOr<ZooModel> model = MakeZooModel(zoo_name);
-  absl::StatusOr<PreparedGraph> prepared =
-      model.ok() ? PrepareMethod(model->module) : absl::StatusOr<PreparedGraph>(model.status());
-  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan =
-      prepared.ok() ? GraphPlan::Build(*prepared) : prepared.status();
-  if (!plan.ok()) {
-    std::fprintf(stderr, "%s: %s\n", zoo_name.c_str(), plan.status().ToString().c_str());
-    std::exit(1);
-  }
-  const std::vector<c10::IValue> inputs = model->ExampleInputs(0);
-  torch::jit::Module module = model->module;
-  Interpreter interpreter(*plan);
-  ProfilingInterpreter profiler(*plan);
+  bench::ZooWorkload w = bench::LoadZooWorkload(zoo_name);
+  const std::vector<c10::IValue>& inputs = w.inputs;
+  torch::jit::Module& module = w.module;
+  Interpreter interpreter(w.plan);
+  ProfilingInterpreter profiler(w.plan);
   const int calls = kWarmup + rounds;
-  profiler.BeginTimedRuns(calls, (*plan)->nodes().size() * static_cast<size_t>(calls));
+  profiler.BeginTimedRuns(calls, w.plan->nodes().size() * static_cast<size_t>(calls));
 
   std::vector<double> ns = bench::MedianTimesNs(
       {
@@ -74,7 +65,7 @@ Result Measure(const std::string& zoo_name, int rounds) {
   std::printf(
       "%-9s nodes=%-5zu native=%9.1f us  interpreter=%9.1f us (%.3f)  profiling=%9.1f us (%.3f)  "
       "autograd_profiler=%9.1f us (%.3f)  coverage=%.4f\n",
-      zoo_name.c_str(), (*plan)->nodes().size(), ns[0] / 1e3, ns[1] / 1e3, ns[1] / ns[0], ns[2] / 1e3,
+      zoo_name.c_str(), w.plan->nodes().size(), ns[0] / 1e3, ns[1] / 1e3, ns[1] / ns[0], ns[2] / 1e3,
       ns[2] / ns[0], ns[3] / 1e3, ns[3] / ns[0], coverage);
   return Result{ns[0], ns[1], ns[2], ns[3], coverage};
 }

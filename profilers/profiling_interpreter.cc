@@ -53,7 +53,12 @@ absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> i
     }
     case Mode::kTimed: {
       if (completed_runs_ >= planned_runs_) return Interpreter::Run(std::move(inputs));
-      current_ = &samples_[static_cast<size_t>(completed_runs_) * plan().nodes().size()];
+      // A failed run leaves nothing behind: its row and events are reused.
+      const size_t num_nodes = plan().nodes().size();
+      current_ = &samples_[static_cast<size_t>(completed_runs_) * num_nodes];
+      std::fill(current_, current_ + num_nodes, NodeSample{});
+      const size_t events_before = num_events_;
+      const int64_t dropped_before = dropped_events_;
       for (NodeObserver* observer : observers_) observer->BeginRun(completed_runs_);
       const int64_t start = clock_->NowNs();
       absl::StatusOr<c10::IValue> result = Interpreter::Run(std::move(inputs));
@@ -63,6 +68,9 @@ absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> i
         run_start_ns_[completed_runs_] = start;
         run_ns_[completed_runs_] = stop - start;
         ++completed_runs_;
+      } else {
+        num_events_ = events_before;
+        dropped_events_ = dropped_before;
       }
       return result;
     }

@@ -249,6 +249,29 @@ graph(%x : Tensor, %fail : bool):
   EXPECT_FALSE(Profile(plan, {torch::ones({1}), false}, options).ok());
 }
 
+TEST(ProfilerTest, AFailedTimedRunLeavesNoSamples) {
+  auto plan = PlanIr(R"IR(
+graph(%x : Tensor, %fail : bool):
+  %ns : int = prim::Constant[value=100]()
+  %y : Tensor = graphprof_test::advance(%x, %ns)
+  %z : Tensor = graphprof_test::fail_if(%y, %fail)
+  return (%z)
+)IR");
+  ASSERT_NE(plan, nullptr);
+  ProfilingInterpreter profiler(plan, TestClock());
+  profiler.BeginInspection(false);
+  ASSERT_TRUE(profiler.Run({torch::ones({1}), false}).ok());
+  profiler.BeginTimedRuns(1, 100);
+  EXPECT_FALSE(profiler.Run({torch::ones({1}), true}).ok());
+  EXPECT_EQ(profiler.completed_runs(), 0);
+  EXPECT_EQ(profiler.events().size(), 0u);
+  ASSERT_TRUE(profiler.Run({torch::ones({1}), false}).ok());
+  EXPECT_EQ(profiler.completed_runs(), 1);
+  EXPECT_EQ(profiler.sample(0, 1).total_ns, 100) << "the failed run's time is not added";
+  EXPECT_EQ(profiler.sample(0, 1).calls, 1);
+  EXPECT_EQ(profiler.events().size(), 3u);
+}
+
 // Memory: per-node bytes are the sizes of the tensors created, and the run's
 // peak equals module.forward's peak measured by the same hook.
 TEST(ProfilerTest, MemoryViewMatchesTensorSizesAndNativePeak) {
