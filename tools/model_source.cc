@@ -74,7 +74,9 @@ absl::StatusOr<ModelSource> LoadModelSource(const CliOptions& options) {
     if (!module.ok()) return module.status();
     module->eval();
     if (absl::Status moved = MoveModule(*module, *device); !moved.ok()) return moved;
-    return FromModule(*module, options.model, options);
+    absl::StatusOr<ModelSource> source = FromModule(*module, options.model, options);
+    if (source.ok()) source->device = *device;
+    return source;
   }
   if (!options.ir.empty()) {
     absl::StatusOr<std::shared_ptr<torch::jit::Graph>> graph = LoadGraphFile(options.ir);
@@ -83,6 +85,7 @@ absl::StatusOr<ModelSource> LoadModelSource(const CliOptions& options) {
     if (!prepared.ok()) return prepared.status();
     ModelSource source;
     source.display_name = options.ir;
+    source.device = *device;
     auto native = std::make_shared<torch::jit::GraphFunction>("native", (*graph)->copy(), nullptr);
     source.run_native = [native](const std::vector<c10::IValue>& inputs) -> absl::StatusOr<c10::IValue> {
       try {
@@ -104,6 +107,7 @@ absl::StatusOr<ModelSource> LoadModelSource(const CliOptions& options) {
   absl::StatusOr<ModelSource> source = FromModule(model->module, absl::StrCat("zoo:", zoo), options);
   if (!source.ok()) return source.status();
   source->default_inputs = model->inputs;
+  source->device = *device;
   return source;
 }
 
@@ -124,12 +128,10 @@ absl::StatusOr<std::vector<c10::IValue>> LoadModelInputs(const CliOptions& optio
         source.display_name, " needs inputs for (", source.prepared.DescribeUserInputs(),
         "): pass --input=SHAPE:DTYPE,... (e.g. 1x3x224x224:float32) or --inputs=FILE.pt"));
   }
-  absl::StatusOr<c10::Device> device = ParseDevice(options.device);
-  if (!device.ok()) return device.status();
-  if (!device->is_cpu()) {
+  if (!source.device.is_cpu()) {
     try {
       for (c10::IValue& input : inputs) {
-        if (input.isTensor()) input = input.toTensor().to(*device);
+        if (input.isTensor()) input = input.toTensor().to(source.device);
       }
     } catch (const std::exception& e) {
       return StatusFromException(absl::StatusCode::kFailedPrecondition, "moving the inputs", e);

@@ -22,6 +22,7 @@ struct ModelSource {
   PreparedGraph prepared;
   std::optional<torch::jit::Module> module;  // the original module, for sizes
   std::vector<InputSpec> default_inputs;     // zoo models only
+  c10::Device device = c10::kCPU;            // where the module and inputs live
   // Runs the same graph natively (module method / GraphFunction).
   std::function<absl::StatusOr<c10::IValue>(const std::vector<c10::IValue>&)> run_native;
 };
