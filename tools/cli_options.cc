@@ -33,9 +33,6 @@ absl::Status Validate(const CliOptions& o) {
   if (o.device != "cpu" && o.device.rfind("cuda", 0) != 0) {
     return absl::InvalidArgumentError(absl::StrCat("--device: unknown device '", o.device, "' (use cpu, cuda or cuda:N)"));
   }
-  if (o.format == Format::kJson && !o.compare.empty() && o.group_by != GroupBy::kNode) {
-    return absl::InvalidArgumentError("--group_by does not apply to a JSON diff");
-  }
   const std::string* outputs[] = {&o.output, &o.trace, &o.annotate};
   for (int i = 0; i < 3; ++i) {
     for (int j = i + 1; j < 3; ++j) {
