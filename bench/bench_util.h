@@ -4,6 +4,9 @@
 #ifndef GRAPHPROF_BENCH_BENCH_UTIL_H_
 #define GRAPHPROF_BENCH_BENCH_UTIL_H_
 
+#include <ATen/Parallel.h>
+#include <c10/core/GradMode.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -11,6 +14,8 @@
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "absl/flags/parse.h"
 
 namespace graphprof::bench {
 
@@ -60,6 +65,15 @@ inline void WarnIfUnoptimised() {
 #ifndef __OPTIMIZE__
   std::printf("warning: built without optimisation; use ./bazelw run -c opt ...\n");
 #endif
+}
+
+// The common set-up of graphprof's benchmarks: flags parsed, one intra-op
+// thread, gradients off for the whole process.
+inline void InitBenchmark(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  WarnIfUnoptimised();
+  at::set_num_threads(1);
+  c10::GradMode::set_enabled(false);
 }
 
 }  // namespace graphprof::bench

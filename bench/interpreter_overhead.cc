@@ -6,13 +6,11 @@
 // on a 1-element tensor), one intra-op thread, no grad. The last line is
 //   ratio_vs_native resnet18=<x> tiny1000=<y>
 // where a ratio is the interpreter's median time over native's.
-#include <ATen/Parallel.h>
 #include <torch/script.h>
 
 #include <cstdio>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "bench/bench_util.h"
 #include "bench/zoo_workload.h"
 #include "interpreter/interpreter.h"
@@ -41,10 +39,7 @@ double Compare(const std::string& zoo_name, int rounds) {
 }  // namespace graphprof
 
 int main(int argc, char** argv) {
-  absl::ParseCommandLine(argc, argv);
-  graphprof::bench::WarnIfUnoptimised();
-  at::set_num_threads(1);
-  torch::NoGradGuard no_grad;
+  graphprof::bench::InitBenchmark(argc, argv);
   const int rounds = absl::GetFlag(FLAGS_rounds);
   const double resnet = graphprof::Compare("resnet18", rounds > 0 ? rounds : 30);
   const double tiny = graphprof::Compare("tiny1000", rounds > 0 ? rounds : 300);

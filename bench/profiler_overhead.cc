@@ -10,14 +10,12 @@
 // where x and y are the ProfilingInterpreter's median time over native's, z is
 // the autograd profiler's on tiny1000, and c is the fraction of resnet18's run
 // time the profiler attributes to top-level nodes.
-#include <ATen/Parallel.h>
 #include <torch/csrc/autograd/profiler_kineto.h>
 #include <torch/script.h>
 
 #include <cstdio>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "bench/bench_util.h"
 #include "bench/zoo_workload.h"
 #include "interpreter/interpreter.h"
@@ -74,10 +72,7 @@ Result Measure(const std::string& zoo_name, int rounds) {
 }  // namespace graphprof
 
 int main(int argc, char** argv) {
-  absl::ParseCommandLine(argc, argv);
-  graphprof::bench::WarnIfUnoptimised();
-  at::set_num_threads(1);
-  torch::NoGradGuard no_grad;
+  graphprof::bench::InitBenchmark(argc, argv);
   const int rounds = absl::GetFlag(FLAGS_rounds);
   const graphprof::Result resnet = graphprof::Measure("resnet18", rounds > 0 ? rounds : 60);
   const graphprof::Result tiny = graphprof::Measure("tiny1000", rounds > 0 ? rounds : 300);
