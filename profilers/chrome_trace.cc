@@ -44,6 +44,26 @@ std::string RenderChromeTrace(const Report& report) {
                         {"source", node.identity.source},
                         {"run", e.run}}}});
   }
+  // Live bytes as a counter track over the first timed run. The memory
+  // timeline comes from the inspection run, one point per node execution in
+  // completion order, which is the order run 0's events were recorded in; it
+  // is drawn only when the two runs executed the same nodes.
+  if (report.memory.has_value()) {
+    std::vector<const TraceEvent*> first_run;
+    for (const TraceEvent& e : report.events) {
+      if (e.run == 0) first_run.push_back(&e);
+    }
+    const std::vector<MemoryPoint>& timeline = report.memory->timeline;
+    bool aligned = first_run.size() == timeline.size();
+    for (size_t k = 0; aligned && k < timeline.size(); ++k) aligned = first_run[k]->node == timeline[k].node;
+    for (size_t k = 0; aligned && k < timeline.size(); ++k) {
+      events.push_back({{"name", "live bytes (inspection run)"},
+                        {"ph", "C"},
+                        {"ts", (first_run[k]->start_ns + first_run[k]->duration_ns) / 1e3},
+                        {"pid", kPid},
+                        {"args", {{"live_bytes", timeline[k].live_bytes}}}});
+    }
+  }
   if (!report.device_events.empty()) {
     events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", kPid}, {"tid", kDeviceTid},
                       {"args", {{"name", absl::StrCat("device ", report.device)}}}});

@@ -8,7 +8,8 @@
 // the first timed run started. For a graph without loops, the number of
 // "node" events is nodes x runs. With CUPTI data, kernels, memcpys and
 // memsets appear on a second track ("device", category "device"), args
-// naming the node that launched them.
+// naming the node that launched them. With a memory view, live bytes after
+// each node are drawn as a counter over the first run.
 #ifndef GRAPHPROF_PROFILERS_CHROME_TRACE_H_
 #define GRAPHPROF_PROFILERS_CHROME_TRACE_H_
 

@@ -147,6 +147,23 @@ TEST(ChromeTraceTest, OneCompleteEventPerNodePerRun) {
   EXPECT_EQ(run_events, kRuns);
 }
 
+TEST(ChromeTraceTest, LiveBytesCounterFollowsTheFirstRun) {
+  Report report = ProfileOnTestClock(kGraph, {torch::ones({3}), int64_t{3}}, 2);
+  ASSERT_TRUE(report.memory.has_value());
+  const nlohmann::json trace = nlohmann::json::parse(RenderChromeTrace(report));
+  std::vector<int64_t> live;
+  for (const auto& e : trace["traceEvents"]) {
+    if (e["ph"] == "C") live.push_back(e["args"]["live_bytes"].get<int64_t>());
+  }
+  ASSERT_EQ(live.size(), report.memory->timeline.size());
+  for (size_t k = 0; k < live.size(); ++k) EXPECT_EQ(live[k], report.memory->timeline[k].live_bytes);
+  Report misaligned = report;
+  misaligned.memory->timeline.pop_back();
+  int counters = 0;
+  for (const auto& e : nlohmann::json::parse(RenderChromeTrace(misaligned))["traceEvents"]) counters += e["ph"] == "C";
+  EXPECT_EQ(counters, 0);
+}
+
 TEST(ChromeTraceTest, LoopBodiesGetAnEventPerExecution) {
   Report report = ProfileOnTestClock(kGraph, {torch::ones({3}), int64_t{5}}, 2);
   const nlohmann::json trace = nlohmann::json::parse(RenderChromeTrace(report));
