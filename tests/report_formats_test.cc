@@ -159,8 +159,9 @@ TEST(ChromeTraceTest, LiveBytesCounterFollowsTheFirstRun) {
   for (size_t k = 0; k < live.size(); ++k) EXPECT_EQ(live[k], report.memory->timeline[k].live_bytes);
   Report misaligned = report;
   misaligned.memory->timeline.pop_back();
+  const nlohmann::json misaligned_trace = nlohmann::json::parse(RenderChromeTrace(misaligned));
   int counters = 0;
-  for (const auto& e : nlohmann::json::parse(RenderChromeTrace(misaligned))["traceEvents"]) counters += e["ph"] == "C";
+  for (const auto& e : misaligned_trace["traceEvents"]) counters += e["ph"] == "C";
   EXPECT_EQ(counters, 0);
 }
 
