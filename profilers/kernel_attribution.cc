@@ -20,15 +20,22 @@ const char* KernelAttribution::KindName(ActivityRecord::Kind kind) const {
   return "?";
 }
 
+bool KernelAttribution::Resolve(uint32_t correlation_id, int* run, int* node) const {
+  auto it = external_of_.find(correlation_id);
+  if (it == external_of_.end() || it->second == 0 ||
+      it->second > static_cast<uint64_t>(num_nodes_) * static_cast<uint64_t>(runs_)) {
+    return false;
+  }
+  const uint64_t index = it->second - 1;
+  *run = static_cast<int>(index / num_nodes_);
+  *node = static_cast<int>(index % num_nodes_);
+  return true;
+}
+
 int64_t KernelAttribution::unattributed() const {
   int64_t count = 0;
-  for (const ActivityRecord& a : activities_) {
-    auto it = external_of_.find(a.correlation_id);
-    if (it == external_of_.end() || it->second == 0 ||
-        it->second > static_cast<uint64_t>(num_nodes_) * static_cast<uint64_t>(runs_)) {
-      ++count;
-    }
-  }
+  int run, node;
+  for (const ActivityRecord& a : activities_) count += !Resolve(a.correlation_id, &run, &node);
   return count;
 }
 
@@ -42,13 +49,7 @@ void KernelAttribution::Contribute(Report& report, const std::function<int64_t(i
   std::vector<NodeTotals> totals(num_nodes_);
   for (const ActivityRecord& a : activities_) {
     int node = -1, run = -1;
-    auto it = external_of_.find(a.correlation_id);
-    if (it != external_of_.end() && it->second > 0 &&
-        it->second <= static_cast<uint64_t>(num_nodes_) * static_cast<uint64_t>(runs_)) {
-      const uint64_t index = it->second - 1;
-      run = static_cast<int>(index / num_nodes_);
-      node = static_cast<int>(index % num_nodes_);
-    }
+    if (!Resolve(a.correlation_id, &run, &node)) node = run = -1;
     const int64_t duration = std::max<int64_t>(a.end_ns - a.start_ns, 0);
     if (node >= 0) {
       NodeTotals& t = totals[node];

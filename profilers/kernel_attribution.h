@@ -59,6 +59,8 @@ class KernelAttribution {
 
  private:
   const char* KindName(ActivityRecord::Kind kind) const;
+  // The (run, node) whose external id the correlation id maps to, if any.
+  bool Resolve(uint32_t correlation_id, int* run, int* node) const;
 
   int num_nodes_;
   int runs_;
