@@ -59,9 +59,8 @@ class Printer {
   std::string Annotation(int id) const {
     const NodeRecord& record = report_.nodes[id];
     const Summary time = Summarize(record.total_ns);
-    const double mean_run_ns = report_.total_us() * 1e3;
-    std::string text = absl::StrCat(FormatMicros(time.mean), " us ",
-                                    absl::StrFormat("%.2f%%", mean_run_ns > 0 ? 100 * time.mean / mean_run_ns : 0));
+    std::string text =
+        absl::StrCat(FormatMicros(time.mean), " us ", absl::StrFormat("%.2f%%", report_.PercentOfRun(time.mean)));
     if (!record.calls.empty() && record.calls[0] != 1) absl::StrAppend(&text, " (x", record.calls[0], ")");
     if (!record.identity.module.empty()) absl::StrAppend(&text, " | ", record.identity.module);
     return text;

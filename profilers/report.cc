@@ -39,6 +39,11 @@ double Report::total_us() const {
   return sum / static_cast<double>(run_ns.size()) / 1e3;
 }
 
+double Report::PercentOfRun(double ns) const {
+  const double mean_run_ns = total_us() * 1e3;
+  return mean_run_ns > 0 ? 100.0 * ns / mean_run_ns : 0;
+}
+
 double Report::coverage() const {
   if (run_ns.empty()) return 0;
   double sum = 0;

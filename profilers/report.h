@@ -131,6 +131,8 @@ struct Report {
 
   // Mean run time in microseconds.
   double total_us() const;
+  // `ns` (per run) as a percentage of the mean run time; 0 without runs.
+  double PercentOfRun(double ns) const;
   // Mean over runs of (sum of top-level node times) / (run time).
   double coverage() const;
 };

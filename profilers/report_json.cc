@@ -27,7 +27,7 @@ NodeMemory MemoryFromJson(const json& j) {
   return m;
 }
 
-json NodeToJson(const NodeRecord& node, double mean_run_ns) {
+json NodeToJson(const Report& report, const NodeRecord& node) {
   const NodeIdentity& id = node.identity;
   const Summary time = Summarize(node.total_ns);
   const Summary self = Summarize(node.self_ns);
@@ -53,7 +53,7 @@ json NodeToJson(const NodeRecord& node, double mean_run_ns) {
          {"p90_us", time.p90 / 1e3},
          {"max_us", time.max / 1e3},
          {"self_us", self.mean / 1e3},
-         {"percent", mean_run_ns > 0 ? 100.0 * time.mean / mean_run_ns : 0.0}};
+         {"percent", report.PercentOfRun(time.mean)}};
   if (node.memory.has_value()) j["memory"] = MemoryToJson(*node.memory);
   if (!node.device_ns.empty()) {
     j["device_ns"] = node.device_ns;
@@ -98,9 +98,8 @@ NodeRecord NodeFromJson(const json& j) {
 }  // namespace
 
 std::string ReportToJson(const Report& report, int indent) {
-  const double mean_run_ns = report.total_us() * 1e3;
   json nodes = json::array();
-  for (const NodeRecord& node : report.nodes) nodes.push_back(NodeToJson(node, mean_run_ns));
+  for (const NodeRecord& node : report.nodes) nodes.push_back(NodeToJson(report, node));
   json events = json::array();
   for (const TraceEvent& e : report.events) events.push_back({e.node, e.run, e.start_ns, e.duration_ns});
   json memory = nullptr;

@@ -56,14 +56,15 @@ void AddDevice(Accumulator& acc, const NodeRecord& node) {
   }
 }
 
-ViewRow Finish(Accumulator& acc, int runs, double mean_run_ns) {
+ViewRow Finish(Accumulator& acc, const Report& report) {
+  const int runs = report.runs;
   ViewRow row = std::move(acc.row);
   row.time = Summarize(acc.time);
   row.self = Summarize(acc.self);
   row.device = Summarize(acc.device);
   row.calls = runs > 0 ? static_cast<double>(acc.calls) / runs : 0;
-  row.percent = mean_run_ns > 0 ? 100.0 * row.time.mean / mean_run_ns : 0;
-  row.self_percent = mean_run_ns > 0 ? 100.0 * row.self.mean / mean_run_ns : 0;
+  row.percent = report.PercentOfRun(row.time.mean);
+  row.self_percent = report.PercentOfRun(row.self.mean);
   return row;
 }
 
@@ -255,7 +256,6 @@ absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options) 
     case GroupBy::kModule: groups = ModuleRows(report); break;
   }
 
-  const double mean_run_ns = report.total_us() * 1e3;
   View view;
   view.group_by = options.group_by;
 
@@ -281,9 +281,9 @@ absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options) 
     sums.row.members += options.group_by == GroupBy::kModule ? 0 : g.row.members;
   }
   if (options.group_by == GroupBy::kModule) sums.row.members = static_cast<int>(report.nodes.size());
-  view.sums = Finish(sums, report.runs, mean_run_ns);
+  view.sums = Finish(sums, report);
 
-  for (Accumulator& g : groups) view.rows.push_back(Finish(g, report.runs, mean_run_ns));
+  for (Accumulator& g : groups) view.rows.push_back(Finish(g, report));
   view.total_rows = view.rows.size();
 
   if (sort == "name") {
