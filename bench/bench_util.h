@@ -1,63 +1,47 @@
-// Side-by-side timing for benchmarks: candidates run interleaved (A B C A B C
-// ...) in one process so that machine noise hits them alike; each reports
-// the median of its samples.
+// Set-up and side-by-side timing for graphprof's benchmarks. Timing goes
+// through the toolbox's Benchmark (candidates interleaved, order rotating
+// every step), so machine noise hits all candidates alike; each candidate
+// reports the median of its steps.
 #ifndef GRAPHPROF_BENCH_BENCH_UTIL_H_
 #define GRAPHPROF_BENCH_BENCH_UTIL_H_
 
 #include <ATen/Parallel.h>
 #include <c10/core/GradMode.h>
 
-#include <algorithm>
-#include <chrono>
-#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "absl/flags/parse.h"
+#include "profilers/toolbox/benchmark.h"
 
 namespace graphprof::bench {
 
-struct Candidate {
-  std::string name;
-  std::function<void()> run;
-  // Untimed, around each run (e.g. enabling another profiler).
-  std::function<void()> before;
-  std::function<void()> after;
-};
+// A benchmark candidate: a callable, with optional untimed set-up and
+// tear-down around each run (e.g. enabling another profiler).
+inline BenchmarkCase Candidate(std::string name, std::function<void()> run, std::function<void()> before = nullptr,
+                               std::function<void()> after = nullptr) {
+  BenchmarkCase c = CallableCase(std::move(name), std::move(run));
+  c.before = std::move(before);
+  c.after = std::move(after);
+  return c;
+}
 
-// Median wall time in nanoseconds of each candidate over `rounds` interleaved
-// rounds, after `warmup` untimed rounds. The order rotates every round.
-inline std::vector<double> MedianTimesNs(const std::vector<Candidate>& candidates, int warmup,
-                                         int rounds) {
-  const size_t n = candidates.size();
-  auto run_untimed = [](const Candidate& c) {
-    if (c.before) c.before();
-    c.run();
-    if (c.after) c.after();
-  };
-  for (int w = 0; w < warmup; ++w) {
-    for (const Candidate& c : candidates) run_untimed(c);
-  }
-  std::vector<std::vector<double>> samples(n);
-  for (int r = 0; r < rounds; ++r) {
-    for (size_t k = 0; k < n; ++k) {
-      const size_t i = (k + static_cast<size_t>(r)) % n;
-      const Candidate& c = candidates[i];
-      if (c.before) c.before();
-      const auto start = std::chrono::steady_clock::now();
-      c.run();
-      const auto stop = std::chrono::steady_clock::now();
-      if (c.after) c.after();
-      samples[i].push_back(std::chrono::duration<double, std::nano>(stop - start).count());
-    }
+// Median wall time in nanoseconds of each candidate over `rounds` steps,
+// after `warmup` untimed steps. Exits with a message if a candidate fails.
+inline std::vector<double> MedianTimesNs(const std::vector<BenchmarkCase>& candidates, int warmup, int rounds) {
+  BenchmarkOptions options;
+  options.warmup = warmup;
+  options.steps = rounds;
+  absl::StatusOr<std::vector<BenchmarkRow>> rows = Benchmark(candidates, options);
+  if (!rows.ok()) {
+    std::fprintf(stderr, "benchmark failed: %s\n", rows.status().ToString().c_str());
+    std::exit(1);
   }
   std::vector<double> medians;
-  for (std::vector<double>& s : samples) {
-    std::nth_element(s.begin(), s.begin() + s.size() / 2, s.end());
-    medians.push_back(s[s.size() / 2]);
-  }
+  for (const BenchmarkRow& row : *rows) medians.push_back(row.forward_ns.median);
   return medians;
 }
 

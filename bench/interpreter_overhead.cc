@@ -26,8 +26,8 @@ double Compare(const std::string& zoo_name, int rounds) {
   const std::vector<c10::IValue>& inputs = w.inputs;
   torch::jit::Module& module = w.module;
   std::vector<double> ns = bench::MedianTimesNs(
-      {{"native", [&] { module.forward(inputs); }},
-       {"interpreter", [&] { (void)interpreter.Run(inputs); }}},
+      {bench::Candidate("native", [&] { module.forward(inputs); }),
+       bench::Candidate("interpreter", [&] { (void)interpreter.Run(inputs); })},
       /*warmup=*/5, rounds);
   const double ratio = ns[1] / ns[0];
   std::printf("%-10s nodes=%-5zu native=%10.1f us  interpreter=%10.1f us  ratio=%.3f\n",

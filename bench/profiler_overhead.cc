@@ -52,10 +52,11 @@ Result Measure(const std::string& zoo_name, int rounds) {
 
   std::vector<double> ns = bench::MedianTimesNs(
       {
-          {"native", [&] { module.forward(inputs); }},
-          {"interpreter", [&] { (void)interpreter.Run(inputs); }},
-          {"profiling", [&] { (void)profiler.Run(inputs); }},
-          {"autograd", [&] { module.forward(inputs); }, EnableAutogradProfiler, DisableAutogradProfiler},
+          bench::Candidate("native", [&] { module.forward(inputs); }),
+          bench::Candidate("interpreter", [&] { (void)interpreter.Run(inputs); }),
+          bench::Candidate("profiling", [&] { (void)profiler.Run(inputs); }),
+          bench::Candidate("autograd", [&] { module.forward(inputs); }, EnableAutogradProfiler,
+                           DisableAutogradProfiler),
       },
       kWarmup, rounds);
   profiler.EndRecording();

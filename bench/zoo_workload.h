@@ -10,7 +10,7 @@
 
 #include "interpreter/graph_plan.h"
 #include "ir/prepared_graph.h"
-#include "ir/zoo/zoo.h"
+#include "tools/zoo/zoo.h"
 
 namespace graphprof::bench {
 

@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "ir/status_util.h"
+#include "common/status_util.h"
 
 namespace graphprof {
 
@@ -34,8 +34,9 @@ class GraphPlan::Builder {
   absl::Status Build() {
     absl::Status status = PlanBlock(plan_.prepared_.graph->block(), /*parent=*/-1, /*depth=*/0);
     if (!status.ok()) return status;
-    PlanLifetimes();
+    if (plan_.options_.garbage_collect_values) PlanLifetimes();
     plan_.num_slots_ = slots_.size();
+    plan_.slot_of_ = std::move(slots_);
     Flatten();
     return absl::OkStatus();
   }
@@ -81,6 +82,7 @@ class GraphPlan::Builder {
     NodePlan& plan = plan_.nodes_[id];
     plan.id = id;
     plan.node = &node;
+    plan.kind = node.kind();
     plan.identity = IdentifyNode(node);
     plan.identity.id = id;
     plan.identity.parent = parent;
@@ -117,6 +119,7 @@ class GraphPlan::Builder {
     if (kind == jit::prim::GetAttr || kind == jit::prim::SetAttr) {
       plan.family = NodeFamily::kAttribute;
       plan.op = kind == jit::prim::GetAttr ? NodeOp::kGetAttr : NodeOp::kSetAttr;
+      if (kind == jit::prim::SetAttr) plan_.shareable_ = false;
       auto cls = node.input(0)->type()->cast<c10::ClassType>();
       if (!cls) return Unsupported(plan, "attribute access on a non-class value");
       const std::string& name = node.s(jit::attr::name);
@@ -320,18 +323,40 @@ class GraphPlan::Builder {
   std::unordered_map<const jit::Operator*, jit::Operation*> operation_index_;
 };
 
-GraphPlan::GraphPlan(PreparedGraph prepared) : prepared_(std::move(prepared)) {
+GraphPlan::GraphPlan(PreparedGraph prepared, const PlanOptions& options)
+    : prepared_(std::move(prepared)), options_(options) {
   if (prepared_.module.has_value()) self_ = c10::IValue(prepared_.module->_ivalue());
 }
 
-absl::StatusOr<std::shared_ptr<const GraphPlan>> GraphPlan::Build(PreparedGraph prepared) {
+c10::optional<Slot> GraphPlan::SlotOf(const torch::jit::Value* value) const {
+  auto it = slot_of_.find(value);
+  if (it == slot_of_.end()) return c10::nullopt;
+  return it->second;
+}
+
+const torch::jit::Node* GraphPlan::OriginalNode(int id) const {
+  if (id < 0 || id >= static_cast<int>(nodes_.size())) return nullptr;
+  auto it = prepared_.original_of.find(nodes_[id].node);
+  return it == prepared_.original_of.end() ? nullptr : it->second;
+}
+
+int GraphPlan::NodeIdOf(const torch::jit::Node* original) const {
+  auto it = id_of_original_.find(original);
+  return it == id_of_original_.end() ? -1 : it->second;
+}
+
+absl::StatusOr<std::shared_ptr<const GraphPlan>> GraphPlan::Build(PreparedGraph prepared, const PlanOptions& options) {
   if (prepared.graph == nullptr) return absl::InvalidArgumentError("GraphPlan::Build: no graph");
-  std::shared_ptr<GraphPlan> plan(new GraphPlan(std::move(prepared)));
+  std::shared_ptr<GraphPlan> plan(new GraphPlan(std::move(prepared), options));
   if (plan->self_.has_value() && plan->prepared_.graph->inputs().empty()) {
     return absl::InvalidArgumentError(absl::StrCat(plan->name(), ": method graph has no self input"));
   }
   absl::Status status = Builder(*plan).Build();
   if (!status.ok()) return Annotate(status, plan->name());
+  for (const NodePlan& node : plan->nodes_) {
+    auto it = plan->prepared_.original_of.find(node.node);
+    if (it != plan->prepared_.original_of.end()) plan->id_of_original_.emplace(it->second, node.id);
+  }
   return std::shared_ptr<const GraphPlan>(std::move(plan));
 }
 

@@ -23,11 +23,12 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "ir/node_identity.h"
+#include "ir/identify_node.h"
 #include "ir/prepared_graph.h"
 
 namespace graphprof {
@@ -110,7 +111,8 @@ struct alignas(64) NodePlan {
   int64_t slice_begin = 0;
   int64_t slice_end = 0;
 
-  // --- Cold: for reports and messages. ---
+  // --- Cold: for reports, messages and kind handlers. ---
+  c10::Symbol kind;
   const torch::jit::Node* node = nullptr;
   NodeIdentity identity;
 };
@@ -129,10 +131,18 @@ struct BlockPlan {
   std::vector<Slot> release_on_entry;
 };
 
+struct PlanOptions {
+  // Free every value after its last use (as the native interpreter does).
+  // false keeps all of them alive after a run, for Interpreter::ValueOf
+  // (torch.fx's garbage_collect_values=False): peak memory grows.
+  bool garbage_collect_values = true;
+};
+
 class GraphPlan {
  public:
   // Plans `prepared`. Fails on node kinds the interpreter cannot run.
-  static absl::StatusOr<std::shared_ptr<const GraphPlan>> Build(PreparedGraph prepared);
+  static absl::StatusOr<std::shared_ptr<const GraphPlan>> Build(PreparedGraph prepared,
+                                                                const PlanOptions& options = {});
 
   const std::string& name() const { return prepared_.name; }
   const PreparedGraph& prepared() const { return prepared_; }
@@ -152,12 +162,32 @@ class GraphPlan {
   // "x: Tensor, edge_index: Tensor" for messages.
   std::string DescribeUserInputs() const { return prepared_.DescribeUserInputs(); }
 
+  // The slot of a value of the planned graph, if it has one.
+  c10::optional<Slot> SlotOf(const torch::jit::Value* value) const;
+
+  // The node of the graph given to PrepareMethod/PrepareGraph that a plan
+  // node was copied from (null for nodes the preparation created, e.g.
+  // inlined callee bodies), and the plan node id of such an original node
+  // (-1 if it has none). A pass author holds nodes of their own graph; these
+  // map them to the plan's ids, and so to a Report's rows.
+  const torch::jit::Node* OriginalNode(int id) const;
+  int NodeIdOf(const torch::jit::Node* original) const;
+
+  // False when the graph writes module attributes (prim::SetAttr): then
+  // interpreters sharing this plan on several threads would race on the
+  // module object, so run them one at a time.
+  bool shareable() const { return shareable_; }
+
  private:
-  explicit GraphPlan(PreparedGraph prepared);
+  GraphPlan(PreparedGraph prepared, const PlanOptions& options);
   class Builder;
 
   PreparedGraph prepared_;
+  PlanOptions options_;
   c10::optional<c10::IValue> self_;
+  bool shareable_ = true;
+  std::unordered_map<const torch::jit::Value*, Slot> slot_of_;
+  std::unordered_map<const torch::jit::Node*, int> id_of_original_;
   size_t num_slots_ = 0;
   size_t max_stack_ = 0;
   std::vector<NodePlan> nodes_;

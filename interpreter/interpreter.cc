@@ -1,9 +1,13 @@
 #include "interpreter/interpreter.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "ir/ivalue_util.h"
-#include "ir/status_util.h"
+#include "common/status_util.h"
 
 namespace graphprof {
 namespace {
@@ -23,9 +27,20 @@ bool MatchesType(const c10::IValue& value, const c10::Type& type) {
 
 }  // namespace
 
-Interpreter::Interpreter(std::shared_ptr<const GraphPlan> plan) : plan_(std::move(plan)) {
+const c10::IValue& NodeContext::input(size_t i) const {
+  return interpreter_.values_[node_.inputs[i].slot];
+}
+c10::IValue NodeContext::TakeInput(size_t i) { return interpreter_.TakeInput(node_, i); }
+void NodeContext::SetOutput(size_t i, c10::IValue value) { interpreter_.SetOutput(node_, i, std::move(value)); }
+absl::Status NodeContext::RunDefault() { return interpreter_.DispatchFamily(node_); }
+
+Interpreter::Interpreter(std::shared_ptr<const GraphPlan> plan) : Interpreter(std::move(plan), Options{}) {}
+
+Interpreter::Interpreter(std::shared_ptr<const GraphPlan> plan, Options options)
+    : plan_(std::move(plan)), options_(options) {
   values_.resize(plan_->num_slots());
   stack_.reserve(plan_->max_stack() + 16);
+  if (options_.keep_arguments) arguments_.reserve(plan_->max_stack());
 }
 
 absl::Status Interpreter::BindInputs(std::vector<c10::IValue>& inputs) {
@@ -58,35 +73,148 @@ absl::Status Interpreter::BindInputs(std::vector<c10::IValue>& inputs) {
 void Interpreter::ClearFrame() {
   for (c10::IValue& value : values_) value = c10::IValue();
   stack_.clear();
+  arguments_.clear();
 }
 
 absl::StatusOr<c10::IValue> Interpreter::Run(std::vector<c10::IValue> inputs) {
   absl::Status status = BindInputs(inputs);
-  if (status.ok()) {
-    try {
-      status = RunBlock(plan_->root());
-    } catch (const std::exception& e) {
-      status = StatusFromException(absl::StatusCode::kInternal, plan_->name(), e);
+  if (status.ok()) status = RunRoot();
+  return Finish(status);
+}
+
+absl::StatusOr<c10::IValue> Interpreter::Run(std::vector<c10::IValue> inputs, const Environment& initial_values) {
+  std::vector<std::pair<Slot, c10::IValue>> given;
+  for (const auto& [value, content] : initial_values) {
+    c10::optional<Slot> slot = plan_->SlotOf(value);
+    if (!slot.has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat("initial value %", value->debugName(), " is not a value of ",
+                                                     plan_->name(), "'s planned graph"));
     }
+    if (value->node()->owningBlock() != plan_->graph().block()) {
+      return absl::InvalidArgumentError(absl::StrCat("initial value %", value->debugName(),
+                                                     " is defined inside a block; only top-level values can be given"));
+    }
+    given.emplace_back(*slot, content);
   }
+  skip_.assign(plan_->nodes().size(), false);
+  for (int id : plan_->root().nodes) {
+    const NodePlan& node = plan_->node(id);
+    bool all = !node.outputs.empty();
+    for (Slot out : node.outputs) {
+      all = all && std::any_of(given.begin(), given.end(), [&](const auto& g) { return g.first == out; });
+    }
+    skip_[id] = all;
+  }
+  absl::Status status = BindInputs(inputs);
+  if (status.ok()) {
+    for (auto& [slot, content] : given) values_[slot] = std::move(content);
+    skipping_ = true;
+    status = RunRoot();
+    skipping_ = false;
+  }
+  return Finish(status);
+}
+
+absl::Status Interpreter::RunRoot() {
+  try {
+    return RunBlock(plan_->root());
+  } catch (const std::exception& e) {
+    return StatusFromException(absl::StatusCode::kInternal, plan_->name(), e);
+  }
+}
+
+absl::StatusOr<c10::IValue> Interpreter::Finish(const absl::Status& status) {
   if (!status.ok()) {
     ClearFrame();
     return status;
   }
   const BlockPlan& root = plan_->root();
-  if (root.returns.size() == 1) return TakeExit(root.returns[0]);
+  if (root.returns.size() == 1) return TakeBlockResult(root, 0);
   std::vector<c10::IValue> outputs;
   outputs.reserve(root.returns.size());
-  for (const BlockExit& exit : root.returns) outputs.push_back(TakeExit(exit));
+  for (size_t i = 0; i < root.returns.size(); ++i) outputs.push_back(TakeBlockResult(root, i));
   if (outputs.empty()) return c10::IValue();
   return c10::IValue(c10::ivalue::Tuple::create(std::move(outputs)));
+}
+
+absl::Status Interpreter::SetKindHandler(c10::Symbol kind, KindHandler handler) {
+  int index = -1;
+  for (size_t i = 0; i < kind_handlers_.size(); ++i) {
+    if (kind_handlers_[i].first == kind) index = static_cast<int>(i);
+  }
+  if (index < 0) {
+    index = static_cast<int>(kind_handlers_.size());
+    kind_handlers_.emplace_back(kind, nullptr);
+  }
+  const bool removing = handler == nullptr;
+  kind_handlers_[index].second = std::move(handler);
+  if (handler_of_.empty()) handler_of_.assign(plan_->nodes().size(), -1);
+  int matched = 0;
+  for (const NodePlan& node : plan_->nodes()) {
+    if (node.kind != kind) continue;
+    handler_of_[node.id] = removing ? -1 : index;
+    ++matched;
+  }
+  if (matched == 0 && !removing) {
+    return absl::NotFoundError(absl::StrCat(plan_->name(), " has no node of kind ", kind.toQualString()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<c10::IValue> Interpreter::ValueOf(const torch::jit::Value* value) const {
+  c10::optional<Slot> slot = plan_->SlotOf(value);
+  if (!slot.has_value()) {
+    return absl::NotFoundError(absl::StrCat("%", value->debugName(), " is not a value of ", plan_->name(),
+                                            "'s planned graph"));
+  }
+  const c10::IValue& content = values_[*slot];
+  const c10::TypeKind type = value->type()->kind();
+  if (content.isNone() && type != c10::TypeKind::NoneType && type != c10::TypeKind::OptionalType) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "%", value->debugName(), " is not alive after the run (values die at their last use; plan with "
+        "PlanOptions::garbage_collect_values = false to keep them)"));
+  }
+  return content;
+}
+
+void Interpreter::CaptureArguments(const NodePlan& node) {
+  arguments_.clear();
+  for (const NodeInput& in : node.inputs) arguments_.push_back(values_[in.slot]);
+}
+
+void Interpreter::Skip(const NodePlan& node) {
+  for (const NodeInput& in : node.inputs) {
+    if (in.move) values_[in.slot] = c10::IValue();
+  }
+  ReleaseDeadValues(node);
+}
+
+void Interpreter::CheckNotMovedOut(const NodePlan& node, size_t i) const {
+  const NodeInput& in = node.inputs[i];
+  if (!in.move || !values_[in.slot].isNone() || node.node == nullptr) return;
+  const c10::TypeKind type = node.node->inputs()[i]->type()->kind();
+  if (type == c10::TypeKind::NoneType || type == c10::TypeKind::OptionalType) return;
+  std::fprintf(stderr,
+               "graphprof: InputValue(node %d %s, %zu) read after the input was moved into the node; read "
+               "inputs before calling the base handler, or use Options::keep_arguments and Arguments()\n",
+               node.id, node.identity.label.c_str(), i);
+  std::abort();
 }
 
 absl::Status Interpreter::RunBlock(const BlockPlan& block) {
   for (Slot slot : block.release_on_entry) values_[slot] = c10::IValue();
   const std::vector<NodePlan>& nodes = plan_->nodes();
+  const bool slow = skipping_ || options_.keep_arguments;
   for (int id : block.nodes) {
-    absl::Status status = RunNode(nodes[id]);
+    const NodePlan& node = nodes[id];
+    if (ABSL_PREDICT_FALSE(slow)) {
+      if (skipping_ && skip_[id]) {
+        Skip(node);
+        continue;
+      }
+      if (options_.keep_arguments) CaptureArguments(node);
+    }
+    absl::Status status = RunNode(node);
     if (ABSL_PREDICT_FALSE(!status.ok())) return status;
   }
   return absl::OkStatus();
@@ -99,6 +227,14 @@ absl::Status Interpreter::RunNode(const NodePlan& node) {
 }
 
 absl::Status Interpreter::Dispatch(const NodePlan& node) {
+  if (ABSL_PREDICT_FALSE(!handler_of_.empty()) && handler_of_[node.id] >= 0) {
+    NodeContext context(*this, node);
+    return kind_handlers_[handler_of_[node.id]].second(context);
+  }
+  return DispatchFamily(node);
+}
+
+absl::Status Interpreter::DispatchFamily(const NodePlan& node) {
   switch (node.family) {
     case NodeFamily::kOperator: return RunOperator(node);
     case NodeFamily::kConstant: return RunConstant(node);
@@ -131,6 +267,17 @@ absl::Status Interpreter::RunAttribute(const NodePlan& node) {
   return absl::OkStatus();
 }
 
+absl::Status Interpreter::MoveStackToOutputs(const NodePlan& node, const char* what) {
+  if (ABSL_PREDICT_FALSE(stack_.size() != node.outputs.size())) {
+    const size_t got = stack_.size();
+    stack_.clear();
+    return NodeError(node, absl::StrCat(what, " left ", got, " values, expected ", node.outputs.size()));
+  }
+  for (size_t i = 0; i < node.outputs.size(); ++i) values_[node.outputs[i]] = std::move(stack_[i]);
+  stack_.clear();
+  return absl::OkStatus();
+}
+
 absl::Status Interpreter::RunOperator(const NodePlan& node) {
   for (const NodeInput& in : node.inputs) {
     if (in.move) {
@@ -146,14 +293,7 @@ absl::Status Interpreter::RunOperator(const NodePlan& node) {
     stack_.clear();
     return NodeException(node, e);
   }
-  if (ABSL_PREDICT_FALSE(stack_.size() != node.outputs.size())) {
-    const size_t got = stack_.size();
-    stack_.clear();
-    return NodeError(node, absl::StrCat("operator left ", got, " values, expected ", node.outputs.size()));
-  }
-  for (size_t i = 0; i < node.outputs.size(); ++i) values_[node.outputs[i]] = std::move(stack_[i]);
-  stack_.clear();
-  return absl::OkStatus();
+  return MoveStackToOutputs(node, "operator");
 }
 
 absl::Status Interpreter::RunIf(const NodePlan& node) {
@@ -161,7 +301,7 @@ absl::Status Interpreter::RunIf(const NodePlan& node) {
   const BlockPlan& block = plan_->blocks()[node.blocks[condition ? 0 : 1]];
   absl::Status status = RunBlock(block);
   if (!status.ok()) return status;
-  for (size_t i = 0; i < node.outputs.size(); ++i) SetOutput(node, i, TakeExit(block.returns[i]));
+  for (size_t i = 0; i < node.outputs.size(); ++i) SetOutput(node, i, TakeBlockResult(block, i));
   return absl::OkStatus();
 }
 
@@ -173,18 +313,18 @@ absl::Status Interpreter::RunLoop(const NodePlan& node) {
   const int64_t max_trips = TakeInput(node, 0).toInt();
   bool condition = TakeInput(node, 1).toBool();
   const size_t num_carried = node.outputs.size();
-  for (size_t j = 0; j < num_carried; ++j) values_[body.params[j + 1]] = TakeInput(node, j + 2);
+  for (size_t j = 0; j < num_carried; ++j) SetBlockParameter(body, j + 1, TakeInput(node, j + 2));
   for (int64_t trip = 0; condition && trip < max_trips; ++trip) {
-    values_[body.params[0]] = trip;
+    SetBlockParameter(body, 0, trip);
     absl::Status status = RunBlock(body);
     if (!status.ok()) return status;
-    condition = TakeExit(body.returns[0]).toBool();
+    condition = TakeBlockResult(body, 0).toBool();
     // Through the stack: a body may return its carried values permuted.
-    for (size_t j = 0; j < num_carried; ++j) stack_.push_back(TakeExit(body.returns[j + 1]));
-    for (size_t j = 0; j < num_carried; ++j) values_[body.params[j + 1]] = std::move(stack_[j]);
+    for (size_t j = 0; j < num_carried; ++j) stack_.push_back(TakeBlockResult(body, j + 1));
+    for (size_t j = 0; j < num_carried; ++j) SetBlockParameter(body, j + 1, std::move(stack_[j]));
     stack_.clear();
   }
-  values_[body.params[0]] = c10::IValue();
+  SetBlockParameter(body, 0, c10::IValue());
   for (size_t j = 0; j < num_carried; ++j) SetOutput(node, j, std::move(values_[body.params[j + 1]]));
   return absl::OkStatus();
 }
@@ -204,32 +344,13 @@ absl::Status Interpreter::RunCall(const NodePlan& node) {
     stack_.clear();
     return NodeException(node, e);
   }
-  if (stack_.size() != node.outputs.size()) {
-    const size_t got = stack_.size();
-    stack_.clear();
-    return NodeError(node, absl::StrCat("call left ", got, " values, expected ", node.outputs.size()));
-  }
-  for (size_t i = 0; i < node.outputs.size(); ++i) SetOutput(node, i, std::move(stack_[i]));
-  stack_.clear();
-  return absl::OkStatus();
+  return MoveStackToOutputs(node, "call");
 }
 
-absl::Status Interpreter::ListUnpack(const NodePlan& node) {
-  c10::List<c10::IValue> list = TakeInput(node, 0).toList();
-  if (list.size() != node.outputs.size()) {
-    return NodeError(node, absl::StrCat("cannot unpack a list of ", list.size(), " elements into ",
-                                        node.outputs.size(), " values"));
-  }
-  for (size_t i = 0; i < node.outputs.size(); ++i) SetOutput(node, i, list.get(i));
-  return absl::OkStatus();
-}
-
-absl::Status Interpreter::TupleUnpack(const NodePlan& node) {
-  c10::IValue value = TakeInput(node, 0);
-  const auto& elements = value.toTupleRef().elements();
+absl::Status Interpreter::Unpack(const NodePlan& node, absl::Span<const c10::IValue> elements, const char* what) {
   if (elements.size() != node.outputs.size()) {
-    return NodeError(node, absl::StrCat("cannot unpack a tuple of ", elements.size(),
-                                        " elements into ", node.outputs.size(), " values"));
+    return NodeError(node, absl::StrCat("cannot unpack a ", what, " of ", elements.size(), " elements into ",
+                                        node.outputs.size(), " values"));
   }
   for (size_t i = 0; i < node.outputs.size(); ++i) SetOutput(node, i, elements[i]);
   return absl::OkStatus();
@@ -245,8 +366,10 @@ absl::Status Interpreter::RunContainer(const NodePlan& node) {
       SetOutput(node, 0, std::move(list));
       return absl::OkStatus();
     }
-    case NodeOp::kListUnpack:
-      return ListUnpack(node);
+    case NodeOp::kListUnpack: {
+      c10::List<c10::IValue> list = TakeInput(node, 0).toList();
+      return Unpack(node, list.vec(), "list");
+    }
     case NodeOp::kTupleConstruct: {
       std::vector<c10::IValue> elements;
       elements.reserve(n);
@@ -259,8 +382,11 @@ absl::Status Interpreter::RunContainer(const NodePlan& node) {
       }
       return absl::OkStatus();
     }
-    case NodeOp::kTupleUnpack:
-      return TupleUnpack(node);
+    case NodeOp::kTupleUnpack: {
+      c10::IValue tuple = TakeInput(node, 0);
+      const auto& elements = tuple.toTupleRef().elements();
+      return Unpack(node, absl::MakeConstSpan(elements.begin(), elements.size()), "tuple");
+    }
     case NodeOp::kTupleSlice: {
       c10::IValue value = TakeInput(node, 0);
       const auto& elements = value.toTupleRef().elements();

@@ -5,12 +5,14 @@
 // the same points. Like torch.fx's Interpreter, every step is a virtual hook,
 // so a subclass can observe or replace any part of execution:
 //
-//   Run(inputs)          one whole execution; binds inputs, runs the root
+//   Run(inputs)          one whole execution: binds inputs, runs the root
 //                        block, returns the output (a tuple if several)
-//   RunNode(node)        one node: dispatches on NodePlan::family to the
-//                        handler below, then releases the values whose last
-//                        use was inside the node. Wrap it to time or observe
-//                        every node, nested ones included.
+//   RunBlock(block)      the nodes of one block in order: the root block and
+//                        every If/Loop block (so it sees nested blocks)
+//   RunNode(node)        one node, nested ones included: dispatches to the
+//                        family's handler (or a kind handler), then releases
+//                        the values whose last use was inside the node. Wrap
+//                        it to time or observe every node.
 //   RunConstant(node)    prim::Constant
 //   RunAttribute(node)   prim::GetAttr / prim::SetAttr
 //   RunOperator(node)    any registered operator (aten::*, most prim::*)
@@ -23,33 +25,83 @@
 //   RunRaise(node)       prim::RaiseException: fails the run with the
 //                        model's message ("ValueError: ...")
 //
-// Inputs whose last use is a node are *moved* into it (NodeInput::move): an
-// override that wants to look at a node's inputs must do so before calling
-// the base handler. Handlers return absl::Status; an operator that throws
-// becomes a Status naming the node (label, source location) with the original
-// message, and the interpreter stays usable. Nothing throws out of Run.
+// One op kind can be replaced without subclassing: SetKindHandler(kind, fn)
+// runs `fn` instead of the family handler for every node of that kind (the
+// nodes are found once, when the handler is set; XLA's evaluator offers the
+// same for custom calls).
+//
+// Values and moves. Inputs whose last use is a node are *moved* into it, so
+// after the base handler ran, InputValue of such an input is empty (reading
+// it is a checked error in debug builds). To look at a node's arguments
+// around the base handler, construct with Options::keep_arguments and use
+// Arguments(), a stable copy taken before the node runs. To keep every
+// intermediate value after a run (torch.fx's garbage_collect_values=False),
+// plan with PlanOptions::garbage_collect_values = false and read them with
+// ValueOf(). Run(inputs, initial_values) starts from a partial environment:
+// nodes whose outputs are all given are skipped.
+//
+// Handlers return absl::Status; an operator that throws becomes a Status
+// naming the node (label, source location) with the original message, and
+// the interpreter stays usable. Nothing throws out of Run.
 //
 // An Interpreter is not thread-safe, but it is cheap: any number of them, on
-// any threads, can share one GraphPlan. Per node the default path allocates
+// any threads, can share one GraphPlan (unless plan.shareable() is false:
+// graphs that write module attributes). Per node the default path allocates
 // nothing beyond what the operation itself allocates.
 #ifndef GRAPHPROF_INTERPRETER_INTERPRETER_H_
 #define GRAPHPROF_INTERPRETER_INTERPRETER_H_
 
 #include <torch/script.h>
 
+#include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "interpreter/graph_plan.h"
 
 namespace graphprof {
 
+class Interpreter;
+
+// What a kind handler sees: one node's inputs and outputs, and the default
+// handler to fall back to.
+class NodeContext {
+ public:
+  const NodePlan& node() const { return node_; }
+  size_t num_inputs() const { return node_.inputs.size(); }
+  size_t num_outputs() const { return node_.outputs.size(); }
+  // The i-th input (not moved; valid until TakeInput(i) or RunDefault()).
+  const c10::IValue& input(size_t i) const;
+  // The i-th input, moved out if this is its last use.
+  c10::IValue TakeInput(size_t i);
+  void SetOutput(size_t i, c10::IValue value);
+  // Runs the node with its family's handler (consumes the inputs).
+  absl::Status RunDefault();
+
+ private:
+  friend class Interpreter;
+  NodeContext(Interpreter& interpreter, const NodePlan& node) : interpreter_(interpreter), node_(node) {}
+  Interpreter& interpreter_;
+  const NodePlan& node_;
+};
+
 class Interpreter {
  public:
+  struct Options {
+    // Copy every node's arguments before it runs, for Arguments().
+    bool keep_arguments = false;
+  };
+  // Values to start from: graph values (of this plan's graph) and their contents.
+  using Environment = std::vector<std::pair<const torch::jit::Value*, c10::IValue>>;
+  using KindHandler = std::function<absl::Status(NodeContext&)>;
+
   explicit Interpreter(std::shared_ptr<const GraphPlan> plan);
+  Interpreter(std::shared_ptr<const GraphPlan> plan, Options options);
   virtual ~Interpreter() = default;
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;
@@ -57,11 +109,28 @@ class Interpreter {
   // Runs the graph on the caller's inputs (without `self`, which the plan
   // binds). Fails on a wrong input count or type, and when a node fails.
   virtual absl::StatusOr<c10::IValue> Run(std::vector<c10::IValue> inputs);
+  // The same, starting from `initial_values`: nodes whose outputs are all in
+  // it are skipped, their outputs taken from it.
+  absl::StatusOr<c10::IValue> Run(std::vector<c10::IValue> inputs, const Environment& initial_values);
+
+  // Runs `handler` instead of the family handler for every node of `kind`
+  // (e.g. c10::Symbol::fromQualString("aten::gelu")); a null handler removes
+  // it. Fails when no node of the graph has that kind.
+  absl::Status SetKindHandler(c10::Symbol kind, KindHandler handler);
+
+  // The value of `value` after the last Run. Only values still alive are
+  // available: all of them with PlanOptions::garbage_collect_values = false,
+  // else graph inputs and what no node consumed. Loop body values hold the
+  // last iteration's.
+  absl::StatusOr<c10::IValue> ValueOf(const torch::jit::Value* value) const;
 
   const GraphPlan& plan() const { return *plan_; }
   const std::shared_ptr<const GraphPlan>& shared_plan() const { return plan_; }
 
  protected:
+  friend class NodeContext;
+
+  virtual absl::Status RunBlock(const BlockPlan& block);
   virtual absl::Status RunNode(const NodePlan& node);
   virtual absl::Status RunConstant(const NodePlan& node);
   virtual absl::Status RunAttribute(const NodePlan& node);
@@ -72,16 +141,24 @@ class Interpreter {
   virtual absl::Status RunContainer(const NodePlan& node);
   virtual absl::Status RunRaise(const NodePlan& node);
 
-  // Runs the nodes of a block in order (If/Loop handlers call it).
-  absl::Status RunBlock(const BlockPlan& block);
-
-  // RunNode is Dispatch (the family's handler) followed by ReleaseDeadValues.
-  // An override that must see a node's outputs before they may be released
-  // (unused outputs die right away) calls these two itself.
+  // RunNode is Dispatch (the kind handler or the family's handler) followed
+  // by ReleaseDeadValues. An override that must see a node's outputs before
+  // they may be released (unused outputs die right away) calls these two itself.
   absl::Status Dispatch(const NodePlan& node);
+  // The family's handler, ignoring kind handlers.
+  absl::Status DispatchFamily(const NodePlan& node);
 
-  // The current value of a node's i-th input / output slot.
+  // The arguments of the node being run, copied before it ran (empty span
+  // unless Options::keep_arguments). Valid until the next node starts.
+  absl::Span<const c10::IValue> Arguments() const { return arguments_; }
+
+  // The current value of a node's i-th input / output slot. An input moved
+  // into the node is empty once the node's handler took it (checked in
+  // debug builds).
   const c10::IValue& InputValue(const NodePlan& node, size_t i) const {
+#ifndef NDEBUG
+    CheckNotMovedOut(node, i);
+#endif
     return values_[node.inputs[i].slot];
   }
   const c10::IValue& OutputValue(const NodePlan& node, size_t i) const {
@@ -98,6 +175,15 @@ class Interpreter {
   void SetOutput(const NodePlan& node, size_t i, c10::IValue value) {
     values_[node.outputs[i]] = std::move(value);
   }
+  // The i-th value a block returns, moved out if the block defined it.
+  c10::IValue TakeBlockResult(const BlockPlan& block, size_t i) {
+    const BlockExit& exit = block.returns[i];
+    return exit.move ? std::move(values_[exit.slot]) : values_[exit.slot];
+  }
+  // Sets a block parameter (e.g. a loop's iteration number).
+  void SetBlockParameter(const BlockPlan& block, size_t i, c10::IValue value) {
+    values_[block.params[i]] = std::move(value);
+  }
   // Clears the slots listed in node.release (RunNode does this).
   void ReleaseDeadValues(const NodePlan& node) {
     for (Slot slot : node.release) values_[slot] = c10::IValue();
@@ -108,17 +194,29 @@ class Interpreter {
   absl::Status NodeException(const NodePlan& node, const std::exception& e) const;
 
  private:
-  c10::IValue TakeExit(const BlockExit& exit) {
-    return exit.move ? std::move(values_[exit.slot]) : values_[exit.slot];
-  }
+  absl::Status RunRoot();
+  // The run's output on success; on failure the frame is cleared.
+  absl::StatusOr<c10::IValue> Finish(const absl::Status& status);
   absl::Status BindInputs(std::vector<c10::IValue>& inputs);
   void ClearFrame();
-  absl::Status ListUnpack(const NodePlan& node);
-  absl::Status TupleUnpack(const NodePlan& node);
+  // Runs the operation in stack_ and moves its results into the node's outputs.
+  absl::Status MoveStackToOutputs(const NodePlan& node, const char* what);
+  absl::Status Unpack(const NodePlan& node, absl::Span<const c10::IValue> elements, const char* what);
+  void CaptureArguments(const NodePlan& node);
+  void Skip(const NodePlan& node);
+  void CheckNotMovedOut(const NodePlan& node, size_t i) const;
 
   std::shared_ptr<const GraphPlan> plan_;
+  Options options_;
   std::vector<c10::IValue> values_;
   torch::jit::Stack stack_;
+  std::vector<c10::IValue> arguments_;
+  // Kind handlers: per node id, an index into kind_handlers_ or -1.
+  std::vector<std::pair<c10::Symbol, KindHandler>> kind_handlers_;
+  std::vector<int> handler_of_;
+  // Partial-environment runs: nodes to skip.
+  std::vector<bool> skip_;
+  bool skipping_ = false;
 };
 
 }  // namespace graphprof

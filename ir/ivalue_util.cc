@@ -1,5 +1,7 @@
 #include "ir/ivalue_util.h"
 
+#include <algorithm>
+#include <cmath>
 #include <unordered_set>
 
 #include "absl/strings/str_cat.h"
@@ -8,82 +10,113 @@
 namespace graphprof {
 namespace {
 
-bool Fail(std::string* why, std::string text) {
-  if (why != nullptr) *why = std::move(text);
-  return false;
-}
+// Walks two IValue trees together, recording the first difference and the
+// largest errors between floating leaves.
+class Comparer {
+ public:
+  Comparer(double rtol, double atol) : rtol_(rtol), atol_(atol) {}
 
-bool IdenticalAt(const c10::IValue& a, const c10::IValue& b, const std::string& path,
-                 std::string* why) {
-  const std::string where = path.empty() ? "output" : path;
-  if (a.tagKind() != b.tagKind()) {
-    return Fail(why, absl::StrCat(where, ": ", a.tagKind(), " vs ", b.tagKind()));
+  void Compare(const c10::IValue& a, const c10::IValue& b, const std::string& where) {
+    if (a.tagKind() != b.tagKind()) return Mismatch(absl::StrCat(where, ": ", a.tagKind(), " vs ", b.tagKind()));
+    if (a.isTensor()) return CompareTensors(a, b, where);
+    if (a.isTuple() || a.isList()) {
+      std::vector<c10::IValue> xs, ys;
+      if (a.isTuple()) {
+        for (const auto& v : a.toTupleRef().elements()) xs.push_back(v);
+        for (const auto& v : b.toTupleRef().elements()) ys.push_back(v);
+      } else {
+        for (const auto& v : a.toListRef()) xs.push_back(v);
+        for (const auto& v : b.toListRef()) ys.push_back(v);
+      }
+      if (xs.size() != ys.size()) return Mismatch(absl::StrCat(where, ": ", xs.size(), " vs ", ys.size(), " elements"));
+      for (size_t i = 0; i < xs.size(); ++i) Compare(xs[i], ys[i], absl::StrCat(where, "[", i, "]"));
+      return;
+    }
+    if (a.isGenericDict()) {
+      const c10::Dict<c10::IValue, c10::IValue> x = a.toGenericDict();
+      const c10::Dict<c10::IValue, c10::IValue> y = b.toGenericDict();
+      if (x.size() != y.size()) return Mismatch(absl::StrCat(where, ": ", x.size(), " vs ", y.size(), " entries"));
+      for (const auto& entry : x) {
+        auto it = y.find(entry.key());
+        if (it == y.end()) return Mismatch(absl::StrCat(where, ": key missing"));
+        Compare(entry.value(), it->value(), absl::StrCat(where, "{", DescribeIValue(entry.key()), "}"));
+      }
+      return;
+    }
+    if (a.isObject()) {
+      if (a.toObjectRef().type() != b.toObjectRef().type()) return Mismatch(absl::StrCat(where, ": object types differ"));
+      const auto& xs = a.toObjectRef().slots();
+      const auto& ys = b.toObjectRef().slots();
+      if (xs.size() != ys.size()) return Mismatch(absl::StrCat(where, ": object slots differ"));
+      for (size_t i = 0; i < xs.size(); ++i) Compare(xs[i], ys[i], absl::StrCat(where, ".", i));
+      return;
+    }
+    if (a.isDouble()) {
+      const double x = a.toDouble(), y = b.toDouble();
+      if (x == y || (std::isnan(x) && std::isnan(y))) return;
+      Differ(absl::StrCat(where, ": ", x, " vs ", y));
+      Errors(std::fabs(x - y), std::fabs(y), std::isnan(x) != std::isnan(y));
+      return;
+    }
+    if (!(a == b)) Mismatch(absl::StrCat(where, ": values differ"));
   }
-  if (a.isTensor()) {
+
+  IValueComparison result() const { return result_; }
+
+ private:
+  void CompareTensors(const c10::IValue& a, const c10::IValue& b, const std::string& where) {
     const at::Tensor& x = a.toTensor();
     const at::Tensor& y = b.toTensor();
-    if (x.defined() != y.defined()) return Fail(why, absl::StrCat(where, ": undefined tensor"));
-    if (!x.defined()) return true;
+    if (x.defined() != y.defined()) return Mismatch(absl::StrCat(where, ": undefined tensor"));
+    if (!x.defined()) return;
     if (x.scalar_type() != y.scalar_type()) {
-      return Fail(why, absl::StrCat(where, ": dtype ", DescribeIValue(a), " vs ", DescribeIValue(b)));
+      return Mismatch(absl::StrCat(where, ": dtype ", DescribeIValue(a), " vs ", DescribeIValue(b)));
     }
     if (x.sizes() != y.sizes()) {
-      return Fail(why, absl::StrCat(where, ": shape ", DescribeIValue(a), " vs ", DescribeIValue(b)));
+      return Mismatch(absl::StrCat(where, ": shape ", DescribeIValue(a), " vs ", DescribeIValue(b)));
     }
-    if (!at::equal(x, y)) return Fail(why, absl::StrCat(where, ": values differ"));
-    return true;
+    if (x.device() != y.device()) return Mismatch(absl::StrCat(where, ": device ", x.device().str(), " vs ", y.device().str()));
+    if (at::equal(x, y)) return;
+    // Compared as doubles (exact for every dtype but 64-bit integers beyond
+    // 2^53). NaN equals NaN at the same positions; equal infinities are equal.
+    const at::Tensor xd = x.is_complex() ? at::view_as_real(x).to(at::kDouble) : x.to(at::kDouble);
+    const at::Tensor yd = y.is_complex() ? at::view_as_real(y).to(at::kDouble) : y.to(at::kDouble);
+    const at::Tensor x_nan = xd.isnan();
+    const at::Tensor y_nan = yd.isnan();
+    const bool unmatched_nan = !at::equal(x_nan, y_nan);
+    const at::Tensor same = (xd == yd).logical_or(x_nan.logical_and(y_nan));
+    if (!unmatched_nan && same.all().item<bool>()) return;  // only NaNs at the same places
+    Differ(absl::StrCat(where, ": values differ"));
+    const at::Tensor diff = (xd - yd).abs().masked_fill(same, 0).nan_to_num(0, INFINITY, INFINITY);
+    const at::Tensor scale = yd.abs().nan_to_num(0, INFINITY, INFINITY);
+    const double max_abs = diff.numel() ? diff.max().item<double>() : 0;
+    const at::Tensor rel = diff / scale.clamp_min(1e-300);
+    const double max_rel = rel.numel() ? rel.masked_fill(diff == 0, 0).max().item<double>() : 0;
+    const bool within = (diff <= atol_ + rtol_ * scale).logical_or(same).all().item<bool>();
+    result_.max_abs_error = std::max(result_.max_abs_error, max_abs);
+    result_.max_rel_error = std::max(result_.max_rel_error, max_rel);
+    if (!within || unmatched_nan) result_.within_tolerance = false;
   }
-  if (a.isTuple() || a.isList()) {
-    std::vector<c10::IValue> xs, ys;
-    if (a.isTuple()) {
-      for (const auto& v : a.toTupleRef().elements()) xs.push_back(v);
-      for (const auto& v : b.toTupleRef().elements()) ys.push_back(v);
-    } else {
-      for (const auto& v : a.toListRef()) xs.push_back(v);
-      for (const auto& v : b.toListRef()) ys.push_back(v);
-    }
-    if (xs.size() != ys.size()) {
-      return Fail(why, absl::StrCat(where, ": ", xs.size(), " vs ", ys.size(), " elements"));
-    }
-    for (size_t i = 0; i < xs.size(); ++i) {
-      if (!IdenticalAt(xs[i], ys[i], absl::StrCat(where, "[", i, "]"), why)) return false;
-    }
-    return true;
+
+  // A structural difference: neither identical nor within tolerance.
+  void Mismatch(std::string detail) {
+    Differ(std::move(detail));
+    result_.within_tolerance = false;
   }
-  if (a.isGenericDict()) {
-    const c10::Dict<c10::IValue, c10::IValue> x = a.toGenericDict();
-    const c10::Dict<c10::IValue, c10::IValue> y = b.toGenericDict();
-    if (x.size() != y.size()) {
-      return Fail(why, absl::StrCat(where, ": ", x.size(), " vs ", y.size(), " entries"));
-    }
-    for (const auto& entry : x) {
-      auto it = y.find(entry.key());
-      if (it == y.end()) return Fail(why, absl::StrCat(where, ": key missing"));
-      if (!IdenticalAt(entry.value(), it->value(), absl::StrCat(where, "{", DescribeIValue(entry.key()), "}"), why)) {
-        return false;
-      }
-    }
-    return true;
+  // Values differ (tolerance decides separately).
+  void Differ(std::string detail) {
+    if (result_.identical) result_.detail = std::move(detail);
+    result_.identical = false;
   }
-  if (a.isObject()) {
-    if (a.toObjectRef().type() != b.toObjectRef().type()) return Fail(why, absl::StrCat(where, ": object types differ"));
-    const auto& xs = a.toObjectRef().slots();
-    const auto& ys = b.toObjectRef().slots();
-    if (xs.size() != ys.size()) return Fail(why, absl::StrCat(where, ": object slots differ"));
-    for (size_t i = 0; i < xs.size(); ++i) {
-      if (!IdenticalAt(xs[i], ys[i], absl::StrCat(where, ".", i), why)) return false;
-    }
-    return true;
+  void Errors(double abs_error, double scale, bool unmatched_nan) {
+    result_.max_abs_error = std::max(result_.max_abs_error, abs_error);
+    if (scale > 0) result_.max_rel_error = std::max(result_.max_rel_error, abs_error / scale);
+    if (unmatched_nan || !(abs_error <= atol_ + rtol_ * scale)) result_.within_tolerance = false;
   }
-  if (a.isDouble()) {
-    // Bitwise-equal doubles, with NaN equal to NaN.
-    const double x = a.toDouble(), y = b.toDouble();
-    if (x == y || (x != x && y != y)) return true;
-    return Fail(why, absl::StrCat(where, ": ", x, " vs ", y));
-  }
-  if (a == b) return true;
-  return Fail(why, absl::StrCat(where, ": values differ"));
-}
+
+  double rtol_, atol_;
+  IValueComparison result_;
+};
 
 void CollectStorages(const c10::IValue& value, std::unordered_set<const void*>& seen,
                      int64_t& bytes) {
@@ -105,8 +138,18 @@ void CollectStorages(const c10::IValue& value, std::unordered_set<const void*>& 
 
 }  // namespace
 
+IValueComparison CompareIValues(const c10::IValue& expected, const c10::IValue& actual, double rtol, double atol) {
+  Comparer comparer(rtol, atol);
+  comparer.Compare(expected, actual, "output");
+  IValueComparison result = comparer.result();
+  if (result.identical) result.within_tolerance = true;
+  return result;
+}
+
 bool IdenticalIValues(const c10::IValue& a, const c10::IValue& b, std::string* why) {
-  return IdenticalAt(a, b, "", why);
+  IValueComparison result = CompareIValues(a, b, 0, 0);
+  if (!result.identical && why != nullptr) *why = result.detail;
+  return result.identical;
 }
 
 std::string ShortDtypeName(c10::ScalarType type) {

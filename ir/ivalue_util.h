@@ -10,9 +10,23 @@
 
 namespace graphprof {
 
-// True when `a` and `b` have the same structure (tuple/list/dict shape, scalar
-// types) and equal leaves; tensors must match in dtype, shape and every
-// element (torch::equal). On a mismatch, `why` (if given) says where.
+// How an output compares with the expected one.
+struct IValueComparison {
+  // Same structure (tuple/list/dict shape, dtypes, shapes, devices) and equal
+  // leaves; floating tensors may hold NaN, which equals NaN at the same place.
+  bool identical = true;
+  // Same structure, NaNs at the same places, and every floating element
+  // within |actual - expected| <= atol + rtol * |expected| (numpy.isclose).
+  bool within_tolerance = true;
+  // Largest absolute and relative element errors over all leaves.
+  double max_abs_error = 0;
+  double max_rel_error = 0;
+  std::string detail;  // where the first difference is ("output[1]: values differ")
+};
+
+IValueComparison CompareIValues(const c10::IValue& expected, const c10::IValue& actual, double rtol, double atol);
+
+// CompareIValues(a, b, 0, 0).identical; on a mismatch, `why` (if given) says where.
 bool IdenticalIValues(const c10::IValue& a, const c10::IValue& b, std::string* why = nullptr);
 
 // Short type-and-shape text: "f32[1,3,224,224]", "i64", "(f32[2], i64[3])", "[f32[4] x3]".

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
-#include "ir/status_util.h"
+#include "common/status_util.h"
 
 namespace graphprof {
 namespace {

@@ -1,8 +1,7 @@
-// What a node is, in terms that reports, diffs and people can key on.
+// What a node is, in terms that reports, diffs and people can key on. Plain
+// data (no LibTorch types), so reports can be read and rendered without a graph.
 #ifndef GRAPHPROF_IR_NODE_IDENTITY_H_
 #define GRAPHPROF_IR_NODE_IDENTITY_H_
-
-#include <torch/script.h>
 
 #include <string>
 
@@ -23,20 +22,17 @@ struct NodeIdentity {
   // Module path from the inlined call stack, e.g. "layer1.0.conv1"; empty for
   // the root module.
   std::string module;
-  // Source location: "file.py:12", or "<function>:12" for source without a file.
+  // Source location: the user's "file.py:12" when known (archives saved by
+  // torch.jit.save carry it), else as below; "<function>:12" for source
+  // given as a string.
   std::string source;
+  // Where the node is in the TorchScript code it was compiled from: for a
+  // loaded archive, the archive's generated code ("code/__torch__/m.py:35").
+  // Empty when it is the same as `source`.
+  std::string archive_source;
   // Short readable label: "<module>/<kind without namespace>", e.g. "layer1.0.conv1/conv2d".
   std::string label;
 };
-
-// Everything but id, parent and depth (those depend on the whole graph).
-NodeIdentity IdentifyNode(const torch::jit::Node& node);
-
-// "layer1.0.conv1" from the node's inlined call stack ("" at the root).
-std::string ModulePath(const torch::jit::Node& node);
-
-// "file.py:12", "<function>:12" or "" when the node has no source range.
-std::string SourceLocation(const torch::jit::Node& node);
 
 }  // namespace graphprof
 

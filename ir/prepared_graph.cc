@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "ir/status_util.h"
+#include "common/status_util.h"
 
 namespace graphprof {
 namespace {
@@ -23,9 +23,38 @@ void RemoveDeadFunctionConstants(torch::jit::Block* block) {
   }
 }
 
-std::shared_ptr<torch::jit::Graph> CopyForInterpretation(const torch::jit::Graph& graph,
-                                                         bool inline_calls) {
+// Graph::copy() keeps the structure, so walking both in step pairs the nodes.
+void MapCopiedNodes(const torch::jit::Block* copy, const torch::jit::Block* original,
+                    std::unordered_map<const torch::jit::Node*, const torch::jit::Node*>& out) {
+  auto c = copy->nodes().begin();
+  auto o = original->nodes().begin();
+  for (; c != copy->nodes().end() && o != original->nodes().end(); ++c, ++o) {
+    out[*c] = *o;
+    for (size_t b = 0; b < c->blocks().size() && b < o->blocks().size(); ++b) {
+      MapCopiedNodes(c->blocks()[b], o->blocks()[b], out);
+    }
+  }
+}
+
+// Keeps the entries of nodes still in the graph. A destroyed node's address
+// may be reused by a node the inliner created; such a node has another kind
+// (the inliner destroys call nodes, and inlines every call it creates).
+void KeepLiveNodes(const torch::jit::Block* block,
+                   const std::unordered_map<const torch::jit::Node*, const torch::jit::Node*>& all,
+                   std::unordered_map<const torch::jit::Node*, const torch::jit::Node*>& live) {
+  for (const torch::jit::Node* node : block->nodes()) {
+    auto it = all.find(node);
+    if (it != all.end() && it->second->kind() == node->kind()) live.insert(*it);
+    for (const torch::jit::Block* sub : node->blocks()) KeepLiveNodes(sub, all, live);
+  }
+}
+
+std::shared_ptr<torch::jit::Graph> CopyForInterpretation(
+    const torch::jit::Graph& graph, bool inline_calls,
+    std::unordered_map<const torch::jit::Node*, const torch::jit::Node*>* original_of) {
   std::shared_ptr<torch::jit::Graph> copy = const_cast<torch::jit::Graph&>(graph).copy();
+  std::unordered_map<const torch::jit::Node*, const torch::jit::Node*> all;
+  MapCopiedNodes(copy->block(), graph.block(), all);
   if (inline_calls) torch::jit::Inline(*copy);
   try {
     // Drops what the graph executor would drop too (it runs the same pass).
@@ -35,6 +64,8 @@ std::shared_ptr<torch::jit::Graph> CopyForInterpretation(const torch::jit::Graph
     // reports those clearly. Only the inliner's leftovers must go.
     RemoveDeadFunctionConstants(copy->block());
   }
+  original_of->clear();
+  KeepLiveNodes(copy->block(), all, *original_of);
   return copy;
 }
 
@@ -75,7 +106,7 @@ absl::StatusOr<PreparedGraph> PrepareMethod(const torch::jit::Module& module,
       return absl::NotFoundError(
           absl::StrCat(type_name, " has no method '", options.method, "'"));
     }
-    prepared.graph = CopyForInterpretation(*method->graph(), options.inline_calls);
+    prepared.graph = CopyForInterpretation(*method->graph(), options.inline_calls, &prepared.original_of);
     prepared.module = source;
   } catch (const std::exception& e) {
     return StatusFromException(absl::StatusCode::kInvalidArgument,
@@ -89,7 +120,7 @@ absl::StatusOr<PreparedGraph> PrepareGraph(const torch::jit::Graph& graph, std::
   PreparedGraph prepared;
   prepared.name = std::move(name);
   try {
-    prepared.graph = CopyForInterpretation(graph, inline_calls);
+    prepared.graph = CopyForInterpretation(graph, inline_calls, &prepared.original_of);
   } catch (const std::exception& e) {
     return StatusFromException(absl::StatusCode::kInvalidArgument,
                                absl::StrCat("preparing ", prepared.name), e);

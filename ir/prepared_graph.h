@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "absl/status/statusor.h"
 
@@ -36,6 +37,10 @@ struct PreparedGraph {
   // Its object is bound to the graph's first input, `self`.
   c10::optional<torch::jit::Module> module;
   std::string method;
+  // Node of `graph` -> the node of the source graph it was copied from
+  // (the method's graph, or the graph given to PrepareGraph). Nodes the
+  // preparation created (inlined bodies) are absent.
+  std::unordered_map<const torch::jit::Node*, const torch::jit::Node*> original_of;
 
   bool has_self() const { return module.has_value(); }
   // Number of inputs a caller passes: graph inputs minus `self`.

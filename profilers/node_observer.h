@@ -10,7 +10,7 @@
 
 #include "absl/status/status.h"
 #include "interpreter/graph_plan.h"
-#include "profilers/report.h"
+#include "profilers/report/report.h"
 
 namespace graphprof {
 

@@ -4,7 +4,8 @@
 #include <chrono>
 
 #include "absl/strings/str_cat.h"
-#include "ir/status_util.h"
+#include "common/status_util.h"
+#include "ir/graph_text.h"
 
 namespace graphprof {
 
@@ -39,7 +40,7 @@ Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, double t
   report.warmup = warmup;
   report.runs = interpreter.completed_runs();
   report.timer_overhead_ns = timer_overhead_ns;
-  report.run_ns.assign(interpreter.run_ns().begin(), interpreter.run_ns().end());
+  report.metrics[0].run_total.assign(interpreter.run_ns().begin(), interpreter.run_ns().end());
   const std::vector<NodeInspection>& inspection = interpreter.inspection();
   report.nodes.resize(plan.nodes().size());
   for (const NodePlan& node : plan.nodes()) {
@@ -50,14 +51,20 @@ Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, double t
       record.output_shapes = inspection[node.id].output_shapes;
       if (interpreter.memory_inspected()) record.memory = inspection[node.id].memory;
     }
+    record.metrics.resize(report.metrics.size());
+    std::vector<int64_t>& total = record.metrics[0].total;
+    total.reserve(report.runs);
+    record.calls.reserve(report.runs);
     for (int r = 0; r < report.runs; ++r) {
-      record.total_ns.push_back(interpreter.sample(r, node.id).total_ns);
+      total.push_back(interpreter.sample(r, node.id).total_ns);
       record.calls.push_back(interpreter.sample(r, node.id).calls);
     }
   }
+  report.ir = GraphLines(plan.graph());
   if (interpreter.memory_inspected()) report.memory = interpreter.memory_summary();
   const int64_t origin = report.runs > 0 ? interpreter.run_start_ns()[0] : 0;
   for (int64_t start : interpreter.run_start_ns()) report.run_start_ns.push_back(start - origin);
+  report.events.reserve(interpreter.events().size());
   for (const TraceEvent& event : interpreter.events()) {
     report.events.push_back(TraceEvent{event.node, event.run, event.start_ns - origin, event.duration_ns});
   }

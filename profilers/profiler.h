@@ -18,7 +18,7 @@
 #include "absl/status/statusor.h"
 #include "interpreter/graph_plan.h"
 #include "profilers/profiling_interpreter.h"
-#include "profilers/report.h"
+#include "profilers/report/report.h"
 #include "profilers/time_source.h"
 
 namespace graphprof {

@@ -26,7 +26,7 @@
 #include "interpreter/interpreter.h"
 #include "profilers/memory_tracker.h"
 #include "profilers/node_observer.h"
-#include "profilers/report.h"
+#include "profilers/report/report.h"
 #include "profilers/time_source.h"
 
 namespace graphprof {

@@ -5,16 +5,16 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/match.h"
-#include "profilers/chrome_trace.h"
-#include "profilers/csv_report.h"
-#include "profilers/cuda_runtime.h"
-#include "profilers/cupti_collector.h"
-#include "profilers/device_timer.h"
-#include "profilers/kernel_attribution.h"
+#include "profilers/report/chrome_trace.h"
+#include "profilers/report/csv_report.h"
+#include "profilers/gpu/cuda_runtime.h"
+#include "profilers/gpu/cupti_collector.h"
+#include "profilers/gpu/device_timer.h"
+#include "profilers/gpu/kernel_attribution.h"
 #include "profilers/profiler.h"
-#include "profilers/report_json.h"
-#include "profilers/text_report.h"
-#include "profilers/views.h"
+#include "profilers/report/report_json.h"
+#include "profilers/report/text_report.h"
+#include "profilers/report/views.h"
 #include "tests/test_ops.h"
 #include "tests/test_util.h"
 
@@ -23,6 +23,15 @@ namespace {
 
 using ::graphprof::testing::PlanIr;
 using ::graphprof::testing::TestClock;
+
+// A node's per-run values of a metric: self or total.
+std::vector<int64_t> Values(const Report& report, int node, const char* metric, bool self = true) {
+  const int m = report.FindMetric(metric);
+  EXPECT_GT(m, 0) << metric;
+  if (m <= 0) return {};
+  const Series& s = report.nodes[node].metrics[m];
+  return self ? s.self : s.total;
+}
 
 // A "device" that runs in step with the host: an event records the test
 // clock's time, so a node's device time is what graphprof_test::advance adds.
@@ -84,30 +93,34 @@ TEST(DeviceEventTimerTest, AttributesDeviceTimeToLeafNodesPerRun) {
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(report->device, "fake:0");
   // Nodes: 0-2 constants, 3 advance(300), 4 loop, 5 body advance(50).
-  EXPECT_EQ(report->nodes[3].device_ns, (std::vector<int64_t>{300, 300, 300}));
-  EXPECT_EQ(report->nodes[5].device_ns, (std::vector<int64_t>{200, 200, 200}));
-  EXPECT_TRUE(report->nodes[4].device_ns.empty()) << "If/Loop nodes carry no device time";
-  EXPECT_EQ(report->nodes[0].device_ns, (std::vector<int64_t>{0, 0, 0}));
+  EXPECT_EQ(Values(*report, 3, "device"), (std::vector<int64_t>{300, 300, 300}));
+  EXPECT_EQ(Values(*report, 5, "device"), (std::vector<int64_t>{200, 200, 200}));
+  EXPECT_EQ(Values(*report, 4, "device"), (std::vector<int64_t>{0, 0, 0})) << "If/Loop nodes are not timed";
+  EXPECT_EQ(Values(*report, 4, "device", /*self=*/false), (std::vector<int64_t>{200, 200, 200}))
+      << "a Loop's total is its body's";
+  EXPECT_EQ(Values(*report, 0, "device"), (std::vector<int64_t>{0, 0, 0}));
   EXPECT_EQ(fake->synchronizations, 3) << "one wait per run, none per node";
   EXPECT_EQ(fake->records, 3 * 2 * 8);  // 3 constants + advance + 4 body executions
   EXPECT_EQ(timer.dropped(), 0);
   // Host time is untouched by device time.
-  EXPECT_EQ(report->nodes[3].total_ns, (std::vector<int64_t>{300, 300, 300}));
+  EXPECT_EQ(report->nodes[3].time().total, (std::vector<int64_t>{300, 300, 300}));
 
+  const int device = report->FindMetric("device");
   absl::StatusOr<View> kinds = MakeView(*report, ViewOptions{GroupBy::kKind, "device", 0});
   ASSERT_TRUE(kinds.ok());
   EXPECT_EQ(kinds->rows[0].name, "graphprof_test::advance");
-  EXPECT_DOUBLE_EQ(kinds->rows[0].device.mean, 500);
-  EXPECT_DOUBLE_EQ(kinds->sums.device.mean, 500);
+  EXPECT_DOUBLE_EQ(kinds->rows[0].metrics[device].total.mean, 500);
+  EXPECT_DOUBLE_EQ(kinds->sums.metrics[device].total.mean, 500) << "the Loop adds nothing of its own";
   const std::string table = RenderTable(*report, *kinds);
   EXPECT_TRUE(absl::StrContains(table, "device_us")) << table;
-  const std::string csv = RenderCsv(*kinds);
-  EXPECT_TRUE(absl::StrContains(csv, ",device_us,kernels,kernel_us\n")) << csv;
-  EXPECT_TRUE(absl::StrContains(csv, ",0.500,,\n")) << csv;
+  const std::string csv = RenderCsv(*report, *kinds);
+  EXPECT_TRUE(absl::StrContains(csv, ",output_bytes,device_us,device_self_us\n")) << csv;
+  EXPECT_TRUE(absl::StrContains(csv, ",0.500,0.500\n")) << csv;
 
   absl::StatusOr<Report> back = ReportFromJson(ReportToJson(*report));
   ASSERT_TRUE(back.ok()) << back.status();
-  EXPECT_EQ(back->nodes[5].device_ns, report->nodes[5].device_ns);
+  EXPECT_EQ(Values(*back, 5, "device"), Values(*report, 5, "device"));
+  EXPECT_EQ(Values(*back, 4, "device", false), Values(*report, 4, "device", false));
   EXPECT_EQ(back->device, "fake:0");
 }
 
@@ -126,7 +139,7 @@ TEST(DeviceEventTimerTest, ExhaustedPoolDropsInsteadOfAllocating) {
   ASSERT_TRUE(timer.Contribute(report).ok());
   EXPECT_EQ(timer.dropped(), 3 + 1 + 30 - 16);
   EXPECT_TRUE(absl::StrContains(report.device_note, "not timed on the device")) << report.device_note;
-  EXPECT_EQ(report.nodes[5].device_ns[0], 50 * (16 - 4));
+  EXPECT_EQ(Values(report, 5, "device")[0], 50 * (16 - 4));
 }
 
 TEST(KernelAttributionTest, JoinsCorrelationsAndActivities) {
@@ -148,19 +161,23 @@ TEST(KernelAttributionTest, JoinsCorrelationsAndActivities) {
 
   Report report;
   report.runs = kRuns;
+  report.metrics[0].run_total = {1, 1};
   report.nodes.resize(kNodes);
-  for (int i = 0; i < kNodes; ++i) report.nodes[i].identity.id = i;
+  for (int i = 0; i < kNodes; ++i) {
+    report.nodes[i].identity.id = i;
+    report.nodes[i].calls = {1, 1};
+    report.nodes[i].metrics = {Series{{0, 0}, {}}};
+  }
+  report.Finalize();
   attribution.Contribute(report, [](int64_t t) { return t - 1000; }, /*top_names=*/2);
-  ASSERT_TRUE(report.nodes[1].kernels.has_value());
-  const KernelSummary& k = *report.nodes[1].kernels;
-  EXPECT_EQ(k.count, 2);         // 4 operations over 2 runs
-  EXPECT_EQ(k.total_ns, 575);    // (600 + 100 + 50 + 400) / 2
-  ASSERT_EQ(k.top.size(), 2u);
-  EXPECT_EQ(k.top[0], std::make_pair(std::string("gemm"), int64_t{500}));
-  EXPECT_EQ(k.top[1], std::make_pair(std::string("memcpy HtoD"), int64_t{50}));
-  ASSERT_TRUE(report.nodes[2].kernels.has_value());
-  EXPECT_EQ(report.nodes[2].kernels->total_ns, 5);
-  EXPECT_FALSE(report.nodes[0].kernels.has_value());
+  EXPECT_EQ(Values(report, 1, "kernels"), (std::vector<int64_t>{3, 1}));
+  EXPECT_EQ(Values(report, 1, "kernel_time"), (std::vector<int64_t>{750, 400}));
+  const std::vector<std::pair<std::string, int64_t>>& top = report.nodes[1].top_kernels;
+  ASSERT_EQ(top.size(), 2u);
+  EXPECT_EQ(top[0], std::make_pair(std::string("gemm"), int64_t{500}));  // per run
+  EXPECT_EQ(top[1], std::make_pair(std::string("memcpy HtoD"), int64_t{50}));
+  EXPECT_EQ(Values(report, 2, "kernel_time"), (std::vector<int64_t>{0, 10}));
+  EXPECT_TRUE(report.nodes[0].top_kernels.empty());
   ASSERT_EQ(report.device_events.size(), 6u);
   EXPECT_EQ(report.device_events[0].start_ns, 0);
   EXPECT_EQ(report.device_events[0].node, 1);
@@ -169,7 +186,6 @@ TEST(KernelAttributionTest, JoinsCorrelationsAndActivities) {
   EXPECT_EQ(report.device_events[5].node, -1);
   EXPECT_EQ(report.device_events[1].kind, "memcpy");
 
-  report.run_ns = {1, 1};
   const nlohmann::json trace = nlohmann::json::parse(RenderChromeTrace(report));
   int device = 0;
   for (const auto& e : trace["traceEvents"]) {
@@ -182,10 +198,11 @@ TEST(KernelAttributionTest, JoinsCorrelationsAndActivities) {
   absl::StatusOr<View> nodes = MakeView(report, ViewOptions{GroupBy::kNode, "kernels", 0});
   ASSERT_TRUE(nodes.ok());
   EXPECT_EQ(nodes->rows[0].id, 1);
-  EXPECT_TRUE(absl::StrContains(RenderTable(report, *nodes), "kernel_us"));
+  EXPECT_TRUE(absl::StrContains(RenderTable(report, *nodes), "kernel_time_us"));
   absl::StatusOr<Report> back = ReportFromJson(ReportToJson(report));
   ASSERT_TRUE(back.ok()) << back.status();
-  EXPECT_EQ(back->nodes[1].kernels->top, k.top);
+  EXPECT_EQ(back->nodes[1].top_kernels, top);
+  EXPECT_EQ(Values(*back, 1, "kernels"), (std::vector<int64_t>{3, 1}));
   EXPECT_EQ(back->device_events.size(), 6u);
 }
 
@@ -211,7 +228,7 @@ TEST(NoDeviceTest, ProbeSaysWhyAndCollectorsStepAside) {
   EXPECT_EQ(report->runs, 2);
   EXPECT_FALSE(kernels.enabled());
   EXPECT_TRUE(absl::StrContains(report->device_note, "kernel columns disabled")) << report->device_note;
-  EXPECT_FALSE(report->has_kernels());
+  EXPECT_EQ(report->FindMetric("kernels"), -1) << "no kernel metrics without CUPTI data";
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/match.h"
-#include "ir/zoo/zoo.h"
+#include "tools/zoo/zoo.h"
 
 // --- README example begins ---
 #include <torch/csrc/jit/passes/fuse_relu.h>
@@ -15,7 +15,7 @@
 #include "ir/ivalue_util.h"
 #include "ir/prepared_graph.h"
 #include "profilers/profiler.h"
-#include "profilers/report_diff.h"
+#include "profilers/report/report_diff.h"
 
 // A custom interpreter, torch.fx style: counts the operators it runs.
 class OpCounter : public graphprof::Interpreter {

@@ -1,4 +1,4 @@
-#include "ir/input_spec.h"
+#include "tools/input_spec.h"
 
 #include <gtest/gtest.h>
 

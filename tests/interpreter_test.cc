@@ -11,7 +11,7 @@
 #include "absl/strings/match.h"
 #include "ir/ivalue_util.h"
 #include "ir/loader.h"
-#include "ir/zoo/zoo.h"
+#include "tools/zoo/zoo.h"
 #include "profilers/memory_tracker.h"
 #include "tests/test_util.h"
 

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "absl/strings/match.h"
-#include "ir/status_util.h"
+#include "common/status_util.h"
 #include "tests/test_util.h"
 
 namespace graphprof {

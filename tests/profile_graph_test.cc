@@ -95,7 +95,7 @@ TEST(ProfileGraphTest, HotspotReportForAZooModel) {
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* text : {"graphprof report: zoo:mlp", "top nodes", "by kind (self time)", "timer",
                            "coverage", "output identical to module.forward", "memory        peak",
-                           "fc1/linear", "trainable parameters"}) {
+                           "fc1/linear", "parameters (235146 trainable)"}) {
     EXPECT_TRUE(absl::StrContains(r.out, text)) << text << "\n" << r.out;
   }
 }
@@ -106,7 +106,7 @@ TEST(ProfileGraphTest, JsonReportToAFile) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "");
   const nlohmann::json j = nlohmann::json::parse(Slurp(path));
-  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["schema_version"], 2);
   EXPECT_EQ(j["runs"], 2);
   EXPECT_EQ(j["warmup"], 1);
   EXPECT_EQ(j["verified"], true);

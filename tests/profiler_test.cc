@@ -9,8 +9,8 @@
 #include "interpreter/interpreter.h"
 #include "ir/ivalue_util.h"
 #include "ir/loader.h"
-#include "ir/zoo/zoo.h"
-#include "profilers/views.h"
+#include "tools/zoo/zoo.h"
+#include "profilers/report/views.h"
 #include "tests/test_ops.h"
 #include "tests/test_util.h"
 
@@ -50,29 +50,29 @@ TEST(ProfilerTest, StatisticsAreExactWithTheTestClock) {
                                      {x, int64_t{200}, int64_t{300}},
                                      {x, int64_t{600}, int64_t{300}}});
   ASSERT_EQ(report.runs, 3);
-  EXPECT_EQ(report.run_ns, (std::vector<int64_t>{400, 500, 900}));
+  EXPECT_EQ(report.run_ns(), (std::vector<int64_t>{400, 500, 900}));
   EXPECT_DOUBLE_EQ(report.total_us(), 0.6);
   EXPECT_DOUBLE_EQ(report.coverage(), 1.0);
   ASSERT_EQ(report.nodes.size(), 2u);
-  EXPECT_EQ(report.nodes[0].total_ns, (std::vector<int64_t>{100, 200, 600}));
+  EXPECT_EQ(report.nodes[0].time().total, (std::vector<int64_t>{100, 200, 600}));
   EXPECT_EQ(report.nodes[0].calls, (std::vector<int64_t>{1, 1, 1}));
   EXPECT_EQ(report.nodes[0].input_shapes, "f32[1], int");
 
   absl::StatusOr<View> view = MakeView(report, ViewOptions{GroupBy::kNode, "id", 0});
   ASSERT_TRUE(view.ok()) << view.status();
   const ViewRow& first = view->rows[0];
-  EXPECT_DOUBLE_EQ(first.time.mean, 300);
-  EXPECT_NEAR(first.time.std, 264.5751311, 1e-6);
-  EXPECT_DOUBLE_EQ(first.time.median, 200);
-  EXPECT_DOUBLE_EQ(first.time.p90, 520);
-  EXPECT_DOUBLE_EQ(first.time.min, 100);
-  EXPECT_DOUBLE_EQ(first.time.max, 600);
-  EXPECT_DOUBLE_EQ(first.time.total, 900);
-  EXPECT_DOUBLE_EQ(first.percent, 50);
-  EXPECT_DOUBLE_EQ(view->rows[1].percent, 50);
-  EXPECT_DOUBLE_EQ(view->rows[1].time.std, 0);
-  EXPECT_DOUBLE_EQ(view->sums.percent, 100);
-  EXPECT_DOUBLE_EQ(view->sums.time.mean, 600);
+  EXPECT_DOUBLE_EQ(first.time().total.mean, 300);
+  EXPECT_NEAR(first.time().total.std, 264.5751311, 1e-6);
+  EXPECT_DOUBLE_EQ(first.time().total.median, 200);
+  EXPECT_DOUBLE_EQ(first.time().total.p90, 520);
+  EXPECT_DOUBLE_EQ(first.time().total.min, 100);
+  EXPECT_DOUBLE_EQ(first.time().total.max, 600);
+  EXPECT_DOUBLE_EQ(first.time().total.total, 900);
+  EXPECT_DOUBLE_EQ(first.time().percent, 50);
+  EXPECT_DOUBLE_EQ(view->rows[1].time().percent, 50);
+  EXPECT_DOUBLE_EQ(view->rows[1].time().total.std, 0);
+  EXPECT_DOUBLE_EQ(view->sums.time().percent, 100);
+  EXPECT_DOUBLE_EQ(view->sums.time().total.mean, 600);
 }
 
 constexpr char kLoop[] = R"IR(
@@ -96,23 +96,23 @@ TEST(ProfilerTest, LoopTimeIsInclusiveAndBodyNodesCountEveryCall) {
   EXPECT_EQ(loop.identity.kind, "prim::Loop");
   EXPECT_EQ(body.identity.parent, 1);
   EXPECT_EQ(body.identity.depth, 1);
-  EXPECT_EQ(loop.total_ns[0], 40);
-  EXPECT_EQ(loop.self_ns[0], 0);
+  EXPECT_EQ(loop.time().total[0], 40);
+  EXPECT_EQ(loop.time().self[0], 0);
   EXPECT_EQ(body.calls[0], 4);
-  EXPECT_EQ(body.total_ns[0], 40);
-  EXPECT_EQ(report.run_ns[0], 50);
+  EXPECT_EQ(body.time().total[0], 40);
+  EXPECT_EQ(report.run_ns()[0], 50);
   EXPECT_DOUBLE_EQ(report.coverage(), 1.0);
 
   absl::StatusOr<View> kinds = MakeView(report, ViewOptions{GroupBy::kKind, "", 0});
   ASSERT_TRUE(kinds.ok());
   ASSERT_EQ(kinds->rows[0].name, "graphprof_test::advance");
-  EXPECT_DOUBLE_EQ(kinds->rows[0].time.mean, 50);
+  EXPECT_DOUBLE_EQ(kinds->rows[0].time().total.mean, 50);
   EXPECT_DOUBLE_EQ(kinds->rows[0].calls, 5);
   EXPECT_EQ(kinds->rows[0].members, 2);
   double percent = 0;
-  for (const ViewRow& row : kinds->rows) percent += row.percent;
+  for (const ViewRow& row : kinds->rows) percent += row.time().percent;
   EXPECT_DOUBLE_EQ(percent, 100);
-  EXPECT_DOUBLE_EQ(kinds->sums.percent, 100);
+  EXPECT_DOUBLE_EQ(kinds->sums.time().percent, 100);
 }
 
 // A module tree whose nodes advance the test clock by known amounts:
@@ -142,14 +142,14 @@ TEST(ProfilerTest, ModuleViewAggregatesTheTree) {
   std::vector<std::string> names;
   for (const ViewRow& row : modules->rows) names.push_back(row.name);
   EXPECT_EQ(names, (std::vector<std::string>{"(root)", "a", "b", "b.c"}));
-  EXPECT_DOUBLE_EQ(modules->rows[0].time.mean, 175);
-  EXPECT_DOUBLE_EQ(modules->rows[0].self.mean, 0);
-  EXPECT_DOUBLE_EQ(modules->rows[1].time.mean, 100);
-  EXPECT_DOUBLE_EQ(modules->rows[2].time.mean, 75);
-  EXPECT_DOUBLE_EQ(modules->rows[2].self.mean, 25);
+  EXPECT_DOUBLE_EQ(modules->rows[0].time().total.mean, 175);
+  EXPECT_DOUBLE_EQ(modules->rows[0].time().self.mean, 0);
+  EXPECT_DOUBLE_EQ(modules->rows[1].time().total.mean, 100);
+  EXPECT_DOUBLE_EQ(modules->rows[2].time().total.mean, 75);
+  EXPECT_DOUBLE_EQ(modules->rows[2].time().self.mean, 25);
   EXPECT_EQ(modules->rows[3].depth, 2);
-  EXPECT_DOUBLE_EQ(modules->rows[3].time.mean, 50);
-  EXPECT_DOUBLE_EQ(modules->sums.time.mean, 175);
+  EXPECT_DOUBLE_EQ(modules->rows[3].time().total.mean, 50);
+  EXPECT_DOUBLE_EQ(modules->sums.time().total.mean, 175);
 
   absl::StatusOr<View> sorted = MakeView(report, ViewOptions{GroupBy::kModule, "mean", 2});
   ASSERT_TRUE(sorted.ok());
@@ -174,10 +174,10 @@ graph(%x : Tensor, %y : Tensor):
   ASSERT_TRUE(shapes.ok());
   ASSERT_GE(shapes->rows.size(), 2u);
   EXPECT_EQ(shapes->rows[0].name, "graphprof_test::advance (f32[2], int)");
-  EXPECT_DOUBLE_EQ(shapes->rows[0].time.mean, 14);
+  EXPECT_DOUBLE_EQ(shapes->rows[0].time().total.mean, 14);
   EXPECT_EQ(shapes->rows[0].members, 2);
   EXPECT_EQ(shapes->rows[1].name, "graphprof_test::advance (f32[3,3], int)");
-  EXPECT_DOUBLE_EQ(shapes->rows[1].time.mean, 7);
+  EXPECT_DOUBLE_EQ(shapes->rows[1].time().total.mean, 7);
 }
 
 TEST(ProfilerTest, BadViewOptionsAreRejected) {
@@ -210,7 +210,7 @@ graph(%x : Tensor):
   absl::StatusOr<View> view = MakeView(*report, ViewOptions{});
   ASSERT_TRUE(view.ok());
   EXPECT_EQ(view->rows[0].kind, "graphprof_test::busy_wait");
-  EXPECT_GT(view->rows[0].percent, 80);
+  EXPECT_GT(view->rows[0].time().percent, 80);
   EXPECT_GT(report->coverage(), 0.5);
   EXPECT_LE(report->coverage(), 1.0);
 }

@@ -1,4 +1,4 @@
-#include "profilers/report_diff.h"
+#include "profilers/report/report_diff.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -22,12 +22,12 @@ Report MakeReport(const std::vector<std::string>& kinds, const std::vector<std::
     node.identity.kind = kinds[i];
     node.identity.module = modules[i];
     node.identity.label = modules[i].empty() ? kinds[i] : modules[i] + "/" + kinds[i];
-    node.total_ns.assign(runs, ns[i]);
+    node.metrics = {Series{std::vector<int64_t>(runs, ns[i]), {}}};
     node.calls.assign(runs, 1);
     total += ns[i];
     report.nodes.push_back(node);
   }
-  report.run_ns.assign(runs, total);
+  report.metrics[0].run_total.assign(runs, total);
   report.Finalize();
   return report;
 }

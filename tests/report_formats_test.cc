@@ -8,15 +8,15 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
-#include "ir/zoo/zoo.h"
-#include "profilers/annotated_ir.h"
-#include "profilers/chrome_trace.h"
-#include "profilers/csv_report.h"
-#include "profilers/output_file.h"
+#include "tools/zoo/zoo.h"
+#include "profilers/report/annotated_ir.h"
+#include "profilers/report/chrome_trace.h"
+#include "profilers/report/csv_report.h"
+#include "common/output_file.h"
 #include "profilers/profiler.h"
-#include "profilers/report_json.h"
-#include "profilers/text_report.h"
-#include "profilers/views.h"
+#include "profilers/report/report_json.h"
+#include "profilers/report/text_report.h"
+#include "profilers/report/views.h"
 #include "tests/test_ops.h"
 #include "tests/test_util.h"
 
@@ -66,23 +66,29 @@ Report ProfileOnTestClock(const std::string& ir, std::vector<c10::IValue> inputs
 
 TEST(ReportJsonTest, RoundTripsExactly) {
   Report report = ProfileOnTestClock(kGraph, {torch::ones({3}), int64_t{3}}, 4);
-  report.verified = true;
-  const std::string json = report.ToJson();
-  absl::StatusOr<Report> back = Report::FromJson(json);
+  Verification verification;
+  verification.identical = true;
+  verification.reference = "module.forward";
+  report.verification = verification;
+  const std::string json = ReportToJson(report);
+  absl::StatusOr<Report> back = ReportFromJson(json);
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(ReportToJson(*back), json);
   EXPECT_EQ(back->nodes.size(), report.nodes.size());
-  EXPECT_EQ(back->nodes[3].self_ns, report.nodes[3].self_ns);
-  EXPECT_EQ(back->verified, std::optional<bool>(true));
+  EXPECT_EQ(back->nodes[3].time().self, report.nodes[3].time().self);
+  ASSERT_TRUE(back->verification.has_value());
+  EXPECT_TRUE(back->verification->identical);
+  EXPECT_EQ(back->ir.size(), report.ir.size());
   EXPECT_EQ(back->memory->peak_bytes, report.memory->peak_bytes);
   EXPECT_EQ(back->events.size(), report.events.size());
 
   const nlohmann::json j = nlohmann::json::parse(json);
   for (const char* key : {"schema_version", "model", "runs", "warmup", "timer_overhead_ns", "coverage",
-                          "total_us", "verified", "nodes", "peak_bytes"}) {
+                          "total_us", "verified", "nodes", "peak_bytes", "metrics", "ir"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
-  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["schema_version"], 2);
+  EXPECT_EQ(j["verified"], true);
   EXPECT_EQ(j["runs"], 4);
   EXPECT_DOUBLE_EQ(j["coverage"].get<double>(), 1.0);
   EXPECT_DOUBLE_EQ(j["total_us"].get<double>(), 1.0);  // 4 x 250 ns
@@ -102,7 +108,7 @@ TEST(CsvTest, OneHeaderAndOneLinePerRowWithFixedColumns) {
   for (GroupBy group_by : {GroupBy::kNode, GroupBy::kKind, GroupBy::kModule, GroupBy::kShape}) {
     absl::StatusOr<View> view = MakeView(report, ViewOptions{group_by, "", 0});
     ASSERT_TRUE(view.ok());
-    const std::string csv = RenderCsv(*view);
+    const std::string csv = RenderCsv(report, *view);
     std::vector<std::string> lines = absl::StrSplit(csv, '\n', absl::SkipEmpty());
     ASSERT_EQ(lines.size(), view->rows.size() + 1);
     EXPECT_TRUE(absl::StartsWith(lines[0], "id,name,kind,module,shapes,count,mean_us,std_us,"));
@@ -177,24 +183,28 @@ TEST(ChromeTraceTest, LoopBodiesGetAnEventPerExecution) {
 TEST(AnnotatedIrTest, EveryNodeLineCarriesItsTime) {
   std::shared_ptr<const GraphPlan> plan;
   Report report = ProfileOnTestClock(kGraph, {torch::ones({3}), int64_t{2}}, 2, &plan);
-  absl::StatusOr<std::string> ir = RenderAnnotatedIr(*plan, report);
+  absl::StatusOr<std::string> ir = RenderAnnotatedIr(report);
   ASSERT_TRUE(ir.ok()) << ir.status();
   int annotated = 0;
   for (absl::string_view line : absl::StrSplit(*ir, '\n')) annotated += absl::StrContains(line, "  # ");
   EXPECT_EQ(annotated, static_cast<int>(plan->nodes().size()));
   EXPECT_TRUE(absl::StrContains(*ir, "graphprof_test::advance(%h, %2)  # 0.500 us 66.67% (x2)")) << *ir;
   EXPECT_TRUE(absl::StrContains(*ir, "block0(%i : int, %h : Tensor):")) << *ir;
-  Report other = report;
-  other.nodes.pop_back();
-  EXPECT_FALSE(RenderAnnotatedIr(*plan, other).ok());
+  Report without_ir = report;
+  without_ir.ir.clear();
+  EXPECT_FALSE(RenderAnnotatedIr(without_ir).ok());
 }
 
 TEST(TextReportTest, TablesShowSummaryColumnsAndSums) {
   Report report = ProfileOnTestClock(kGraph, {torch::ones({3}), int64_t{2}}, 2);
-  report.verified = false;
+  Verification verification;
+  verification.detail = "output: values differ";
+  verification.max_abs_error = 0.5;
+  report.verification = verification;
   const std::string summary = RenderSummary(report);
   EXPECT_TRUE(absl::StrContains(summary, "coverage      100.00%")) << summary;
-  EXPECT_TRUE(absl::StrContains(summary, "OUTPUT DIFFERS")) << summary;
+  EXPECT_TRUE(absl::StrContains(summary, "OUTPUT DIFFERS from native execution: output: values differ; max abs error 0.5"))
+      << summary;
   EXPECT_TRUE(absl::StrContains(summary, "memory        peak")) << summary;
   EXPECT_TRUE(absl::StrContains(summary, "ns per node")) << summary;
   absl::StatusOr<View> view = MakeView(report, ViewOptions{GroupBy::kNode, "", 2});

@@ -1,4 +1,4 @@
-#include "profilers/stats.h"
+#include "profilers/report/stats.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 
 #include "interpreter/interpreter.h"
 #include "ir/ivalue_util.h"
-#include "ir/zoo/zoo.h"
+#include "tools/zoo/zoo.h"
 #include "tests/test_util.h"
 
 namespace graphprof {

@@ -4,13 +4,13 @@
 #include <sstream>
 
 #include "absl/strings/match.h"
-#include "ir/zoo/zoo.h"
-#include "profilers/benchmark.h"
-#include "profilers/nvtx.h"
-#include "profilers/profileit.h"
+#include "tools/zoo/zoo.h"
+#include "profilers/toolbox/benchmark.h"
+#include "profilers/gpu/nvtx.h"
+#include "profilers/toolbox/profileit.h"
 #include "profilers/profiler.h"
-#include "profilers/sizes.h"
-#include "profilers/timeit.h"
+#include "profilers/toolbox/sizes.h"
+#include "profilers/toolbox/timeit.h"
 #include "tests/test_ops.h"
 #include "tests/test_util.h"
 

@@ -1,6 +1,6 @@
 // The zoo: torchvision-compatible resnet18, deterministic weights, and every
 // model survives save/load.
-#include "ir/zoo/zoo.h"
+#include "tools/zoo/zoo.h"
 
 #include <gtest/gtest.h>
 

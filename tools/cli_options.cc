@@ -1,7 +1,7 @@
 #include "tools/cli_options.h"
 
 #include "absl/strings/str_cat.h"
-#include "profilers/nvtx.h"
+#include "profilers/gpu/nvtx.h"
 
 namespace graphprof::cli {
 

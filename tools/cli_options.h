@@ -6,7 +6,7 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "profilers/views.h"
+#include "profilers/report/views.h"
 
 namespace graphprof::cli {
 

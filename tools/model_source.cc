@@ -5,8 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/loader.h"
-#include "ir/status_util.h"
-#include "ir/zoo/zoo.h"
+#include "common/status_util.h"
+#include "tools/zoo/zoo.h"
 
 namespace graphprof::cli {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ir/input_spec.h"
+#include "tools/input_spec.h"
 #include "ir/prepared_graph.h"
 #include "tools/cli_options.h"
 

@@ -3,6 +3,7 @@
 #include <ATen/Parallel.h>
 #include <torch/script.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,21 +13,22 @@
 #include "interpreter/graph_plan.h"
 #include "ir/ivalue_util.h"
 #include "ir/loader.h"
-#include "ir/zoo/zoo.h"
-#include "profilers/annotated_ir.h"
-#include "profilers/chrome_trace.h"
-#include "profilers/csv_report.h"
-#include "profilers/cuda_runtime.h"
-#include "profilers/cupti_collector.h"
-#include "profilers/device_timer.h"
-#include "profilers/nvtx.h"
-#include "profilers/output_file.h"
+#include "tools/zoo/zoo.h"
+#include "profilers/report/annotated_ir.h"
+#include "profilers/report/chrome_trace.h"
+#include "profilers/report/csv_report.h"
+#include "profilers/gpu/cuda_runtime.h"
+#include "profilers/gpu/cupti_collector.h"
+#include "profilers/gpu/device_timer.h"
+#include "profilers/gpu/kernel_attribution.h"
+#include "profilers/gpu/nvtx.h"
+#include "common/output_file.h"
 #include "profilers/profiler.h"
-#include "profilers/report_diff.h"
-#include "profilers/report_json.h"
-#include "profilers/sizes.h"
-#include "profilers/text_report.h"
-#include "profilers/views.h"
+#include "profilers/report/report_diff.h"
+#include "profilers/report/report_json.h"
+#include "profilers/toolbox/sizes.h"
+#include "profilers/report/text_report.h"
+#include "profilers/report/views.h"
 #include "tools/model_source.h"
 #include "tools/progress.h"
 
@@ -50,6 +52,22 @@ std::string ListZoo() {
     absl::StrAppend(&out, name, "  ", model->description, "  (input ", FormatInputSpecs(model->inputs), ")\n");
   }
   return out;
+}
+
+// The sort keys a report of this run will have: the basic ones and those of
+// the metrics the options switch on.
+absl::Status CheckSortKey(const CliOptions& options) {
+  std::vector<std::string> keys = BasicSortKeys();
+  if (options.cuda_profile) {
+    for (const char* metric : {DeviceEventTimer::kMetricName, KernelAttribution::kCountMetric,
+                               KernelAttribution::kTimeMetric}) {
+      keys.push_back(metric);
+      keys.push_back(absl::StrCat(metric, "_self"));
+    }
+  }
+  if (std::find(keys.begin(), keys.end(), options.sort) != keys.end()) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("--sort: unknown sort column '", options.sort, "' (use ", absl::StrJoin(keys, ", "), ")"));
 }
 
 absl::StatusOr<std::string> RenderTableReport(const Report& report, const CliOptions& options) {
@@ -84,7 +102,7 @@ absl::StatusOr<std::string> RenderMain(const Report& report, const CliOptions& o
       absl::StatusOr<View> view =
           MakeView(report, ViewOptions{options.group_by, options.sort, options.top < 0 ? 0 : options.top});
       if (!view.ok()) return view.status();
-      return RenderCsv(*view);
+      return RenderCsv(report, *view);
     }
     case Format::kJson: return ReportToJson(report);
   }
@@ -101,9 +119,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   if (absl::Status valid = Validate(options); !valid.ok()) return Fail(err, kExitUsage, valid);
   if (!options.sort.empty()) {
     // Check the sort key now rather than after a long run.
-    if (absl::StatusOr<View> probe = MakeView(Report{}, ViewOptions{options.group_by, options.sort, 0}); !probe.ok()) {
-      return Fail(err, kExitUsage, absl::StrCat("--sort: ", probe.status().message()));
-    }
+    if (absl::Status known = CheckSortKey(options); !known.ok()) return Fail(err, kExitUsage, known);
   }
   for (const std::string* path : {&options.output, &options.trace, &options.annotate}) {
     if (path->empty()) continue;
@@ -163,15 +179,23 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   if (!device_note.empty()) report->device_note = device_note;
   if (source->module.has_value()) {
     report->parameters = CountParameters(*source->module, /*trainable_only=*/false);
+    report->trainable_parameters = CountParameters(*source->module, /*trainable_only=*/true);
     if (absl::StatusOr<int64_t> bytes = SerializedModelSize(*source->module); bytes.ok()) report->model_bytes = *bytes;
   }
   report->input_bytes = DataSize(*inputs);
 
-  std::string mismatch;
   if (options.verify) {
     absl::StatusOr<c10::IValue> expected = source->run_native(*inputs);
     if (!expected.ok()) return Fail(err, kExitFailure, expected.status());
-    report->verified = IdenticalIValues(*expected, output, &mismatch);
+    const IValueComparison comparison = CompareIValues(*expected, output, 0, 0);
+    Verification v;
+    v.identical = comparison.identical;
+    v.within_tolerance = comparison.within_tolerance;
+    v.max_abs_error = comparison.max_abs_error;
+    v.max_rel_error = comparison.max_rel_error;
+    v.detail = comparison.detail;
+    v.reference = source->prepared.has_self() ? absl::StrCat("module.", options.method) : "native execution";
+    report->verification = v;
   }
 
   absl::StatusOr<std::string> main = RenderMain(*report, options, base);
@@ -179,7 +203,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   std::vector<std::pair<std::string, std::string>> files;
   if (!options.trace.empty()) files.emplace_back(options.trace, RenderChromeTrace(*report));
   if (!options.annotate.empty()) {
-    absl::StatusOr<std::string> ir = RenderAnnotatedIr(**plan, *report);
+    absl::StatusOr<std::string> ir = RenderAnnotatedIr(*report);
     if (!ir.ok()) return Fail(err, kExitFailure, ir.status());
     files.emplace_back(options.annotate, *ir);
   }
@@ -191,8 +215,9 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   }
   if (options.output.empty()) std::fputs(main->c_str(), out);
 
-  if (report->verified.has_value() && !*report->verified) {
-    return Fail(err, kExitMismatch, absl::StrCat("output differs from native ", options.method, ": ", mismatch));
+  if (report->verification.has_value() && !report->verification->passed()) {
+    return Fail(err, kExitMismatch, absl::StrCat("output differs from native ", options.method, ": ",
+                                                  report->verification->detail));
   }
   return kExitOk;
 }

@@ -9,16 +9,19 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "interpreter/graph_plan.h"
+#include "interpreter/interpreter.h"
+#include "ir/ivalue_util.h"
 #include "ir/loader.h"
 #include "ir/prepared_graph.h"
-#include "profilers/chrome_trace.h"
-#include "profilers/cuda_runtime.h"
-#include "profilers/cupti_collector.h"
-#include "profilers/device_timer.h"
+#include "profilers/report/chrome_trace.h"
+#include "profilers/gpu/cuda_runtime.h"
+#include "profilers/gpu/cupti_collector.h"
+#include "profilers/gpu/device_timer.h"
+#include "profilers/gpu/kernel_attribution.h"
 #include "profilers/profiler.h"
-#include "profilers/stats.h"
-#include "profilers/text_report.h"
-#include "profilers/views.h"
+#include "profilers/report/stats.h"
+#include "profilers/report/text_report.h"
+#include "profilers/report/views.h"
 
 namespace graphprof {
 namespace {
@@ -63,7 +66,8 @@ int Main() {
   options.warmup = 2;
   options.runs = 5;
   options.observers = {&timer, &kernels};
-  absl::StatusOr<Report> report = Profile(*plan, {at::ones({4})}, options);
+  c10::IValue profiled_output;
+  absl::StatusOr<Report> report = Profile(*plan, {at::ones({4})}, options, &profiled_output);
   if (!report.ok()) {
     std::printf("gpu_check: FAIL profiling: %s\n", std::string(report.status().message()).c_str());
     return 1;
@@ -78,8 +82,13 @@ int Main() {
   }
   Check(long_id >= 0 && short_id >= 0 && relu_id >= 0, "graph has two spin nodes and a relu");
   if (failures > 0) return 1;
-  auto device_us = [&](int id) { return Summarize(report->nodes[id].device_ns).mean / 1e3; };
-  auto host_us = [&](int id) { return Summarize(report->nodes[id].total_ns).mean / 1e3; };
+  const int device_m = report->FindMetric(DeviceEventTimer::kMetricName);
+  const int count_m = report->FindMetric(KernelAttribution::kCountMetric);
+  const int kernel_m = report->FindMetric(KernelAttribution::kTimeMetric);
+  Check(device_m > 0, "the report has the device metric");
+  if (failures > 0) return 1;
+  auto device_us = [&](int id) { return Summarize(report->nodes[id].metrics[device_m].self).mean / 1e3; };
+  auto host_us = [&](int id) { return Summarize(report->nodes[id].time().total).mean / 1e3; };
   const double long_us = device_us(long_id), short_us = device_us(short_id), relu_us = device_us(relu_id);
   Check(long_us >= 0.9 * kLongUs && long_us <= 2.0 * kLongUs,
         absl::StrCat("20 ms kernel node: device time ", long_us, " us"));
@@ -88,15 +97,23 @@ int Main() {
   Check(relu_us < 0.1 * kShortUs, absl::StrCat("CPU relu node: device time ", relu_us, " us"));
   std::printf("gpu_check: note host time of the 20 ms node: %.1f us (the launch is asynchronous)\n", host_us(long_id));
 
-  const std::optional<KernelSummary>& k = report->nodes[long_id].kernels;
   Check(kernels.why().empty(), absl::StrCat("CUPTI active", kernels.why().empty() ? "" : ": " + kernels.why()));
-  Check(k.has_value() && k->count == 1, absl::StrCat("20 ms node launched one kernel per run (", k ? k->count : 0, ")"));
-  Check(k.has_value() && !k->top.empty() && absl::StrContains(k->top[0].first, "graphprof_spin_kernel"),
-        absl::StrCat("kernel name ", k && !k->top.empty() ? k->top[0].first : "(none)"));
-  Check(k.has_value() && k->total_ns >= 0.9 * kLongUs * 1e3 && k->total_ns <= 2.0 * kLongUs * 1e3,
-        absl::StrCat("kernel time ", k ? k->total_ns / 1e3 : 0, " us"));
+  Check(count_m > 0 && kernel_m > 0, "the report has the kernel metrics");
+  if (failures > 0) return 1;
+  const NodeRecord& long_node = report->nodes[long_id];
+  const double count = Summarize(long_node.metrics[count_m].self).mean;
+  const double kernel_ns = Summarize(long_node.metrics[kernel_m].self).mean;
+  Check(count == 1, absl::StrCat("20 ms node launched one kernel per run (", count, ")"));
+  Check(!long_node.top_kernels.empty() && absl::StrContains(long_node.top_kernels[0].first, "graphprof_spin_kernel"),
+        absl::StrCat("kernel name ", long_node.top_kernels.empty() ? "(none)" : long_node.top_kernels[0].first));
+  Check(kernel_ns >= 0.9 * kLongUs * 1e3 && kernel_ns <= 2.0 * kLongUs * 1e3,
+        absl::StrCat("kernel time ", kernel_ns / 1e3, " us"));
   Check(!report->device_events.empty(), absl::StrCat(report->device_events.size(), " device events for the trace"));
-  Check(report->verified != std::optional<bool>(false), "host results unaffected");
+  // The observers must not change what the graph computes.
+  absl::StatusOr<c10::IValue> plain = Interpreter(*plan).Run({at::ones({4})});
+  std::string why;
+  Check(plain.ok() && IdenticalIValues(*plain, profiled_output, &why),
+        absl::StrCat("profiled output identical to a plain run", why.empty() ? "" : ": " + why));
   std::printf("gpu_check: %s\n", failures == 0 ? "PASS" : "FAIL");
   return failures == 0 ? 0 : 1;
 }

@@ -1,0 +1,32 @@
+// The CUDA runtime behind the device profilers: is there a device, and
+// events on it. Compiled against the CUDA toolkit under --config=cuda (any
+// LibTorch works: only the runtime API on the default stream is used);
+// otherwise ProbeCuda() reports that graphprof was built without CUDA.
+#ifndef GRAPHPROF_PROFILERS_GPU_CUDA_RUNTIME_H_
+#define GRAPHPROF_PROFILERS_GPU_CUDA_RUNTIME_H_
+
+#include <memory>
+#include <string>
+
+#include "profilers/gpu/device_timer.h"
+
+namespace graphprof {
+
+struct CudaStatus {
+  bool available = false;
+  // Why not, one line: "no CUDA device" or "graphprof was built without CUDA".
+  std::string reason;
+  // More detail from the runtime, e.g. "CUDA driver version is insufficient
+  // for CUDA runtime version".
+  std::string detail;
+  std::string device_name;  // "cuda:0 NVIDIA H200"
+};
+
+CudaStatus ProbeCuda();
+
+// Events on the current device's default stream; null unless ProbeCuda() is available.
+std::unique_ptr<EventApi> MakeCudaEventApi();
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_PROFILERS_GPU_CUDA_RUNTIME_H_

@@ -1,0 +1,83 @@
+#include "profilers/gpu/kernel_attribution.h"
+
+#include <algorithm>
+#include <map>
+
+namespace graphprof {
+
+void KernelAttribution::AddCorrelation(const CorrelationRecord& record) {
+  external_of_[record.correlation_id] = record.external_id;
+}
+
+void KernelAttribution::AddActivity(ActivityRecord record) { activities_.push_back(std::move(record)); }
+
+const char* KernelAttribution::KindName(ActivityRecord::Kind kind) const {
+  switch (kind) {
+    case ActivityRecord::Kind::kKernel: return "kernel";
+    case ActivityRecord::Kind::kMemcpy: return "memcpy";
+    case ActivityRecord::Kind::kMemset: return "memset";
+  }
+  return "?";
+}
+
+bool KernelAttribution::Resolve(uint32_t correlation_id, int* run, int* node) const {
+  auto it = external_of_.find(correlation_id);
+  if (it == external_of_.end() || it->second == 0 ||
+      it->second > static_cast<uint64_t>(num_nodes_) * static_cast<uint64_t>(runs_)) {
+    return false;
+  }
+  const uint64_t index = it->second - 1;
+  *run = static_cast<int>(index / num_nodes_);
+  *node = static_cast<int>(index % num_nodes_);
+  return true;
+}
+
+int64_t KernelAttribution::unattributed() const {
+  int64_t count = 0;
+  int run, node;
+  for (const ActivityRecord& a : activities_) count += !Resolve(a.correlation_id, &run, &node);
+  return count;
+}
+
+void KernelAttribution::Contribute(Report& report, const std::function<int64_t(int64_t)>& to_report_ns,
+                                   int top_names) const {
+  const int runs = report.runs;
+  Metric count_metric;
+  count_metric.name = kCountMetric;
+  count_metric.description = "kernels, memcpys and memsets launched (CUPTI)";
+  count_metric.unit = Metric::Unit::kCount;
+  count_metric.recorded = Metric::Recorded::kSelf;
+  Metric time_metric;
+  time_metric.name = kTimeMetric;
+  time_metric.description = "device time of the kernels, memcpys and memsets launched (CUPTI)";
+  time_metric.recorded = Metric::Recorded::kSelf;
+  const int count_m = report.AddMetric(count_metric);
+  const int time_m = report.AddMetric(time_metric);
+  std::vector<std::map<std::string, int64_t>> by_name(num_nodes_);
+  for (const ActivityRecord& a : activities_) {
+    int node = -1, run = -1;
+    if (!Resolve(a.correlation_id, &run, &node)) node = run = -1;
+    const int64_t duration = std::max<int64_t>(a.end_ns - a.start_ns, 0);
+    if (node >= 0 && node < static_cast<int>(report.nodes.size()) && run < runs) {
+      NodeRecord& record = report.nodes[node];
+      ++record.metrics[count_m].self[run];
+      record.metrics[time_m].self[run] += duration;
+      by_name[node][a.name] += duration;
+    }
+    report.device_events.push_back(
+        DeviceEvent{node, run, a.name, KindName(a.kind), to_report_ns(a.start_ns), duration});
+  }
+  const int64_t divisor = std::max(runs, 1);
+  for (int id = 0; id < num_nodes_ && id < static_cast<int>(report.nodes.size()); ++id) {
+    if (by_name[id].empty()) continue;
+    std::vector<std::pair<std::string, int64_t>> names(by_name[id].begin(), by_name[id].end());
+    std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (static_cast<int>(names.size()) > top_names) names.resize(top_names);
+    for (auto& [name, ns] : names) report.nodes[id].top_kernels.emplace_back(name, ns / divisor);
+  }
+  std::sort(report.device_events.begin(), report.device_events.end(),
+            [](const DeviceEvent& a, const DeviceEvent& b) { return a.start_ns < b.start_ns; });
+  report.Finalize();
+}
+
+}  // namespace graphprof

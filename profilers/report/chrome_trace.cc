@@ -1,0 +1,131 @@
+#include "profilers/report/chrome_trace.h"
+
+#include "absl/strings/str_cat.h"
+#include "profilers/report/json_writer.h"
+
+namespace graphprof {
+namespace {
+
+constexpr int kPid = 1;
+constexpr int kHostTid = 1;
+constexpr int kDeviceTid = 2;
+
+void Metadata(JsonWriter& w, const char* what, int tid, const std::string& name) {
+  w.Newline();
+  w.BeginObject();
+  w.Key("name"); w.String(what);
+  w.Key("ph"); w.String("M");
+  w.Key("pid"); w.Int(kPid);
+  if (tid > 0) {
+    w.Key("tid"); w.Int(tid);
+  }
+  w.Key("args");
+  w.BeginObject();
+  w.Key("name"); w.String(name);
+  w.EndObject();
+  w.EndObject();
+}
+
+// A complete event; the caller writes its args object next and closes it.
+void BeginComplete(JsonWriter& w, absl::string_view name, const char* category, int tid, int64_t start_ns,
+                   int64_t duration_ns) {
+  w.Newline();
+  w.BeginObject();
+  w.Key("name"); w.String(name);
+  w.Key("cat"); w.String(category);
+  w.Key("ph"); w.String("X");
+  w.Key("ts"); w.Double(static_cast<double>(start_ns) / 1e3);
+  w.Key("dur"); w.Double(static_cast<double>(duration_ns) / 1e3);
+  w.Key("pid"); w.Int(kPid);
+  w.Key("tid"); w.Int(tid);
+  w.Key("args");
+}
+
+}  // namespace
+
+std::string RenderChromeTrace(const Report& report) {
+  std::string out;
+  out.reserve(256 + report.events.size() * 200);
+  JsonWriter w(&out);
+  w.BeginObject();
+  w.Key("traceEvents");
+  w.BeginArray();
+  Metadata(w, "process_name", 0, absl::StrCat("graphprof: ", report.model));
+  Metadata(w, "thread_name", kHostTid, "host (interpreter)");
+  const std::vector<int64_t>& run_ns = report.run_ns();
+  for (size_t r = 0; r < run_ns.size() && r < report.run_start_ns.size(); ++r) {
+    BeginComplete(w, absl::StrCat("run ", r), "run", kHostTid, report.run_start_ns[r], run_ns[r]);
+    w.BeginObject();
+    w.Key("run"); w.Int(static_cast<int64_t>(r));
+    w.EndObject();
+    w.EndObject();
+  }
+  const int num_nodes = static_cast<int>(report.nodes.size());
+  for (const TraceEvent& e : report.events) {
+    if (e.node < 0 || e.node >= num_nodes) continue;
+    const NodeRecord& node = report.nodes[e.node];
+    BeginComplete(w, node.identity.label, "node", kHostTid, e.start_ns, e.duration_ns);
+    w.BeginObject();
+    w.Key("id"); w.Int(e.node);
+    w.Key("kind"); w.String(node.identity.kind);
+    w.Key("module"); w.String(node.identity.module);
+    w.Key("shapes"); w.String(node.input_shapes);
+    w.Key("source"); w.String(node.identity.source);
+    w.Key("run"); w.Int(e.run);
+    w.EndObject();
+    w.EndObject();
+  }
+  // Live bytes as a counter track over the first timed run. The memory
+  // timeline comes from the inspection run, one point per node execution in
+  // completion order, which is the order run 0's events were recorded in; it
+  // is drawn only when the two runs executed the same nodes.
+  if (report.memory.has_value()) {
+    std::vector<const TraceEvent*> first_run;
+    for (const TraceEvent& e : report.events) {
+      if (e.run == 0) first_run.push_back(&e);
+    }
+    const std::vector<MemoryPoint>& timeline = report.memory->timeline;
+    bool aligned = first_run.size() == timeline.size();
+    for (size_t k = 0; aligned && k < timeline.size(); ++k) aligned = first_run[k]->node == timeline[k].node;
+    for (size_t k = 0; aligned && k < timeline.size(); ++k) {
+      w.Newline();
+      w.BeginObject();
+      w.Key("name"); w.String("live bytes (inspection run)");
+      w.Key("ph"); w.String("C");
+      w.Key("ts"); w.Double(static_cast<double>(first_run[k]->start_ns + first_run[k]->duration_ns) / 1e3);
+      w.Key("pid"); w.Int(kPid);
+      w.Key("args");
+      w.BeginObject();
+      w.Key("live_bytes"); w.Int(timeline[k].live_bytes);
+      w.EndObject();
+      w.EndObject();
+    }
+  }
+  if (!report.device_events.empty()) Metadata(w, "thread_name", kDeviceTid, absl::StrCat("device ", report.device));
+  for (const DeviceEvent& e : report.device_events) {
+    BeginComplete(w, e.name, "device", kDeviceTid, e.start_ns, e.duration_ns);
+    w.BeginObject();
+    w.Key("kind"); w.String(e.kind);
+    w.Key("run"); w.Int(e.run);
+    w.Key("node"); w.Int(e.node);
+    if (e.node >= 0 && e.node < num_nodes) {
+      w.Key("node_name"); w.String(report.nodes[e.node].identity.label);
+    }
+    w.EndObject();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("displayTimeUnit"); w.String("ns");
+  w.Key("otherData");
+  w.BeginObject();
+  w.Key("model"); w.String(report.model);
+  w.Key("clock"); w.String(report.clock);
+  w.Key("runs"); w.Int(report.runs);
+  w.Key("dropped_events"); w.Int(report.dropped_events);
+  w.EndObject();
+  w.EndObject();
+  out += "\n";
+  return out;
+}
+
+}  // namespace graphprof

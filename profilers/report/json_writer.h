@@ -1,0 +1,60 @@
+// JsonWriter: writes JSON text straight into a string, without building a
+// document first, so reports of 100k-node graphs render in one pass and in
+// little memory. The caller keeps the structure balanced; commas are placed
+// automatically.
+//
+//   JsonWriter w(&out);
+//   w.BeginObject();
+//   w.Key("runs"); w.Int(10);
+//   w.Key("run_ns"); w.IntArray(run_ns);
+//   w.EndObject();
+#ifndef GRAPHPROF_PROFILERS_REPORT_JSON_WRITER_H_
+#define GRAPHPROF_PROFILERS_REPORT_JSON_WRITER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+
+namespace graphprof {
+
+class JsonWriter {
+ public:
+  explicit JsonWriter(std::string* out) : out_(out) {}
+
+  void BeginObject();
+  void EndObject();
+  void BeginArray();
+  void EndArray();
+  // An object key; the next value call writes its value.
+  void Key(absl::string_view key);
+
+  void String(absl::string_view value);
+  void Int(int64_t value);
+  // Exactly (reads back to the same double); NaN and infinities as null.
+  void Double(double value);
+  // With 10 significant digits: for derived values a reader recomputes.
+  void Approx(double value);
+  void Bool(bool value);
+  void Null();
+  void IntArray(const std::vector<int64_t>& values);
+  // A line break before the next element: keeps big arrays readable.
+  void Newline() { pending_newline_ = true; }
+
+  // `text` escaped as a JSON string, quotes included.
+  static std::string Quote(absl::string_view text);
+
+ private:
+  void BeforeValue();
+
+  std::string* out_;
+  // Per open container: has it got an element yet?
+  std::vector<bool> has_element_;
+  bool after_key_ = false;
+  bool pending_newline_ = false;
+};
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_PROFILERS_REPORT_JSON_WRITER_H_

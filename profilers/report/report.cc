@@ -1,0 +1,171 @@
+#include "profilers/report/report.h"
+
+#include <algorithm>
+
+namespace graphprof {
+namespace {
+
+Metric TimeMetric() {
+  Metric m;
+  m.name = "time";
+  m.description = "host time (wall clock around each node)";
+  m.unit = Metric::Unit::kNanoseconds;
+  m.recorded = Metric::Recorded::kInclusive;
+  return m;
+}
+
+void AddInto(std::vector<int64_t>& into, const std::vector<int64_t>& values) {
+  if (into.size() < values.size()) into.resize(values.size(), 0);
+  for (size_t r = 0; r < values.size(); ++r) into[r] += values[r];
+}
+
+// Children come after their parent in id order, so one pass from the last
+// node to the first sees every node's children before the node itself.
+void DeriveSeries(std::vector<NodeRecord>& nodes, size_t m, Metric::Recorded recorded) {
+  const int n = static_cast<int>(nodes.size());
+  const bool from_total = recorded == Metric::Recorded::kInclusive;
+  for (NodeRecord& node : nodes) {
+    Series& s = node.metrics[m];
+    if (from_total) {
+      s.self = s.total;
+    } else {
+      s.total = s.self;
+    }
+  }
+  for (int id = n - 1; id >= 0; --id) {
+    const int parent = nodes[id].identity.parent;
+    if (parent < 0 || parent >= id) continue;
+    Series& p = nodes[parent].metrics[m];
+    const Series& c = nodes[id].metrics[m];
+    if (from_total) {
+      for (size_t r = 0; r < p.self.size() && r < c.total.size(); ++r) p.self[r] -= c.total[r];
+    } else {
+      AddInto(p.total, c.total);
+    }
+  }
+  // Clock jitter can leave a parent a few ns short of its children.
+  if (from_total) {
+    for (NodeRecord& node : nodes) {
+      for (int64_t& v : node.metrics[m].self) v = std::max<int64_t>(v, 0);
+    }
+  }
+}
+
+void DeriveSelfMemory(std::vector<NodeRecord>& nodes) {
+  for (NodeRecord& node : nodes) {
+    if (!node.memory.has_value()) continue;
+    NodeMemory& m = *node.memory;
+    m.self_allocated_bytes = m.allocated_bytes;
+    m.self_freed_bytes = m.freed_bytes;
+    m.self_allocations = m.allocations;
+    m.self_output_bytes = m.output_bytes;
+  }
+  for (const NodeRecord& node : nodes) {
+    const int parent = node.identity.parent;
+    if (parent < 0 || parent >= static_cast<int>(nodes.size()) || !node.memory.has_value()) continue;
+    std::optional<NodeMemory>& p = nodes[parent].memory;
+    if (!p.has_value()) continue;
+    p->self_allocated_bytes -= node.memory->allocated_bytes;
+    p->self_freed_bytes -= node.memory->freed_bytes;
+    p->self_allocations -= node.memory->allocations;
+    p->self_output_bytes = 0;
+  }
+}
+
+}  // namespace
+
+bool NodeRecord::executed() const {
+  for (int64_t c : calls) {
+    if (c > 0) return true;
+  }
+  return false;
+}
+
+Report::Report() { metrics.push_back(TimeMetric()); }
+
+int Report::FindMetric(absl::string_view name) const {
+  for (size_t i = 0; i < metrics.size(); ++i) {
+    if (metrics[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int Report::AddMetric(Metric metric) {
+  int index = FindMetric(metric.name);
+  if (index < 0) {
+    index = static_cast<int>(metrics.size());
+    metrics.push_back(std::move(metric));
+  }
+  for (NodeRecord& node : nodes) {
+    if (node.metrics.size() <= static_cast<size_t>(index)) node.metrics.resize(index + 1);
+    Series& s = node.metrics[index];
+    std::vector<int64_t>& recorded =
+        metrics[index].recorded == Metric::Recorded::kInclusive ? s.total : s.self;
+    if (recorded.size() < static_cast<size_t>(runs)) recorded.resize(runs, 0);
+  }
+  return index;
+}
+
+void Report::Finalize() {
+  for (NodeRecord& node : nodes) node.metrics.resize(metrics.size());
+  for (size_t m = 0; m < metrics.size(); ++m) DeriveSeries(nodes, m, metrics[m].recorded);
+  DeriveSelfMemory(nodes);
+}
+
+double Report::total_us() const {
+  const std::vector<int64_t>& runs_ns = run_ns();
+  if (runs_ns.empty()) return 0;
+  double sum = 0;
+  for (int64_t v : runs_ns) sum += static_cast<double>(v);
+  return sum / static_cast<double>(runs_ns.size()) / 1e3;
+}
+
+double Report::PercentOfRun(double ns) const {
+  const double mean_run_ns = total_us() * 1e3;
+  return mean_run_ns > 0 ? 100.0 * ns / mean_run_ns : 0;
+}
+
+double Report::PercentOf(int m, double value) const {
+  if (m < 0 || m >= static_cast<int>(metrics.size())) return 0;
+  const std::vector<int64_t>& run_total = metrics[m].run_total;
+  double denominator = 0;
+  if (!run_total.empty()) {
+    for (int64_t v : run_total) denominator += static_cast<double>(v);
+    denominator /= static_cast<double>(run_total.size());
+  } else {
+    for (const NodeRecord& node : nodes) {
+      if (node.identity.parent >= 0 || node.metrics.size() <= static_cast<size_t>(m)) continue;
+      const std::vector<int64_t>& total = node.metrics[m].total;
+      double sum = 0;
+      for (int64_t v : total) sum += static_cast<double>(v);
+      if (!total.empty()) denominator += sum / static_cast<double>(total.size());
+    }
+  }
+  return denominator > 0 ? 100.0 * value / denominator : 0;
+}
+
+double Report::coverage() const {
+  const std::vector<int64_t>& runs_ns = run_ns();
+  if (runs_ns.empty()) return 0;
+  double sum = 0;
+  for (size_t r = 0; r < runs_ns.size(); ++r) {
+    double top_level = 0;
+    for (const NodeRecord& node : nodes) {
+      if (node.identity.parent < 0 && r < node.time().total.size()) {
+        top_level += static_cast<double>(node.time().total[r]);
+      }
+    }
+    sum += runs_ns[r] > 0 ? top_level / static_cast<double>(runs_ns[r]) : 0;
+  }
+  return sum / static_cast<double>(runs_ns.size());
+}
+
+int64_t Report::executions_per_run() const {
+  int64_t executions = 0;
+  for (const NodeRecord& node : nodes) {
+    if (!node.calls.empty()) executions += node.calls[0];
+  }
+  return executions;
+}
+
+}  // namespace graphprof

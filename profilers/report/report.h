@@ -1,0 +1,209 @@
+// Report: everything one profiling session measured, as plain data.
+//
+// One data model, many renderings (TVM's profiling Report is the model): the
+// table, CSV, JSON, Chrome trace, annotated IR, HTML and diff renderers all
+// read a Report and nothing else. A Report holds raw per-run samples, not
+// just summaries, so any view (by node, kind, module, shape) and any
+// statistic can be computed from it, also after a JSON round trip.
+//
+// Metrics. Every per-run measurement a node can carry is a Metric: host time
+// ("time", always metrics[0]), device time, backward time, kernel counts...
+// Each node holds one Series per metric: its value in every timed run, both
+// inclusive of its blocks ("total") and without them ("self"). A recorder
+// fills the side it measured (Metric::recorded) and Finalize derives the
+// other, so statistics, views and every rendering treat all metrics alike.
+// Adding a metric is: AddMetric, fill the series, done.
+//
+// Time semantics: a node's value in a run is the sum over its executions in
+// that run (a node inside a loop body runs many times). prim::If and
+// prim::Loop totals include their blocks, whose nodes also have records.
+//
+// JSON, the other renderings and the diff live beside this header, each in
+// its own target (report_json.h, text_report.h, ...).
+#ifndef GRAPHPROF_PROFILERS_REPORT_REPORT_H_
+#define GRAPHPROF_PROFILERS_REPORT_REPORT_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "ir/graph_text.h"
+#include "ir/node_identity.h"
+
+namespace graphprof {
+
+// A per-run measurement.
+struct Metric {
+  enum class Unit { kNanoseconds, kCount };
+  // Which side of a node's Series the recorder measured.
+  enum class Recorded {
+    kInclusive,  // around the node, its blocks included (host time)
+    kSelf,       // the node alone (device time of leaf nodes, attributed backward time)
+  };
+
+  std::string name;         // "time", "device", "backward": column stem, sort key, JSON key
+  std::string description;  // one line for legends and headers
+  Unit unit = Unit::kNanoseconds;
+  Recorded recorded = Recorded::kInclusive;
+  // The whole run's value, measured independently of the nodes, per timed
+  // run (host: run time). Empty when there is none; percentages then refer
+  // to the sum of top-level nodes.
+  std::vector<int64_t> run_total;
+  // Per timed run, the part of run_total no node accounts for (e.g. autograd
+  // engine work); empty when not measured.
+  std::vector<int64_t> unattributed;
+};
+
+// One node's values of one metric, per timed run.
+struct Series {
+  std::vector<int64_t> total;  // its blocks included
+  std::vector<int64_t> self;   // without its blocks
+};
+
+// Memory while a node ran, from the inspection run. Byte counts are relative
+// to live bytes when the run started.
+struct NodeMemory {
+  // Measured around the node (an If/Loop includes its blocks).
+  int64_t allocated_bytes = 0;   // allocated while it ran
+  int64_t freed_bytes = 0;       // freed while it ran (its dead inputs included)
+  int64_t allocations = 0;
+  int64_t peak_bytes = 0;        // highest live bytes while it ran
+  int64_t live_after_bytes = 0;  // live bytes right after it
+  int64_t output_bytes = 0;      // bytes of its outputs, each storage once
+  // Without the nodes of its blocks (derived by Report::Finalize): what
+  // grouped views and sums add up, so nothing is counted twice.
+  int64_t self_allocated_bytes = 0;
+  int64_t self_freed_bytes = 0;
+  int64_t self_allocations = 0;
+  int64_t self_output_bytes = 0;  // 0 for If/Loop: their outputs come from their blocks
+};
+
+struct MemoryPoint {
+  int node;            // node id
+  int64_t live_bytes;  // live bytes after that execution
+};
+
+struct MemorySummary {
+  int64_t peak_bytes = 0;
+  int peak_node = -1;  // the node running when the peak was reached
+  int64_t allocated_bytes = 0;
+  int64_t freed_bytes = 0;
+  int64_t allocations = 0;
+  std::vector<MemoryPoint> timeline;  // one point per node execution
+};
+
+// One node execution in a timed run, for timelines.
+struct TraceEvent {
+  int32_t node;
+  int32_t run;
+  int64_t start_ns;     // since the start of the first timed run
+  int64_t duration_ns;
+};
+
+// One kernel / memcpy / memset on the device track of the Chrome trace.
+struct DeviceEvent {
+  int32_t node;         // -1 when it could not be attributed
+  int32_t run;
+  std::string name;
+  std::string kind;     // "kernel", "memcpy", "memset"
+  int64_t start_ns;     // since the start of the first timed run (host clock)
+  int64_t duration_ns;
+};
+
+// How the output compared with native execution (--verify).
+struct Verification {
+  bool identical = false;    // bitwise (NaN equal to NaN at the same place)
+  bool within_tolerance = false;
+  double max_abs_error = 0;  // over all floating tensors of the output
+  double max_rel_error = 0;
+  double rtol = 0;
+  double atol = 0;
+  std::string detail;        // where the first difference is, if any
+  std::string reference = "native execution";  // what was compared with ("module.forward")
+  bool passed() const { return identical || within_tolerance; }
+};
+
+struct NodeRecord {
+  NodeIdentity identity;
+  std::string input_shapes;   // "f32[1,3,224,224], f32[64,3,7,7], None"
+  std::string output_shapes;
+  std::vector<int64_t> calls;  // executions per timed run
+  std::vector<Series> metrics;  // parallel to Report::metrics
+  std::optional<NodeMemory> memory;
+  // Device work the node launched (CUPTI): the most expensive names with
+  // their device time per run, largest first.
+  std::vector<std::pair<std::string, int64_t>> top_kernels;
+
+  const Series& time() const { return metrics[0]; }
+  // Ran at least once in some timed run.
+  bool executed() const;
+};
+
+struct Report {
+  // 2: metrics as named series. Version 1 files are still read.
+  static constexpr int kSchemaVersion = 2;
+
+  Report();  // with the "time" metric
+
+  std::string model;
+  std::string clock = "steady_clock";
+  int warmup = 0;
+  int runs = 0;
+  // Estimated cost the timer adds to each node (two clock reads + bookkeeping).
+  double timer_overhead_ns = 0;
+  std::vector<Metric> metrics;        // metrics[0] is host time ("time")
+  std::vector<int64_t> run_start_ns;  // start of each timed run, since the first
+  // Sizes (see toolbox/sizes.h), -1 when unknown.
+  int64_t parameters = -1;            // all parameters
+  int64_t trainable_parameters = -1;  // those with requires_grad
+  int64_t model_bytes = -1;           // the module serialized
+  int64_t input_bytes = -1;           // the inputs, each storage once
+  // Output compared with native execution; unset when not checked.
+  std::optional<Verification> verification;
+  std::vector<NodeRecord> nodes;  // indexed by node id
+  std::vector<IrLine> ir;         // the graph's IR, for annotated renderings
+  std::optional<MemorySummary> memory;
+  std::vector<TraceEvent> events;
+  int64_t dropped_events = 0;  // trace events that did not fit the buffer
+  // Device profiling: the device used ("cuda:0 NVIDIA H200"), or why there
+  // are no device columns ("no CUDA device"); device events for the trace.
+  std::string device;
+  std::string device_note;
+  std::vector<DeviceEvent> device_events;
+  // Anything else a reader must know, one line each (shown in the summary).
+  std::vector<std::string> notes;
+
+  // --- Metrics. ---
+  const Metric& time_metric() const { return metrics[0]; }
+  // Host run time of each timed run.
+  const std::vector<int64_t>& run_ns() const { return metrics[0].run_total; }
+  // Index of the metric named `name`, or -1.
+  int FindMetric(absl::string_view name) const;
+  // Adds a metric (or returns the existing one of that name) and gives every
+  // node a zero series of `runs` values for it. Returns its index.
+  int AddMetric(Metric metric);
+
+  // Computes derived fields (the other side of every series, self memory)
+  // from the raw samples. Idempotent.
+  void Finalize();
+
+  // Mean run time in microseconds.
+  double total_us() const;
+  // `ns` (per run) as a percentage of the mean run time; 0 without runs.
+  double PercentOfRun(double ns) const;
+  // `value` (per run) of metric `m` as a percentage of that metric's mean run
+  // total (or of the top-level sum when it has none).
+  double PercentOf(int m, double value) const;
+  // Mean over runs of (sum of top-level node times) / (run time).
+  double coverage() const;
+  // Node executions in one run (run 0).
+  int64_t executions_per_run() const;
+};
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_PROFILERS_REPORT_REPORT_H_

@@ -1,0 +1,458 @@
+#include "profilers/report/report_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/str_cat.h"
+#include "profilers/report/stats.h"
+
+namespace graphprof {
+namespace {
+
+using nlohmann::json;
+
+const char* UnitName(Metric::Unit unit) { return unit == Metric::Unit::kCount ? "count" : "ns"; }
+const char* RecordedName(Metric::Recorded r) { return r == Metric::Recorded::kSelf ? "self" : "inclusive"; }
+
+void WriteOptionalCount(JsonWriter& w, const char* key, int64_t value) {
+  w.Key(key);
+  if (value >= 0) {
+    w.Int(value);
+  } else {
+    w.Null();
+  }
+}
+
+void WriteMemory(JsonWriter& w, const NodeMemory& m) {
+  w.BeginObject();
+  const std::pair<const char*, int64_t> fields[] = {
+      {"allocated_bytes", m.allocated_bytes},
+      {"freed_bytes", m.freed_bytes},
+      {"allocations", m.allocations},
+      {"peak_bytes", m.peak_bytes},
+      {"live_after_bytes", m.live_after_bytes},
+      {"output_bytes", m.output_bytes},
+      {"self_allocated_bytes", m.self_allocated_bytes},
+      {"self_freed_bytes", m.self_freed_bytes},
+      {"self_allocations", m.self_allocations},
+      {"self_output_bytes", m.self_output_bytes},
+  };
+  for (const auto& [key, value] : fields) {
+    w.Key(key);
+    w.Int(value);
+  }
+  w.EndObject();
+}
+
+void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
+  const NodeIdentity& id = node.identity;
+  w.BeginObject();
+  w.Key("id"); w.Int(id.id);
+  w.Key("parent"); w.Int(id.parent);
+  w.Key("depth"); w.Int(id.depth);
+  w.Key("name"); w.String(id.label);
+  w.Key("kind"); w.String(id.kind);
+  w.Key("schema"); w.String(id.schema);
+  w.Key("module"); w.String(id.module);
+  w.Key("source"); w.String(id.source);
+  if (!id.archive_source.empty()) {
+    w.Key("archive_source"); w.String(id.archive_source);
+  }
+  w.Key("input_shapes"); w.String(node.input_shapes);
+  w.Key("output_shapes"); w.String(node.output_shapes);
+  w.Key("calls"); w.IntArray(node.calls);
+  w.Key("total_ns"); w.IntArray(node.time().total);
+  if (report.metrics.size() > 1) {
+    w.Key("series");
+    w.BeginObject();
+    for (size_t m = 1; m < report.metrics.size() && m < node.metrics.size(); ++m) {
+      const Series& s = node.metrics[m];
+      w.Key(report.metrics[m].name);
+      w.IntArray(report.metrics[m].recorded == Metric::Recorded::kInclusive ? s.total : s.self);
+    }
+    w.EndObject();
+  }
+  // Derived, for readers that want numbers without statistics of their own.
+  const Summary time = Summarize(node.time().total);
+  int64_t calls = 0;
+  for (int64_t c : node.calls) calls += c;
+  w.Key("count"); w.Approx(node.calls.empty() ? 0.0 : static_cast<double>(calls) / node.calls.size());
+  w.Key("mean_us"); w.Approx(time.mean / 1e3);
+  w.Key("std_us"); w.Approx(time.std / 1e3);
+  w.Key("min_us"); w.Approx(time.min / 1e3);
+  w.Key("median_us"); w.Approx(time.median / 1e3);
+  w.Key("p90_us"); w.Approx(time.p90 / 1e3);
+  w.Key("max_us"); w.Approx(time.max / 1e3);
+  w.Key("self_us"); w.Approx(Summarize(node.time().self).mean / 1e3);
+  w.Key("percent"); w.Approx(report.PercentOfRun(time.mean));
+  for (size_t m = 1; m < report.metrics.size() && m < node.metrics.size(); ++m) {
+    const Metric& metric = report.metrics[m];
+    const bool ns = metric.unit == Metric::Unit::kNanoseconds;
+    const double scale = ns ? 1e3 : 1;
+    w.Key(absl::StrCat(metric.name, ns ? "_us" : ""));
+    w.Approx(Summarize(node.metrics[m].total).mean / scale);
+    w.Key(absl::StrCat(metric.name, ns ? "_self_us" : "_self"));
+    w.Approx(Summarize(node.metrics[m].self).mean / scale);
+  }
+  if (node.memory.has_value()) {
+    w.Key("memory");
+    WriteMemory(w, *node.memory);
+  }
+  if (!node.top_kernels.empty()) {
+    w.Key("top_kernels");
+    w.BeginArray();
+    for (const auto& [name, ns] : node.top_kernels) {
+      w.BeginArray();
+      w.String(name);
+      w.Int(ns);
+      w.EndArray();
+    }
+    w.EndArray();
+  }
+  w.EndObject();
+}
+
+// --- Reading. ---
+
+int64_t OptionalCount(const json& j, const char* key) {
+  return j.contains(key) && !j.at(key).is_null() ? j.at(key).get<int64_t>() : -1;
+}
+
+NodeMemory MemoryFromJson(const json& j) {
+  NodeMemory m;
+  m.allocated_bytes = j.at("allocated_bytes").get<int64_t>();
+  m.freed_bytes = j.at("freed_bytes").get<int64_t>();
+  m.allocations = j.at("allocations").get<int64_t>();
+  m.peak_bytes = j.at("peak_bytes").get<int64_t>();
+  m.live_after_bytes = j.at("live_after_bytes").get<int64_t>();
+  m.output_bytes = j.at("output_bytes").get<int64_t>();
+  return m;  // self_* are derived by Finalize
+}
+
+Metric MetricFromJson(const json& j) {
+  Metric m;
+  m.name = j.at("name").get<std::string>();
+  m.description = j.value("description", "");
+  m.unit = j.value("unit", "ns") == "count" ? Metric::Unit::kCount : Metric::Unit::kNanoseconds;
+  m.recorded = j.value("recorded", "inclusive") == "self" ? Metric::Recorded::kSelf : Metric::Recorded::kInclusive;
+  m.run_total = j.value("run_total", std::vector<int64_t>{});
+  m.unattributed = j.value("unattributed", std::vector<int64_t>{});
+  return m;
+}
+
+// Version 1 kept device time as device_ns and kernels as per-run means.
+void ReadVersion1Extras(const json& j, Report& report, NodeRecord& node) {
+  if (j.contains("device_ns")) {
+    Metric device;
+    device.name = "device";
+    device.description = "device time (CUDA events around each node)";
+    device.recorded = Metric::Recorded::kSelf;
+    const int m = report.AddMetric(device);
+    node.metrics.resize(report.metrics.size());
+    node.metrics[m].self = j.at("device_ns").get<std::vector<int64_t>>();
+  }
+  if (j.contains("kernels")) {
+    for (const json& t : j.at("kernels").at("top")) {
+      node.top_kernels.emplace_back(t.at(0).get<std::string>(), t.at(1).get<int64_t>());
+    }
+  }
+}
+
+NodeRecord NodeFromJson(const json& j, Report& report, int version) {
+  NodeRecord node;
+  NodeIdentity& id = node.identity;
+  id.id = j.at("id").get<int>();
+  id.parent = j.at("parent").get<int>();
+  id.depth = j.at("depth").get<int>();
+  id.label = j.at("name").get<std::string>();
+  id.kind = j.at("kind").get<std::string>();
+  id.schema = j.value("schema", "");
+  id.module = j.value("module", "");
+  id.source = j.value("source", "");
+  id.archive_source = j.value("archive_source", "");
+  node.input_shapes = j.value("input_shapes", "");
+  node.output_shapes = j.value("output_shapes", "");
+  node.calls = j.at("calls").get<std::vector<int64_t>>();
+  node.metrics.resize(report.metrics.size());
+  node.metrics[0].total = j.at("total_ns").get<std::vector<int64_t>>();
+  if (j.contains("series")) {
+    for (const auto& [name, values] : j.at("series").items()) {
+      const int m = report.FindMetric(name);
+      if (m <= 0) throw std::invalid_argument(absl::StrCat("node ", id.id, " has a series of unknown metric '", name, "'"));
+      Series& s = node.metrics[m];
+      (report.metrics[m].recorded == Metric::Recorded::kInclusive ? s.total : s.self) =
+          values.get<std::vector<int64_t>>();
+    }
+  }
+  if (j.contains("memory")) node.memory = MemoryFromJson(j.at("memory"));
+  if (j.contains("top_kernels")) {
+    for (const json& t : j.at("top_kernels")) node.top_kernels.emplace_back(t.at(0).get<std::string>(), t.at(1).get<int64_t>());
+  }
+  if (version == 1) ReadVersion1Extras(j, report, node);
+  return node;
+}
+
+absl::Status CheckStructure(const Report& report) {
+  const int n = static_cast<int>(report.nodes.size());
+  for (int i = 0; i < n; ++i) {
+    const NodeRecord& node = report.nodes[i];
+    if (node.identity.id != i) return absl::InvalidArgumentError(absl::StrCat("report node ", i, " has id ", node.identity.id));
+    if (node.identity.parent < -1 || node.identity.parent >= i) {
+      return absl::InvalidArgumentError(absl::StrCat("report node ", i, " has parent ", node.identity.parent,
+                                                     " (parents come before their children)"));
+    }
+    if (node.calls.size() != static_cast<size_t>(report.runs)) {
+      return absl::InvalidArgumentError(absl::StrCat("report node ", i, " has ", node.calls.size(), " call counts for ",
+                                                     report.runs, " runs"));
+    }
+    for (size_t m = 0; m < report.metrics.size(); ++m) {
+      const Series& s = node.metrics[m];
+      const size_t size = report.metrics[m].recorded == Metric::Recorded::kInclusive ? s.total.size() : s.self.size();
+      if (size != 0 && size != static_cast<size_t>(report.runs)) {
+        return absl::InvalidArgumentError(absl::StrCat("report node ", i, " has ", size, " values of '",
+                                                       report.metrics[m].name, "' for ", report.runs, " runs"));
+      }
+    }
+  }
+  if (report.run_ns().size() != static_cast<size_t>(report.runs)) {
+    return absl::InvalidArgumentError(absl::StrCat("report has ", report.run_ns().size(), " run times for ",
+                                                   report.runs, " runs"));
+  }
+  if (report.memory.has_value() && report.memory->peak_node >= n) {
+    return absl::InvalidArgumentError(absl::StrCat("report memory peak node ", report.memory->peak_node, " does not exist"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void WriteReportJson(const Report& report, JsonWriter& w) {
+  w.BeginObject();
+  w.Key("schema_version"); w.Int(Report::kSchemaVersion);
+  w.Key("model"); w.String(report.model);
+  w.Key("clock"); w.String(report.clock);
+  w.Key("runs"); w.Int(report.runs);
+  w.Key("warmup"); w.Int(report.warmup);
+  w.Key("timer_overhead_ns"); w.Double(report.timer_overhead_ns);
+  w.Key("coverage"); w.Approx(report.coverage());
+  w.Key("total_us"); w.Approx(report.total_us());
+  w.Key("run_ns"); w.IntArray(report.run_ns());
+  w.Key("run_start_ns"); w.IntArray(report.run_start_ns);
+  w.Key("metrics");
+  w.BeginArray();
+  for (const Metric& m : report.metrics) {
+    w.BeginObject();
+    w.Key("name"); w.String(m.name);
+    w.Key("description"); w.String(m.description);
+    w.Key("unit"); w.String(UnitName(m.unit));
+    w.Key("recorded"); w.String(RecordedName(m.recorded));
+    w.Key("run_total"); w.IntArray(m.run_total);
+    w.Key("unattributed"); w.IntArray(m.unattributed);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("verified");
+  if (report.verification.has_value()) {
+    w.Bool(report.verification->passed());
+  } else {
+    w.Null();
+  }
+  w.Key("verification");
+  if (report.verification.has_value()) {
+    const Verification& v = *report.verification;
+    w.BeginObject();
+    w.Key("identical"); w.Bool(v.identical);
+    w.Key("within_tolerance"); w.Bool(v.within_tolerance);
+    w.Key("max_abs_error"); w.Double(v.max_abs_error);
+    w.Key("max_rel_error"); w.Double(v.max_rel_error);
+    w.Key("rtol"); w.Double(v.rtol);
+    w.Key("atol"); w.Double(v.atol);
+    w.Key("detail"); w.String(v.detail);
+    w.Key("reference"); w.String(v.reference);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  WriteOptionalCount(w, "parameters", report.parameters);
+  WriteOptionalCount(w, "trainable_parameters", report.trainable_parameters);
+  WriteOptionalCount(w, "model_bytes", report.model_bytes);
+  WriteOptionalCount(w, "input_bytes", report.input_bytes);
+  WriteOptionalCount(w, "peak_bytes", report.memory.has_value() ? report.memory->peak_bytes : -1);
+  w.Key("memory");
+  if (report.memory.has_value()) {
+    const MemorySummary& m = *report.memory;
+    w.BeginObject();
+    w.Key("peak_bytes"); w.Int(m.peak_bytes);
+    w.Key("peak_node"); w.Int(m.peak_node);
+    w.Key("allocated_bytes"); w.Int(m.allocated_bytes);
+    w.Key("freed_bytes"); w.Int(m.freed_bytes);
+    w.Key("allocations"); w.Int(m.allocations);
+    w.Key("timeline");
+    w.BeginArray();
+    for (const MemoryPoint& p : m.timeline) {
+      w.BeginArray();
+      w.Int(p.node);
+      w.Int(p.live_bytes);
+      w.EndArray();
+    }
+    w.EndArray();
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  w.Key("nodes");
+  w.BeginArray();
+  for (const NodeRecord& node : report.nodes) {
+    w.Newline();
+    WriteNode(w, report, node);
+  }
+  w.EndArray();
+  w.Key("ir");
+  w.BeginArray();
+  for (const IrLine& line : report.ir) {
+    w.Newline();
+    w.BeginArray();
+    w.String(line.text);
+    w.Int(line.node);
+    w.EndArray();
+  }
+  w.EndArray();
+  w.Key("events");
+  w.BeginArray();
+  for (const TraceEvent& e : report.events) {
+    w.BeginArray();
+    w.Int(e.node);
+    w.Int(e.run);
+    w.Int(e.start_ns);
+    w.Int(e.duration_ns);
+    w.EndArray();
+  }
+  w.EndArray();
+  w.Key("dropped_events"); w.Int(report.dropped_events);
+  w.Key("device"); w.String(report.device);
+  w.Key("device_note"); w.String(report.device_note);
+  w.Key("device_events");
+  w.BeginArray();
+  for (const DeviceEvent& e : report.device_events) {
+    w.BeginArray();
+    w.Int(e.node);
+    w.Int(e.run);
+    w.String(e.name);
+    w.String(e.kind);
+    w.Int(e.start_ns);
+    w.Int(e.duration_ns);
+    w.EndArray();
+  }
+  w.EndArray();
+  w.Key("notes");
+  w.BeginArray();
+  for (const std::string& note : report.notes) w.String(note);
+  w.EndArray();
+  w.EndObject();
+}
+
+std::string ReportToJson(const Report& report) {
+  std::string out;
+  JsonWriter writer(&out);
+  WriteReportJson(report, writer);
+  out += "\n";
+  return out;
+}
+
+absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
+  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return absl::InvalidArgumentError("report is not valid JSON");
+  try {
+    if (!j.is_object() || !j.contains("schema_version")) {
+      return absl::InvalidArgumentError("not a graphprof report (no schema_version)");
+    }
+    const int version = j.at("schema_version").get<int>();
+    if (version < 1 || version > Report::kSchemaVersion) {
+      return absl::InvalidArgumentError(absl::StrCat("unsupported report schema_version ", version,
+                                                     " (this graphprof reads 1 to ", Report::kSchemaVersion, ")"));
+    }
+    Report report;
+    report.model = j.at("model").get<std::string>();
+    report.clock = j.value("clock", "steady_clock");
+    report.runs = j.at("runs").get<int>();
+    report.warmup = j.at("warmup").get<int>();
+    if (report.runs < 0 || report.warmup < 0) return absl::InvalidArgumentError("report has negative run counts");
+    report.timer_overhead_ns = j.at("timer_overhead_ns").get<double>();
+    if (version >= 2) {
+      report.metrics.clear();
+      for (const json& m : j.at("metrics")) report.metrics.push_back(MetricFromJson(m));
+      if (report.metrics.empty() || report.metrics[0].name != "time") {
+        return absl::InvalidArgumentError("report metrics must start with 'time'");
+      }
+      for (size_t a = 0; a < report.metrics.size(); ++a) {
+        for (size_t b = a + 1; b < report.metrics.size(); ++b) {
+          if (report.metrics[a].name == report.metrics[b].name) {
+            return absl::InvalidArgumentError(absl::StrCat("report has metric '", report.metrics[a].name, "' twice"));
+          }
+        }
+      }
+      if (j.contains("verification") && !j.at("verification").is_null()) {
+        const json& v = j.at("verification");
+        Verification verification;
+        verification.identical = v.at("identical").get<bool>();
+        verification.within_tolerance = v.value("within_tolerance", false);
+        verification.max_abs_error = v.value("max_abs_error", 0.0);
+        verification.max_rel_error = v.value("max_rel_error", 0.0);
+        verification.rtol = v.value("rtol", 0.0);
+        verification.atol = v.value("atol", 0.0);
+        verification.detail = v.value("detail", "");
+        verification.reference = v.value("reference", "native execution");
+        report.verification = verification;
+      }
+    } else if (!j.at("verified").is_null()) {
+      Verification verification;
+      verification.identical = j.at("verified").get<bool>();
+      report.verification = verification;
+    }
+    report.metrics[0].run_total = j.at("run_ns").get<std::vector<int64_t>>();
+    report.run_start_ns = j.value("run_start_ns", std::vector<int64_t>{});
+    report.parameters = OptionalCount(j, "parameters");
+    report.trainable_parameters = OptionalCount(j, "trainable_parameters");
+    report.model_bytes = OptionalCount(j, "model_bytes");
+    report.input_bytes = OptionalCount(j, "input_bytes");
+    for (const json& node : j.at("nodes")) report.nodes.push_back(NodeFromJson(node, report, version));
+    for (NodeRecord& node : report.nodes) node.metrics.resize(report.metrics.size());
+    if (j.contains("memory") && !j.at("memory").is_null()) {
+      const json& m = j.at("memory");
+      MemorySummary memory;
+      memory.peak_bytes = m.at("peak_bytes").get<int64_t>();
+      memory.peak_node = m.at("peak_node").get<int>();
+      memory.allocated_bytes = m.at("allocated_bytes").get<int64_t>();
+      memory.freed_bytes = m.at("freed_bytes").get<int64_t>();
+      memory.allocations = m.at("allocations").get<int64_t>();
+      for (const json& p : m.at("timeline")) memory.timeline.push_back(MemoryPoint{p.at(0).get<int>(), p.at(1).get<int64_t>()});
+      report.memory = memory;
+    }
+    if (j.contains("ir")) {
+      for (const json& line : j.at("ir")) report.ir.push_back(IrLine{line.at(0).get<std::string>(), line.at(1).get<int>()});
+    }
+    if (j.contains("events")) {
+      for (const json& e : j.at("events")) {
+        report.events.push_back(TraceEvent{e.at(0).get<int32_t>(), e.at(1).get<int32_t>(),
+                                           e.at(2).get<int64_t>(), e.at(3).get<int64_t>()});
+      }
+    }
+    report.dropped_events = j.value("dropped_events", int64_t{0});
+    report.device = j.value("device", "");
+    report.device_note = j.value("device_note", "");
+    if (j.contains("device_events")) {
+      for (const json& e : j.at("device_events")) {
+        report.device_events.push_back(DeviceEvent{e.at(0).get<int32_t>(), e.at(1).get<int32_t>(),
+                                                   e.at(2).get<std::string>(), e.at(3).get<std::string>(),
+                                                   e.at(4).get<int64_t>(), e.at(5).get<int64_t>()});
+      }
+    }
+    report.notes = j.value("notes", std::vector<std::string>{});
+    if (absl::Status valid = CheckStructure(report); !valid.ok()) return valid;
+    report.Finalize();
+    return report;
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat("malformed report JSON: ", e.what()));
+  }
+}
+
+}  // namespace graphprof

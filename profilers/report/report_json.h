@@ -1,0 +1,66 @@
+// Report <-> JSON (schema version 2; version 1 is still read).
+//
+// Top level:
+//   schema_version     2
+//   model              "ResNet.forward"
+//   clock              "steady_clock"
+//   runs, warmup       timed and warm-up run counts
+//   timer_overhead_ns  estimated instrumentation cost per node
+//   coverage           mean over runs of (top-level node time / run time)   <- derived
+//   total_us           mean run time in microseconds                       <- derived
+//   run_ns             [host run time per timed run] (= metrics[0].run_total)
+//   run_start_ns       [start of each timed run, since the first]
+//   metrics            [{name, description, unit: "ns"|"count",
+//                        recorded: "inclusive"|"self", run_total: [...],
+//                        unattributed: [...]}, ...]; metrics[0] is "time"
+//   verified           true | false | null (not checked)                   <- derived
+//   verification       null | {identical, within_tolerance, max_abs_error,
+//                       max_rel_error, rtol, atol, detail, reference}
+//   parameters, trainable_parameters, model_bytes, input_bytes   (null: unknown)
+//   peak_bytes         peak live bytes of the inspection run, or null       <- derived
+//   memory             {peak_bytes, peak_node, allocated_bytes, freed_bytes,
+//                       allocations, timeline: [[node, live_bytes], ...]} or null
+//   nodes              [node, ...] in id order (below)
+//   ir                 [[line text, node id or -1], ...]
+//   events             [[node, run, start_ns, duration_ns], ...] (timelines)
+//   dropped_events     trace events that did not fit the buffer
+//   device, device_note, device_events [[node, run, name, kind, start_ns, duration_ns], ...]
+//   notes              ["...", ...]
+// Node:
+//   id, parent (-1 at top level), depth, name, kind, schema, module, source,
+//   archive_source, input_shapes, output_shapes,
+//   calls [per run], total_ns [per run, host time inclusive]      <- raw samples
+//   series {metric name: [per run, the recorded side], ...} for the other metrics
+//   count, mean_us, std_us, min_us, median_us, p90_us, max_us, self_us,
+//   percent, and <metric>_us / <metric>_self_us (counts: <metric>,
+//   <metric>_self) for the other metrics                           <- derived
+//   memory {allocated_bytes, freed_bytes, allocations, peak_bytes,
+//           live_after_bytes, output_bytes, self_*}               <- only with a memory view
+//   top_kernels [[name, ns per run], ...]                        <- only with kernel data
+//
+// ReportFromJson reads the raw fields back and recomputes everything derived,
+// so ReportFromJson(ReportToJson(r)) renders exactly like r. Writing streams
+// (no document is built), so it takes one pass and little memory.
+#ifndef GRAPHPROF_PROFILERS_REPORT_REPORT_JSON_H_
+#define GRAPHPROF_PROFILERS_REPORT_REPORT_JSON_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "profilers/report/json_writer.h"
+#include "profilers/report/report.h"
+
+namespace graphprof {
+
+std::string ReportToJson(const Report& report);
+
+// Writes the report as one JSON object (for documents that embed reports,
+// such as the A/B output).
+void WriteReportJson(const Report& report, JsonWriter& writer);
+
+absl::StatusOr<Report> ReportFromJson(absl::string_view json);
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_PROFILERS_REPORT_REPORT_JSON_H_

@@ -1,0 +1,173 @@
+#include "profilers/report/text_report.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "profilers/report/stats.h"
+#include "profilers/report/text_table.h"
+
+namespace graphprof {
+namespace {
+
+std::string MetricValue(const Metric& metric, const Summary& s) {
+  if (s.count == 0) return "";
+  return metric.unit == Metric::Unit::kCount ? FormatCount(s.mean) : FormatMicros(s.mean);
+}
+
+std::string MetricHeader(const Metric& metric) {
+  return metric.unit == Metric::Unit::kCount ? metric.name : absl::StrCat(metric.name, "_us");
+}
+
+std::string VerificationLine(const Report& report) {
+  if (!report.verification.has_value()) return "not checked (use --verify)";
+  const Verification& v = *report.verification;
+  if (v.identical) return absl::StrCat("output identical to ", v.reference);
+  const std::string errors = absl::StrFormat("max abs error %.3g, max rel error %.3g (rtol %g, atol %g)",
+                                             v.max_abs_error, v.max_rel_error, v.rtol, v.atol);
+  if (v.within_tolerance) return absl::StrCat("output within tolerance of ", v.reference, ": ", errors);
+  return absl::StrCat("OUTPUT DIFFERS from ", v.reference, ": ", v.detail, v.detail.empty() ? "" : "; ", errors);
+}
+
+}  // namespace
+
+std::string RenderSummary(const Report& report) {
+  std::string out = absl::StrCat("graphprof report: ", report.model, "\n");
+  const Summary run = Summarize(report.run_ns());
+  if (report.parameters >= 0 || report.model_bytes >= 0 || report.input_bytes >= 0) {
+    std::vector<std::string> parts;
+    if (report.parameters >= 0) {
+      std::string p = absl::StrCat(report.parameters, " parameters");
+      if (report.trainable_parameters >= 0) absl::StrAppend(&p, " (", report.trainable_parameters, " trainable)");
+      parts.push_back(p);
+    }
+    if (report.model_bytes >= 0) parts.push_back(absl::StrCat(FormatBytes(report.model_bytes), " serialized"));
+    if (report.input_bytes >= 0) parts.push_back(absl::StrCat("inputs ", FormatBytes(report.input_bytes)));
+    absl::StrAppend(&out, "  model         ", absl::StrJoin(parts, ", "), "\n");
+  }
+  absl::StrAppendFormat(&out, "  runs          %d timed after %d warm-up (%s)\n", report.runs,
+                        report.warmup, report.clock);
+  absl::StrAppend(&out, "  run time      mean ", FormatMicros(run.mean), " us  std ", FormatMicros(run.std),
+                  " us  median ", FormatMicros(run.median), " us  min ", FormatMicros(run.min),
+                  " us  max ", FormatMicros(run.max), " us\n");
+  for (size_t m = 1; m < report.metrics.size(); ++m) {
+    const Metric& metric = report.metrics[m];
+    if (metric.run_total.empty()) continue;
+    const Summary total = Summarize(metric.run_total);
+    absl::StrAppendFormat(&out, "  %-13s mean %s us  median %s us (%s)", metric.name, FormatMicros(total.mean),
+                          FormatMicros(total.median), metric.description);
+    if (!metric.unattributed.empty()) {
+      absl::StrAppend(&out, "; unattributed ", FormatMicros(Summarize(metric.unattributed).mean), " us");
+    }
+    out += "\n";
+  }
+  const int64_t executions = report.executions_per_run();
+  const double overhead_share =
+      run.mean > 0 ? 100.0 * report.timer_overhead_ns * static_cast<double>(executions) / run.mean : 0;
+  absl::StrAppendFormat(&out,
+                        "  timer         %.1f ns per node (measured at start-up); %d node executions "
+                        "per run -> about %.2f%% of run time\n",
+                        report.timer_overhead_ns, executions, overhead_share);
+  absl::StrAppendFormat(&out, "  coverage      %.2f%% of run time is inside top-level nodes\n",
+                        100.0 * report.coverage());
+  absl::StrAppend(&out, "  verified      ", VerificationLine(report), "\n");
+  if (report.memory.has_value()) {
+    const MemorySummary& m = *report.memory;
+    std::string where = "-";
+    if (m.peak_node >= 0 && m.peak_node < static_cast<int>(report.nodes.size())) {
+      where = absl::StrCat("node ", m.peak_node, " ", report.nodes[m.peak_node].identity.label);
+    }
+    absl::StrAppend(&out, "  memory        peak ", FormatBytes(m.peak_bytes), " live (at ", where, "); ",
+                    m.allocations, " allocations, ", FormatBytes(m.allocated_bytes), " allocated, ",
+                    FormatBytes(m.freed_bytes), " freed\n");
+  }
+  if (!report.device.empty() || !report.device_note.empty()) {
+    absl::StrAppend(&out, "  device        ",
+                    report.device.empty() ? report.device_note
+                                          : absl::StrCat(report.device,
+                                                         " (device time from CUDA events around each node; "
+                                                         "kernels from CUPTI; never added to host time)"),
+                    "\n");
+  }
+  if (report.dropped_events > 0) {
+    absl::StrAppend(&out, "  trace         ", report.dropped_events, " events did not fit and were dropped\n");
+  }
+  for (const std::string& note : report.notes) absl::StrAppend(&out, "  note          ", note, "\n");
+  return out;
+}
+
+std::string RenderTable(const Report& report, const View& view, const TableOptions& options) {
+  const bool memory = options.memory && report.memory.has_value();
+  const bool nodes = view.group_by == GroupBy::kNode;
+  const bool modules = view.group_by == GroupBy::kModule;
+  using C = TextTable::Column;
+  std::vector<C> columns;
+  if (nodes) columns.push_back(C{"id", TextTable::kRight});
+  columns.push_back(C{nodes ? "name" : GroupByName(view.group_by), TextTable::kLeft, 60});
+  if (nodes) {
+    columns.push_back(C{"kind", TextTable::kLeft});
+  } else {
+    columns.push_back(C{"nodes", TextTable::kRight});
+  }
+  columns.push_back(C{"calls", TextTable::kRight});
+  columns.push_back(C{modules ? "total_us" : "mean_us", TextTable::kRight});
+  columns.push_back(C{"%", TextTable::kRight});
+  if (nodes || modules) columns.push_back(C{"self_us", TextTable::kRight});
+  columns.push_back(C{"std_us", TextTable::kRight});
+  columns.push_back(C{"p90_us", TextTable::kRight});
+  for (size_t m = 1; m < report.metrics.size(); ++m) {
+    columns.push_back(C{MetricHeader(report.metrics[m]), TextTable::kRight});
+  }
+  if (memory) {
+    columns.push_back(C{"alloc", TextTable::kRight});
+    columns.push_back(C{"peak", TextTable::kRight});
+    columns.push_back(C{"output", TextTable::kRight});
+  }
+  if (nodes) columns.push_back(C{"input shapes", TextTable::kLeft, 70});
+  TextTable table(std::move(columns));
+
+  auto cells = [&](const ViewRow& row, bool sums) {
+    std::vector<std::string> c;
+    std::string name = row.name;
+    if (!sums && (modules || (nodes && row.depth > 0))) name = std::string(2 * row.depth, ' ') + name;
+    if (nodes) c.push_back(sums ? "" : absl::StrCat(row.id));
+    c.push_back(name);
+    if (nodes) {
+      c.push_back(sums ? "" : row.kind);
+    } else {
+      c.push_back(absl::StrCat(row.members));
+    }
+    c.push_back(FormatCount(row.calls));
+    c.push_back(FormatMicros(row.time().total.mean));
+    c.push_back(absl::StrFormat("%.2f", row.time().percent));
+    if (nodes || modules) c.push_back(FormatMicros(row.time().self.mean));
+    c.push_back(sums ? "" : FormatMicros(row.time().total.std));
+    c.push_back(sums ? "" : FormatMicros(row.time().total.p90));
+    for (size_t m = 1; m < report.metrics.size(); ++m) {
+      c.push_back(m < row.metrics.size() ? MetricValue(report.metrics[m], row.metrics[m].total) : "");
+    }
+    if (memory) {
+      c.push_back(row.memory ? FormatBytes(row.memory->allocated_bytes) : "");
+      c.push_back(row.memory && !sums ? FormatBytes(row.memory->peak_bytes) : "");
+      c.push_back(row.memory && !sums ? FormatBytes(row.memory->output_bytes) : "");
+    }
+    if (nodes) c.push_back(sums ? "" : row.shapes);
+    return c;
+  };
+  for (const ViewRow& row : view.rows) table.AddRow(cells(row, false));
+  table.AddFooter(cells(view.sums, true));
+
+  std::string out;
+  if (!options.title.empty()) out += options.title + "\n";
+  out += table.Render();
+  if (view.rows.size() < view.total_rows) {
+    absl::StrAppend(&out, "(top ", view.rows.size(), " of ", view.total_rows, " rows; the sum covers all)\n");
+  }
+  if (nodes) {
+    out += "(sum: time of top-level nodes; nested nodes are inside their If/Loop)\n";
+  }
+  return out;
+}
+
+}  // namespace graphprof

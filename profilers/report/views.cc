@@ -1,0 +1,330 @@
+#include "profilers/report/views.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <unordered_map>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+
+namespace graphprof {
+namespace {
+
+// A row under construction: per-run series (one per metric) to summarise at the end.
+struct Accumulator {
+  ViewRow row;
+  std::vector<Series> series;  // parallel to Report::metrics
+  int64_t calls = 0;
+};
+
+void AddInto(std::vector<int64_t>& into, const std::vector<int64_t>& values) {
+  if (into.size() < values.size()) into.resize(values.size(), 0);
+  for (size_t r = 0; r < values.size(); ++r) into[r] += values[r];
+}
+
+int64_t Sum(const std::vector<int64_t>& values) {
+  int64_t s = 0;
+  for (int64_t v : values) s += v;
+  return s;
+}
+
+Accumulator NewAccumulator(const Report& report) {
+  Accumulator acc;
+  acc.series.resize(report.metrics.size());
+  acc.row.members = 0;
+  return acc;
+}
+
+// Adds self memory (what groups add up); peaks and live bytes: the maximum.
+void AddSelfMemory(std::optional<NodeMemory>& into, const std::optional<NodeMemory>& m) {
+  if (!m.has_value()) return;
+  if (!into.has_value()) into = NodeMemory{};
+  into->allocated_bytes += m->self_allocated_bytes;
+  into->freed_bytes += m->self_freed_bytes;
+  into->allocations += m->self_allocations;
+  into->output_bytes += m->self_output_bytes;
+  into->peak_bytes = std::max(into->peak_bytes, m->peak_bytes);
+  into->live_after_bytes = std::max(into->live_after_bytes, m->live_after_bytes);
+  into->self_allocated_bytes = into->allocated_bytes;
+  into->self_freed_bytes = into->freed_bytes;
+  into->self_allocations = into->allocations;
+  into->self_output_bytes = into->output_bytes;
+}
+
+// Adds a node's self values to both sides of a grouped row.
+void AddSelf(Accumulator& acc, const NodeRecord& node) {
+  for (size_t m = 0; m < acc.series.size() && m < node.metrics.size(); ++m) {
+    AddInto(acc.series[m].total, node.metrics[m].self);
+    AddInto(acc.series[m].self, node.metrics[m].self);
+  }
+  acc.calls += Sum(node.calls);
+  AddSelfMemory(acc.row.memory, node.memory);
+  ++acc.row.members;
+}
+
+ViewRow Finish(Accumulator& acc, const Report& report) {
+  ViewRow row = std::move(acc.row);
+  row.metrics.resize(acc.series.size());
+  for (size_t m = 0; m < acc.series.size(); ++m) {
+    MetricStats& s = row.metrics[m];
+    s.total = Summarize(acc.series[m].total);
+    s.self = Summarize(acc.series[m].self);
+    s.percent = report.PercentOf(static_cast<int>(m), s.total.mean);
+    s.self_percent = report.PercentOf(static_cast<int>(m), s.self.mean);
+  }
+  row.calls = report.runs > 0 ? static_cast<double>(acc.calls) / report.runs : 0;
+  return row;
+}
+
+bool Selected(const NodeRecord& node, const std::vector<std::string>& modules) {
+  if (modules.empty()) return true;
+  for (const std::string& m : modules) {
+    if (InModule(node.identity.module, m)) return true;
+  }
+  return false;
+}
+
+// Groups nodes by a key; rows keep the order of first appearance.
+std::vector<Accumulator> GroupNodes(const Report& report, const ViewOptions& options,
+                                    const std::function<std::string(const NodeRecord&)>& key,
+                                    bool by_shape) {
+  std::vector<Accumulator> groups;
+  std::unordered_map<std::string, size_t> index;
+  for (const NodeRecord& node : report.nodes) {
+    if (!Selected(node, options.modules)) continue;
+    std::string k = key(node);
+    auto [it, inserted] = index.emplace(k, groups.size());
+    if (inserted) {
+      Accumulator acc = NewAccumulator(report);
+      acc.row.name = std::move(k);
+      acc.row.kind = node.identity.kind;
+      if (by_shape) acc.row.shapes = node.input_shapes;
+      groups.push_back(std::move(acc));
+    }
+    AddSelf(groups[it->second], node);
+  }
+  return groups;
+}
+
+std::vector<Accumulator> NodeRows(const Report& report, const ViewOptions& options) {
+  std::vector<Accumulator> rows;
+  rows.reserve(report.nodes.size());
+  for (const NodeRecord& node : report.nodes) {
+    if (!Selected(node, options.modules)) continue;
+    Accumulator acc;
+    const NodeIdentity& id = node.identity;
+    acc.row.name = id.label;
+    acc.row.id = id.id;
+    acc.row.depth = id.depth;
+    acc.row.kind = id.kind;
+    acc.row.module = id.module;
+    acc.row.shapes = node.input_shapes;
+    acc.row.source = id.source;
+    acc.row.memory = node.memory;
+    acc.series = node.metrics;
+    acc.calls = Sum(node.calls);
+    rows.push_back(std::move(acc));
+  }
+  return rows;
+}
+
+// Module tree: every prefix of every module path, in order of first appearance.
+std::vector<Accumulator> ModuleRows(const Report& report, const ViewOptions& options) {
+  std::vector<Accumulator> rows;
+  std::unordered_map<std::string, size_t> index;
+  auto row_for = [&](const std::string& path, int depth) -> Accumulator& {
+    auto [it, inserted] = index.emplace(path, rows.size());
+    if (inserted) {
+      Accumulator acc = NewAccumulator(report);
+      acc.row.name = path.empty() ? "(root)" : path;
+      acc.row.module = path;
+      acc.row.depth = depth;
+      rows.push_back(std::move(acc));
+    }
+    return rows[it->second];
+  };
+  for (const NodeRecord& node : report.nodes) {
+    const std::string& module = node.identity.module;
+    std::vector<std::string> parts;
+    if (!module.empty()) parts = absl::StrSplit(module, '.');
+    std::string path;
+    for (size_t depth = 0; depth <= parts.size(); ++depth) {
+      if (depth > 0) path = depth == 1 ? parts[0] : absl::StrCat(path, ".", parts[depth - 1]);
+      Accumulator& acc = row_for(path, static_cast<int>(depth));
+      for (size_t m = 0; m < acc.series.size() && m < node.metrics.size(); ++m) {
+        AddInto(acc.series[m].total, node.metrics[m].self);
+        if (depth == parts.size()) AddInto(acc.series[m].self, node.metrics[m].self);
+      }
+      AddSelfMemory(acc.row.memory, node.memory);
+      ++acc.row.members;
+      if (depth == parts.size()) acc.calls += Sum(node.calls);
+    }
+  }
+  // Tree order (depth first): a parent before its children, siblings by
+  // first appearance. Rows were created parents-first, so indices work.
+  std::vector<std::vector<size_t>> children(rows.size());
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const std::string& path = rows[i].row.module;
+    const size_t dot = path.rfind('.');
+    const std::string parent = dot == std::string::npos ? "" : path.substr(0, dot);
+    children[index.at(parent)].push_back(i);
+  }
+  std::vector<Accumulator> ordered;
+  std::vector<size_t> stack;
+  if (!rows.empty()) stack.push_back(0);
+  while (!stack.empty()) {
+    const size_t i = stack.back();
+    stack.pop_back();
+    ordered.push_back(std::move(rows[i]));
+    for (auto it = children[i].rbegin(); it != children[i].rend(); ++it) stack.push_back(*it);
+  }
+  if (options.modules.empty()) return ordered;
+  std::vector<Accumulator> selected;
+  for (Accumulator& acc : ordered) {
+    for (const std::string& m : options.modules) {
+      if (InModule(acc.row.module, m)) {
+        selected.push_back(std::move(acc));
+        break;
+      }
+    }
+  }
+  return selected;
+}
+
+using Getter = std::function<double(const ViewRow&)>;
+
+struct SortKey {
+  std::string name;
+  Getter get;
+  bool descending;
+};
+
+std::vector<SortKey> SortKeyTable(const Report& report) {
+  std::vector<SortKey> keys = {
+      {"mean", [](const ViewRow& r) { return r.time().total.mean; }, true},
+      {"self", [](const ViewRow& r) { return r.time().self.mean; }, true},
+      {"std", [](const ViewRow& r) { return r.time().total.std; }, true},
+      {"median", [](const ViewRow& r) { return r.time().total.median; }, true},
+      {"p90", [](const ViewRow& r) { return r.time().total.p90; }, true},
+      {"min", [](const ViewRow& r) { return r.time().total.min; }, true},
+      {"max", [](const ViewRow& r) { return r.time().total.max; }, true},
+      {"calls", [](const ViewRow& r) { return r.calls; }, true},
+      {"percent", [](const ViewRow& r) { return r.time().percent; }, true},
+      {"alloc", [](const ViewRow& r) { return r.memory ? double(r.memory->allocated_bytes) : -1.0; }, true},
+      {"peak", [](const ViewRow& r) { return r.memory ? double(r.memory->peak_bytes) : -1.0; }, true},
+      {"id", [](const ViewRow& r) { return double(r.id); }, false},
+  };
+  for (size_t m = 1; m < report.metrics.size(); ++m) {
+    keys.push_back({report.metrics[m].name, [m](const ViewRow& r) { return r.metrics[m].total.mean; }, true});
+    keys.push_back({absl::StrCat(report.metrics[m].name, "_self"),
+                    [m](const ViewRow& r) { return r.metrics[m].self.mean; }, true});
+  }
+  return keys;
+}
+
+}  // namespace
+
+bool InModule(absl::string_view module, absl::string_view prefix) {
+  if (prefix.empty()) return true;
+  if (!absl::StartsWith(module, prefix)) return false;
+  return module.size() == prefix.size() || module[prefix.size()] == '.';
+}
+
+absl::StatusOr<GroupBy> ParseGroupBy(absl::string_view name) {
+  if (name == "node") return GroupBy::kNode;
+  if (name == "kind") return GroupBy::kKind;
+  if (name == "module") return GroupBy::kModule;
+  if (name == "shape") return GroupBy::kShape;
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown grouping '", name, "' (use node, kind, module or shape)"));
+}
+
+const char* GroupByName(GroupBy group_by) {
+  switch (group_by) {
+    case GroupBy::kNode: return "node";
+    case GroupBy::kKind: return "kind";
+    case GroupBy::kModule: return "module";
+    case GroupBy::kShape: return "shape";
+  }
+  return "?";
+}
+
+const std::vector<std::string>& BasicSortKeys() {
+  static const auto* names = [] {
+    auto* v = new std::vector<std::string>();
+    for (const SortKey& k : SortKeyTable(Report())) v->push_back(k.name);
+    v->push_back("name");
+    v->push_back("order");
+    return v;
+  }();
+  return *names;
+}
+
+std::vector<std::string> SortKeys(const Report& report) {
+  std::vector<std::string> names;
+  for (const SortKey& k : SortKeyTable(report)) names.push_back(k.name);
+  names.push_back("name");
+  names.push_back("order");
+  return names;
+}
+
+absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options) {
+  if (options.top < 0) return absl::InvalidArgumentError("top must not be negative");
+  std::string sort = options.sort;
+  if (sort.empty()) sort = options.group_by == GroupBy::kModule ? "order" : "mean";
+  const std::vector<SortKey> keys = SortKeyTable(report);
+  const SortKey* key = nullptr;
+  for (const SortKey& k : keys) {
+    if (k.name == sort) key = &k;
+  }
+  if (key == nullptr && sort != "name" && sort != "order") {
+    return absl::InvalidArgumentError(absl::StrCat("unknown sort column '", sort, "' (use ",
+                                                   absl::StrJoin(SortKeys(report), ", "), ")"));
+  }
+
+  std::vector<Accumulator> groups;
+  switch (options.group_by) {
+    case GroupBy::kNode: groups = NodeRows(report, options); break;
+    case GroupBy::kKind:
+      groups = GroupNodes(report, options, [](const NodeRecord& n) { return n.identity.kind; }, false);
+      break;
+    case GroupBy::kShape:
+      groups = GroupNodes(report, options,
+                          [](const NodeRecord& n) { return absl::StrCat(n.identity.kind, " (", n.input_shapes, ")"); },
+                          true);
+      break;
+    case GroupBy::kModule: groups = ModuleRows(report, options); break;
+  }
+
+  View view;
+  view.group_by = options.group_by;
+
+  // Sums: every node's self values once. Their total is the top-level totals
+  // for nodes (the same number) and the roots of the module tree.
+  Accumulator sums = NewAccumulator(report);
+  sums.row.name = "(sum)";
+  for (const NodeRecord& node : report.nodes) {
+    if (Selected(node, options.modules)) AddSelf(sums, node);
+  }
+  view.sums = Finish(sums, report);
+
+  view.rows.reserve(groups.size());
+  for (Accumulator& g : groups) view.rows.push_back(Finish(g, report));
+  view.total_rows = view.rows.size();
+
+  if (sort == "name") {
+    std::stable_sort(view.rows.begin(), view.rows.end(),
+                     [](const ViewRow& a, const ViewRow& b) { return a.name < b.name; });
+  } else if (key != nullptr) {
+    std::stable_sort(view.rows.begin(), view.rows.end(), [&](const ViewRow& a, const ViewRow& b) {
+      return key->descending ? key->get(a) > key->get(b) : key->get(a) < key->get(b);
+    });
+  }
+  if (options.top > 0 && view.rows.size() > static_cast<size_t>(options.top)) view.rows.resize(options.top);
+  return view;
+}
+
+}  // namespace graphprof

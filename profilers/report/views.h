@@ -1,0 +1,93 @@
+// Views: a Report aggregated into rows, by node, op kind, module or shape.
+//
+//   node    one row per node: total is inclusive (If/Loop include their
+//           blocks), self excludes them
+//   kind    one row per op kind: its nodes' self values added up
+//   module  one row per module path prefix, as a tree in execution order:
+//           total = self values of every node inside the module (submodules
+//           included), self = of nodes directly in it (torch_geometric's
+//           layer-wise view)
+//   shape   one row per (kind, input shapes): self values added up
+//
+// Every metric of the report (host time, device time, backward time, ...)
+// gets the same treatment: a row holds one MetricStats per metric, whose
+// statistics are over runs of the row's per-run value, so std/p90 are real
+// run-to-run variation. Memory rows add self memory (peaks: the maximum).
+// Rows can be sorted by any column and cut to the top N; the sums row always
+// covers all rows (for nodes: top-level totals, so nested time is not
+// counted twice).
+#ifndef GRAPHPROF_PROFILERS_REPORT_VIEWS_H_
+#define GRAPHPROF_PROFILERS_REPORT_VIEWS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "profilers/report/report.h"
+#include "profilers/report/stats.h"
+
+namespace graphprof {
+
+enum class GroupBy { kNode, kKind, kModule, kShape };
+
+absl::StatusOr<GroupBy> ParseGroupBy(absl::string_view name);  // node|kind|module|shape
+const char* GroupByName(GroupBy group_by);
+
+// One metric of one row.
+struct MetricStats {
+  Summary total;  // per run; see the grouping rules above
+  Summary self;
+  double percent = 0;       // total mean as a share of the metric's run total
+  double self_percent = 0;
+};
+
+struct ViewRow {
+  std::string name;    // node label, kind, module path or "kind (shapes)"
+  int id = -1;         // node view: the node id
+  int depth = 0;       // node: block nesting; module: path depth
+  int members = 1;     // nodes aggregated into the row
+  std::string kind;
+  std::string module;
+  std::string shapes;  // input shapes
+  std::string source;
+  double calls = 0;    // executions per run (mean)
+  std::vector<MetricStats> metrics;  // parallel to Report::metrics
+  std::optional<NodeMemory> memory;  // node rows: the node's; grouped rows: self sums, peak max
+
+  const MetricStats& time() const { return metrics[0]; }
+};
+
+struct View {
+  GroupBy group_by = GroupBy::kNode;
+  std::vector<ViewRow> rows;
+  size_t total_rows = 0;  // before top-N
+  ViewRow sums;
+};
+
+struct ViewOptions {
+  GroupBy group_by = GroupBy::kNode;
+  // Column to sort by (SortKeys); default: mean (module view: order).
+  std::string sort;
+  int top = 0;  // 0: all rows
+  // Only these module paths and their submodules (module rows), or the nodes
+  // inside them (other views). Empty: everything.
+  std::vector<std::string> modules;
+};
+
+// The sort keys for `report`: mean, self, std, median, p90, min, max, calls,
+// percent (host time), alloc, peak, id, name, order, and for every other
+// metric M: M (mean of total) and M_self.
+std::vector<std::string> SortKeys(const Report& report);
+// The keys that exist whatever the metrics are.
+const std::vector<std::string>& BasicSortKeys();
+
+absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options);
+
+// True when `module` is `prefix` or inside it ("layer1.0" is inside "layer1").
+bool InModule(absl::string_view module, absl::string_view prefix);
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_PROFILERS_REPORT_VIEWS_H_

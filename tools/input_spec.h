@@ -1,0 +1,50 @@
+// Describing model inputs as text and making seeded random inputs from it.
+//
+// Grammar (comma-separated list, one item per positional input):
+//   1x3x224x224:float32      a tensor, random normal values
+//   2x5000:int64[0:1000]     an integer tensor, uniform in [0, 1000)
+//   8x32                     dtype defaults to float32
+//   scalar:float32           a 0-dim tensor
+//   =3  =0.5  =true          an int, float or bool argument
+// dtypes: float32|float|f32, float64|double|f64, float16|half|f16, bfloat16|bf16,
+//         int64|long|i64, int32|int|i32, int16|i16, int8|i8, uint8|u8, bool.
+// Integer tensors without a range use [0, 10); bool tensors are fair coin flips.
+#ifndef GRAPHPROF_TOOLS_INPUT_SPEC_H_
+#define GRAPHPROF_TOOLS_INPUT_SPEC_H_
+
+#include <torch/script.h>
+
+#include <cstdint>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace graphprof {
+
+struct InputSpec {
+  enum class Kind { kTensor, kInt, kFloat, kBool };
+  Kind kind = Kind::kTensor;
+  std::vector<int64_t> shape;
+  c10::ScalarType dtype = c10::ScalarType::Float;
+  int64_t low = 0;    // integer tensors: values in [low, high)
+  int64_t high = 10;
+  bool has_range = false;
+  double scalar = 0;  // kInt / kFloat / kBool value
+};
+
+absl::StatusOr<std::vector<InputSpec>> ParseInputSpecs(absl::string_view text);
+
+// The text form ParseInputSpecs accepts.
+std::string FormatInputSpecs(const std::vector<InputSpec>& specs);
+
+// Random inputs for `specs`, identical for identical (specs, seed).
+std::vector<c10::IValue> MakeRandomInputs(const std::vector<InputSpec>& specs, uint64_t seed);
+
+// dtype from its name ("float32", "i64", ...).
+absl::StatusOr<c10::ScalarType> ParseDtype(absl::string_view name);
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_TOOLS_INPUT_SPEC_H_
