@@ -18,15 +18,10 @@
 namespace graphprof {
 namespace {
 
+using ::graphprof::testing::ExpectIdentical;
 using ::graphprof::testing::NativeForward;
 using ::graphprof::testing::PlanIr;
 using ::graphprof::testing::PlanModule;
-
-void ExpectIdentical(const c10::IValue& expected, const absl::StatusOr<c10::IValue>& actual) {
-  ASSERT_TRUE(actual.ok()) << actual.status();
-  std::string why;
-  EXPECT_TRUE(IdenticalIValues(expected, *actual, &why)) << why;
-}
 
 class ZooEquivalenceTest : public ::testing::TestWithParam<std::string> {};
 
@@ -57,6 +52,19 @@ TEST_P(ZooEquivalenceTest, NotInlinedCallsAlsoMatch) {
 
 INSTANTIATE_TEST_SUITE_P(Zoo, ZooEquivalenceTest, ::testing::ValuesIn(ZooNames()));
 
+// Counts the calls RunCall executes.
+class CallCounter : public Interpreter {
+ public:
+  using Interpreter::Interpreter;
+  int calls = 0;
+
+ protected:
+  absl::Status RunCall(const NodePlan& node) override {
+    ++calls;
+    return Interpreter::RunCall(node);
+  }
+};
+
 TEST(InterpreterTest, NotInlinedGraphRunsCallsThroughTheCallHandler) {
   absl::StatusOr<ZooModel> model = MakeZooModel("resnet18");
   ASSERT_TRUE(model.ok());
@@ -64,9 +72,30 @@ TEST(InterpreterTest, NotInlinedGraphRunsCallsThroughTheCallHandler) {
   options.inline_calls = false;
   auto plan = PlanModule(model->module, options);
   ASSERT_NE(plan, nullptr);
-  int calls = 0;
-  for (const NodePlan& node : plan->nodes()) calls += node.family == NodeFamily::kCall;
-  EXPECT_GT(calls, 5);
+  int call_nodes = 0;
+  for (const NodePlan& node : plan->nodes()) call_nodes += node.family == NodeFamily::kCall;
+  ASSERT_GT(call_nodes, 0);
+  CallCounter interpreter(plan);
+  std::vector<c10::IValue> inputs = model->ExampleInputs(2);
+  ExpectIdentical(NativeForward(model->module, inputs), interpreter.Run(inputs));
+  EXPECT_EQ(interpreter.calls, call_nodes) << "every call node ran through RunCall once";
+}
+
+TEST(InterpreterTest, AFailingCallNamesTheCallNode) {
+  absl::StatusOr<ZooModel> model = MakeZooModel("resnet18");
+  ASSERT_TRUE(model.ok());
+  PrepareOptions options;
+  options.inline_calls = false;
+  auto plan = PlanModule(model->module, options);
+  ASSERT_NE(plan, nullptr);
+  CallCounter interpreter(plan);
+  absl::StatusOr<c10::IValue> bad = interpreter.Run({torch::randn({1, 4, 32, 32})});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(absl::StrContains(bad.status().message(), "CallMethod")) << bad.status();
+  EXPECT_TRUE(absl::StrContains(bad.status().message(), "channels")) << bad.status();
+  EXPECT_GE(interpreter.calls, 1);
+  std::vector<c10::IValue> inputs = model->ExampleInputs(1);
+  ExpectIdentical(NativeForward(model->module, inputs), interpreter.Run(inputs));  // still usable
 }
 
 TEST(InterpreterTest, PreparingDoesNotMutateTheModule) {

@@ -249,6 +249,41 @@ graph(%x : Tensor, %fail : bool):
   EXPECT_FALSE(Profile(plan, {torch::ones({1}), false}, options).ok());
 }
 
+TEST(ProfilerTest, AFailureInsideALoopBodyFailsOnlyThatTimedRun) {
+  auto plan = PlanIr(R"IR(
+graph(%x : Tensor, %n : int, %k : int):
+  %true : bool = prim::Constant[value=1]()
+  %ns : int = prim::Constant[value=10]()
+  %z : Tensor = prim::Loop(%n, %true, %x)
+    block0(%i : int, %h : Tensor):
+      %f : bool = aten::eq(%i, %k)
+      %h1 : Tensor = graphprof_test::advance(%h, %ns)
+      %h2 : Tensor = graphprof_test::fail_if(%h1, %f)
+      -> (%true, %h2)
+  return (%z)
+)IR");
+  ASSERT_NE(plan, nullptr);
+  ProfilingInterpreter profiler(plan, TestClock());
+  profiler.BeginInspection(false);
+  ASSERT_TRUE(profiler.Run({torch::ones({1}), int64_t{4}, int64_t{-1}}).ok());
+  profiler.BeginTimedRuns(2, 1000);
+  ASSERT_TRUE(profiler.Run({torch::ones({1}), int64_t{4}, int64_t{-1}}).ok());
+  const size_t events_after_first = profiler.events().size();
+  absl::StatusOr<c10::IValue> failed = profiler.Run({torch::ones({1}), int64_t{4}, int64_t{2}});
+  ASSERT_FALSE(failed.ok());
+  EXPECT_TRUE(absl::StrContains(failed.status().message(), "fail_if")) << failed.status();
+  EXPECT_TRUE(absl::StrContains(failed.status().message(), "graphprof_test failure")) << failed.status();
+  EXPECT_EQ(profiler.completed_runs(), 1);
+  EXPECT_EQ(profiler.events().size(), events_after_first) << "the failed run's events are dropped";
+  ASSERT_TRUE(profiler.Run({torch::ones({1}), int64_t{3}, int64_t{-1}}).ok());
+  EXPECT_EQ(profiler.completed_runs(), 2);
+  const int advance = 5;  // constants 0-1, loop 2, body: eq 3, advance 4, fail_if 5
+  ASSERT_EQ(plan->node(advance - 1).identity.kind, "graphprof_test::advance");
+  EXPECT_EQ(profiler.sample(0, advance - 1).calls, 4);
+  EXPECT_EQ(profiler.sample(1, advance - 1).calls, 3) << "the second row holds the run after the failure";
+  EXPECT_EQ(profiler.sample(1, 2).total_ns, 30) << "the loop's time: three advances of 10 ns";
+}
+
 TEST(ProfilerTest, AFailedTimedRunLeavesNoSamples) {
   auto plan = PlanIr(R"IR(
 graph(%x : Tensor, %fail : bool):
@@ -310,7 +345,8 @@ TEST(ProfilerTest, MemoryViewMatchesTensorSizesAndNativePeak) {
     auto p = PlanModule(m->module);
     ASSERT_NE(p, nullptr);
     const std::vector<c10::IValue> in = m->ExampleInputs(1);
-    absl::StatusOr<Report> r = Profile(p, in, options);
+    c10::IValue out;
+    absl::StatusOr<Report> r = Profile(p, in, options, &out);
     ASSERT_TRUE(r.ok()) << r.status();
     for (int i = 0; i < 3; ++i) m->module.forward(in);
     auto tracker = std::make_shared<MemoryTracker>();
@@ -320,8 +356,13 @@ TEST(ProfilerTest, MemoryViewMatchesTensorSizesAndNativePeak) {
     }
     EXPECT_EQ(r->memory->peak_bytes, tracker->peak_bytes()) << name;
     EXPECT_GE(r->memory->peak_node, 0) << name;
-    // The timeline ends where the run ends: only the output is still live.
-    ASSERT_FALSE(r->memory->timeline.empty());
+    // One point per node execution of the inspection run, and the timeline
+    // ends where the run ends: only the output is still live.
+    ASSERT_EQ(static_cast<int64_t>(r->memory->timeline.size()), r->executions_per_run()) << name;
+    EXPECT_EQ(r->memory->timeline.back().live_bytes, IValueBytes(out)) << name;
+    int64_t peak_on_timeline = 0;
+    for (const MemoryPoint& p : r->memory->timeline) peak_on_timeline = std::max(peak_on_timeline, p.live_bytes);
+    EXPECT_LE(peak_on_timeline, r->memory->peak_bytes) << name << ": points are after nodes, the peak inside one";
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include "ir/ivalue_util.h"
 #include "ir/loader.h"
 
 namespace graphprof::testing {
@@ -12,13 +13,13 @@ namespace graphprof::testing {
 std::string FixturePath(const std::string& name) { return "tests/fixtures/" + name; }
 
 std::shared_ptr<const GraphPlan> PlanModule(const torch::jit::Module& module,
-                                            const PrepareOptions& options) {
+                                            const PrepareOptions& options, const PlanOptions& plan_options) {
   absl::StatusOr<PreparedGraph> prepared = PrepareMethod(module, options);
   if (!prepared.ok()) {
     ADD_FAILURE() << prepared.status();
     return nullptr;
   }
-  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(*std::move(prepared));
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(*std::move(prepared), plan_options);
   if (!plan.ok()) {
     ADD_FAILURE() << plan.status();
     return nullptr;
@@ -26,7 +27,8 @@ std::shared_ptr<const GraphPlan> PlanModule(const torch::jit::Module& module,
   return *plan;
 }
 
-std::shared_ptr<const GraphPlan> PlanIr(const std::string& ir_text, const std::string& name) {
+std::shared_ptr<const GraphPlan> PlanIr(const std::string& ir_text, const std::string& name,
+                                        const PlanOptions& plan_options) {
   absl::StatusOr<std::shared_ptr<torch::jit::Graph>> graph = ParseGraph(ir_text);
   if (!graph.ok()) {
     ADD_FAILURE() << graph.status();
@@ -37,12 +39,18 @@ std::shared_ptr<const GraphPlan> PlanIr(const std::string& ir_text, const std::s
     ADD_FAILURE() << prepared.status();
     return nullptr;
   }
-  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(*std::move(prepared));
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(*std::move(prepared), plan_options);
   if (!plan.ok()) {
     ADD_FAILURE() << plan.status();
     return nullptr;
   }
   return *plan;
+}
+
+void ExpectIdentical(const c10::IValue& expected, const absl::StatusOr<c10::IValue>& actual) {
+  ASSERT_TRUE(actual.ok()) << actual.status();
+  std::string why;
+  EXPECT_TRUE(IdenticalIValues(expected, *actual, &why)) << why;
 }
 
 c10::IValue NativeForward(torch::jit::Module& module, const std::vector<c10::IValue>& inputs) {

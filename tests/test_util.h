@@ -20,8 +20,13 @@ std::string FixturePath(const std::string& name);
 // Prepares and plans a module's method / an IR text; fails the test and
 // returns null on error.
 std::shared_ptr<const GraphPlan> PlanModule(const torch::jit::Module& module,
-                                            const PrepareOptions& options = {});
-std::shared_ptr<const GraphPlan> PlanIr(const std::string& ir_text, const std::string& name = "ir");
+                                            const PrepareOptions& options = {},
+                                            const PlanOptions& plan_options = {});
+std::shared_ptr<const GraphPlan> PlanIr(const std::string& ir_text, const std::string& name = "ir",
+                                        const PlanOptions& plan_options = {});
+
+// Expects `actual` to be OK and identical to `expected` (IdenticalIValues).
+void ExpectIdentical(const c10::IValue& expected, const absl::StatusOr<c10::IValue>& actual);
 
 // module.forward(inputs) (copies the inputs).
 c10::IValue NativeForward(torch::jit::Module& module, const std::vector<c10::IValue>& inputs);

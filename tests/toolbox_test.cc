@@ -1,6 +1,9 @@
 // The toolbox: Timeit, Profileit, Benchmark, sizes, NVTX, node observers.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include <sstream>
 
 #include "absl/strings/match.h"
@@ -48,7 +51,8 @@ TEST(ProfileitTest, ReturnsResultAndMemoryStats) {
   EXPECT_GE(stats.allocated_bytes, 2 * 65536 * 4);  // zeros + add result
   EXPECT_GE(stats.peak_bytes, 2 * 65536 * 4);
   EXPECT_GE(stats.allocations, 2);
-  EXPECT_GT(stats.seconds, 0);
+  auto slept = Profileit([] { std::this_thread::sleep_for(std::chrono::milliseconds(2)); });
+  EXPECT_GE(slept.stats.seconds, 0.002) << "at least the time slept";
   int calls = 0;
   Profiled<void> none = Profileit([&] { ++calls; });
   EXPECT_EQ(calls, 1);
@@ -99,8 +103,14 @@ TEST(BenchmarkTest, BackwardPassAndFailures) {
       Benchmark({ModuleCase("native", model->module, inputs), InterpreterCase("interpreter", PlanModule(model->module), inputs)},
                 options);
   ASSERT_TRUE(rows.ok()) << rows.status();
-  EXPECT_GT((*rows)[0].backward_s, 0);
-  EXPECT_GT((*rows)[1].backward_s, 0);
+  for (const BenchmarkRow& row : *rows) {
+    EXPECT_EQ(row.backward_ns.count, options.steps) << row.name << ": one backward pass timed per step";
+    EXPECT_EQ(row.forward_ns.count, options.steps) << row.name;
+  }
+  // Backward really ran: the parameters have gradients.
+  for (const torch::jit::Named<at::Tensor>& p : model->module.named_parameters()) {
+    EXPECT_TRUE(p.value.grad().defined()) << p.name;
+  }
   EXPECT_TRUE(absl::StrContains(RenderBenchmark(*rows, options), "Backward"));
 
   auto no_grad_plan = PlanIr("graph(%x : Tensor):\n  %y : Tensor = aten::relu(%x)\n  return (%y)\n");
@@ -109,7 +119,38 @@ TEST(BenchmarkTest, BackwardPassAndFailures) {
   ASSERT_FALSE(fails.ok());
   EXPECT_TRUE(absl::StrContains(fails.status().message(), "relu: backward needs")) << fails.status();
   options.steps = 0;
-  EXPECT_FALSE(Benchmark({}, options).ok());
+  absl::StatusOr<std::vector<BenchmarkRow>> no_steps = Benchmark({ModuleCase("m", model->module, inputs)}, options);
+  EXPECT_TRUE(absl::StrContains(no_steps.status().message(), "steps must be at least 1")) << no_steps.status();
+  options.steps = 1;
+  options.warmup = 0;
+  absl::StatusOr<std::vector<BenchmarkRow>> no_warmup = Benchmark({ModuleCase("m", model->module, inputs)}, options);
+  EXPECT_TRUE(absl::StrContains(no_warmup.status().message(), "warmup must be at least 1")) << no_warmup.status();
+  options.warmup = 1;
+  EXPECT_TRUE(absl::StrContains(Benchmark({}, options).status().message(), "no cases")) << "an empty list is refused";
+}
+
+TEST(BenchmarkTest, CasesRotateAndSweepTheirArguments) {
+  std::vector<std::string> order;
+  std::vector<int> sizes;
+  auto module = MakeZooModel("mlp");
+  ASSERT_TRUE(module.ok());
+  BenchmarkOptions options;
+  options.warmup = 1;
+  options.steps = 2;
+  std::vector<std::pair<int, int>> progress;
+  options.progress = [&](int done, int total) { progress.emplace_back(done, total); };
+  std::vector<BenchmarkCase> cases = {
+      CallableCase("a", [&] { order.push_back("a"); }), CallableCase("b", [&] { order.push_back("b"); }),
+      ModuleSweepCase("sweep", module->module, [&](int step) {
+        sizes.push_back(step + 1);
+        return std::vector<c10::IValue>{torch::randn({step + 1, 784})};
+      })};
+  absl::StatusOr<std::vector<BenchmarkRow>> rows = Benchmark(cases, options);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ(order, (std::vector<std::string>{"a", "b", "b", "a", "a", "b"})) << "a b s, b s a, s a b";
+  EXPECT_EQ(sizes, (std::vector<int>{1, 2, 3})) << "one argument set per step, batch growing";
+  EXPECT_EQ(progress, (std::vector<std::pair<int, int>>{{1, 3}, {2, 3}, {3, 3}}));
+  EXPECT_EQ((*rows)[2].name, "sweep");
 }
 
 TEST(SizesTest, ParametersModelAndDataSizes) {

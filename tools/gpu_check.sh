@@ -22,8 +22,9 @@ if command -v nvidia-smi >/dev/null 2>&1; then
 else
   echo "gpu_check: nvidia-smi not found (no NVIDIA driver?)"
 fi
-if [[ ! -x /usr/local/cuda/bin/nvcc ]]; then
-  echo "gpu_check: FAIL /usr/local/cuda/bin/nvcc not found (the CUDA toolkit is needed to build the check)"
+nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+if [[ ! -x $nvcc ]]; then
+  echo "gpu_check: FAIL $nvcc not found (the CUDA toolkit is needed to build the check)"
   exit 1
 fi
 
