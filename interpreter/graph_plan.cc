@@ -83,7 +83,7 @@ class GraphPlan::Builder {
     plan.id = id;
     plan.node = &node;
     plan.kind = node.kind();
-    plan.identity = IdentifyNode(node);
+    plan.identity = IdentifyNode(node, plan_.prepared_.module_paths.get());
     plan.identity.id = id;
     plan.identity.parent = parent;
     plan.identity.depth = depth;

@@ -6,18 +6,29 @@
 
 #include <string>
 
+#include "ir/module_paths.h"
 #include "ir/node_identity.h"
 
 namespace graphprof {
 
 // Everything but id, parent and depth (those depend on the whole graph).
-NodeIdentity IdentifyNode(const torch::jit::Node& node);
+// `paths` (may be null: bare graphs) names the module as named_modules() does.
+NodeIdentity IdentifyNode(const torch::jit::Node& node, const ModulePaths* paths = nullptr);
 
-// "layer1.0.conv1" from the node's inlined call stack ("" at the root).
-std::string ModulePath(const torch::jit::Node& node);
+// Where the user's code made this node, as "file.py:12":
+//   * archives saved by torch.jit.save carry the original Python source
+//     (*.py.debug_pkl); when the node's own line is in PyTorch's code (F.conv2d
+//     inside nn.Conv2d), the innermost call site outside PyTorch is taken
+//     (the model's `self.conv1(x)`), for traced models from the recorded
+//     Python stack;
+//   * otherwise the TorchScript code's location ("code/__torch__/m.py:35",
+//     "<function>:12" for source given as a string); "" without any.
+// Paths are shortened after site-packages/ or dist-packages/.
+std::string UserSource(const torch::jit::Node& node);
 
-// "file.py:12", "<function>:12" or "" when the node has no source range.
-std::string SourceLocation(const torch::jit::Node& node);
+// The node's location in the TorchScript code it was compiled from (for a
+// loaded archive: the archive's generated code); "" without one.
+std::string CodeSource(const torch::jit::Node& node);
 
 }  // namespace graphprof
 

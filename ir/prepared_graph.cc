@@ -1,11 +1,11 @@
 #include "ir/prepared_graph.h"
 
 #include <torch/csrc/jit/passes/dead_code_elimination.h>
-#include <torch/csrc/jit/passes/inliner.h>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/status_util.h"
+#include "ir/inliner.h"
 
 namespace graphprof {
 namespace {
@@ -55,7 +55,7 @@ std::shared_ptr<torch::jit::Graph> CopyForInterpretation(
   std::shared_ptr<torch::jit::Graph> copy = const_cast<torch::jit::Graph&>(graph).copy();
   std::unordered_map<const torch::jit::Node*, const torch::jit::Node*> all;
   MapCopiedNodes(copy->block(), graph.block(), all);
-  if (inline_calls) torch::jit::Inline(*copy);
+  if (inline_calls) InlineCalls(*copy);
   try {
     // Drops what the graph executor would drop too (it runs the same pass).
     torch::jit::EliminateDeadCode(copy);
@@ -90,21 +90,28 @@ absl::StatusOr<PreparedGraph> PrepareMethod(const torch::jit::Module& module,
   PreparedGraph prepared;
   prepared.name = absl::StrCat(type_name, ".", options.method);
   prepared.method = options.method;
+  std::vector<Pass> passes = options.passes;
+  if (options.freeze) {
+    absl::StatusOr<std::vector<Pass>> freeze = ParsePasses("freeze");
+    if (!freeze.ok()) return freeze.status();
+    passes.insert(passes.begin(), freeze->begin(), freeze->end());
+  }
   try {
+    if (!module.find_method(options.method).has_value()) {
+      return absl::NotFoundError(absl::StrCat(type_name, " has no method '", options.method, "'"));
+    }
+    prepared.module_paths = ModulePaths::Build(module);
     torch::jit::Module source = module;
-    if (options.freeze) {
-      if (source.is_training()) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            type_name, ": freezing needs a module in eval mode (call .eval() before saving)"));
-      }
-      c10::optional<std::vector<std::string>> preserved;
-      if (options.method != "forward") preserved = std::vector<std::string>{options.method};
-      source = torch::jit::freeze(module, preserved);
+    if (!passes.empty()) {
+      absl::StatusOr<torch::jit::Module> transformed = ApplyPasses(module, passes, options.method);
+      if (!transformed.ok()) return Annotate(transformed.status(), type_name);
+      source = *std::move(transformed);
+      prepared.passes = DescribePasses(passes);
     }
     c10::optional<torch::jit::Method> method = source.find_method(options.method);
     if (!method.has_value()) {
-      return absl::NotFoundError(
-          absl::StrCat(type_name, " has no method '", options.method, "'"));
+      return absl::NotFoundError(absl::StrCat(type_name, " has no method '", options.method, "' after ",
+                                              prepared.passes));
     }
     prepared.graph = CopyForInterpretation(*method->graph(), options.inline_calls, &prepared.original_of);
     prepared.module = source;

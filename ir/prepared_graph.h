@@ -1,11 +1,12 @@
 // Preparing a method's graph for node-by-node interpretation.
 //
 // The module itself is never mutated: the graph is copied, calls are inlined
-// (so every node knows the module it came from through its inlined call
-// stack), and dead leftovers such as unused Function constants are removed.
-// With `freeze`, an eval-mode module is first frozen (torch::jit::freeze,
-// which clones it): attributes become constants and the standard frozen-graph
-// optimisations run, exactly as torch.jit.freeze does.
+// (InlineCalls, so every node knows the module it came from through its
+// inlined call stack), and dead leftovers such as unused Function constants
+// are removed. With `passes`, they first run in order on a clone of the
+// module (ir/passes.h: freeze, optimize_for_inference, ...); `freeze` is
+// short for a freeze pass in front. Module paths are resolved against the
+// original module (ModulePaths), so they stay the same after the passes.
 #ifndef GRAPHPROF_IR_PREPARED_GRAPH_H_
 #define GRAPHPROF_IR_PREPARED_GRAPH_H_
 
@@ -14,8 +15,11 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "absl/status/statusor.h"
+#include "ir/module_paths.h"
+#include "ir/passes.h"
 
 namespace graphprof {
 
@@ -23,6 +27,8 @@ struct PrepareOptions {
   std::string method = "forward";
   // Freeze the module first (it must be in eval mode).
   bool freeze = false;
+  // Passes to apply (after freezing) before the graph is taken.
+  std::vector<Pass> passes;
   // Inline calls to methods and functions. Without it, prim::CallMethod and
   // prim::CallFunction nodes remain and run as single (opaque) nodes.
   bool inline_calls = true;
@@ -33,7 +39,7 @@ struct PreparedGraph {
   // "<module type>.<method>" or the name given to PrepareGraph.
   std::string name;
   std::shared_ptr<torch::jit::Graph> graph;
-  // The module whose method this graph is (the frozen clone with `freeze`).
+  // The module whose method this graph is (the transformed clone with passes).
   // Its object is bound to the graph's first input, `self`.
   c10::optional<torch::jit::Module> module;
   std::string method;
@@ -41,6 +47,10 @@ struct PreparedGraph {
   // (the method's graph, or the graph given to PrepareGraph). Nodes the
   // preparation created (inlined bodies) are absent.
   std::unordered_map<const torch::jit::Node*, const torch::jit::Node*> original_of;
+  // Names nodes' modules as named_modules() does; null for bare graphs.
+  std::shared_ptr<const ModulePaths> module_paths;
+  // The passes applied, in order ("freeze -> optimize_for_inference"), or "".
+  std::string passes;
 
   bool has_self() const { return module.has_value(); }
   // Number of inputs a caller passes: graph inputs minus `self`.

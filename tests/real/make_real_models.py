@@ -1,0 +1,118 @@
+#!/usr/bin/python3
+"""Makes real models the way users make them, for //tests/real (Debian's python3-torch 1.13
+and python3-torchvision 0.14; run by a Bazel genrule, nothing is committed).
+
+    /usr/bin/python3 tests/real/make_real_models.py OUT_DIR NAME...
+
+For each NAME (e.g. resnet18_script) it writes, with everything seeded:
+  OUT_DIR/NAME.pt           torch.jit.save of the scripted or traced model (eval mode)
+  OUT_DIR/NAME.inputs.pt    torch.save of a tuple of example inputs
+  OUT_DIR/NAME.modules.txt  the ground truth: one line per named_modules() entry of the
+                            loaded ScriptModule, "<name>\t<qualified type>" ("" for the root)
+"""
+import os
+import sys
+
+import torch
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.fc1 = nn.Linear(d, 2 * d)
+        self.act = nn.GELU()
+        self.fc2 = nn.Linear(2 * d, d)
+
+    def forward(self, x):
+        return x + self.fc2(self.act(self.fc1(x)))
+
+
+class LoopedModuleLists(nn.Module):
+    """Two ModuleLists of the same block type, iterated in forward."""
+
+    def __init__(self, d=16):
+        super().__init__()
+        self.blocks = nn.ModuleList([Block(d) for _ in range(3)])
+        self.heads = nn.ModuleList([Block(d) for _ in range(2)])
+        self.norm = nn.LayerNorm(d)
+
+    def forward(self, x):
+        for block in self.blocks:
+            x = block(x)
+        y = self.norm(x)
+        for head in self.heads:
+            y = head(y)
+        return y
+
+
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        layer = nn.TransformerEncoderLayer(d_model=32, nhead=4, dim_feedforward=64, batch_first=True)
+        self.encoder = nn.TransformerEncoder(layer, num_layers=2)
+        self.proj = nn.Linear(32, 8)
+
+    def forward(self, x):
+        return self.proj(self.encoder(x))
+
+
+class Recurrent(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(input_size=12, hidden_size=24, num_layers=2, batch_first=True)
+        self.head = nn.Linear(24, 5)
+
+    def forward(self, x):
+        out, _ = self.lstm(x)
+        return self.head(out[:, -1])
+
+
+def model_and_inputs(kind):
+    import torchvision
+
+    if kind == "resnet18":
+        return torchvision.models.resnet18(), (torch.randn(1, 3, 224, 224),)
+    if kind == "mobilenet_v2":
+        return torchvision.models.mobilenet_v2(), (torch.randn(1, 3, 224, 224),)
+    if kind == "modulelist":
+        return LoopedModuleLists(), (torch.randn(4, 16),)
+    if kind == "transformer":
+        return Encoder(), (torch.randn(2, 10, 32),)
+    if kind == "lstm":
+        return Recurrent(), (torch.randn(3, 7, 12),)
+    raise SystemExit(f"unknown model {kind}")
+
+
+def make(out_dir, name):
+    kind, how = name.rsplit("_", 1)
+    torch.manual_seed(0)
+    model, inputs = model_and_inputs(kind)
+    model.eval()
+    if how == "script":
+        scripted = torch.jit.script(model)
+    elif how == "trace":
+        # Traced with gradients enabled: the transformer's no-grad fast path
+        # would collapse each layer into one fused op.
+        scripted = torch.jit.trace(model, inputs, check_trace=False)
+    else:
+        raise SystemExit(f"unknown conversion {how}")
+    path = os.path.join(out_dir, name + ".pt")
+    torch.jit.save(scripted, path)
+    torch.save(inputs, os.path.join(out_dir, name + ".inputs.pt"))
+    loaded = torch.jit.load(path)
+    with open(os.path.join(out_dir, name + ".modules.txt"), "w") as f:
+        for module_name, module in loaded.named_modules():
+            f.write(f"{module_name}\t{module._c._type().qualified_name()}\n")
+
+
+def main():
+    if len(sys.argv) < 3:
+        raise SystemExit(__doc__)
+    torch.set_num_threads(1)
+    for name in sys.argv[2:]:
+        make(sys.argv[1], name)
+
+
+if __name__ == "__main__":
+    main()
