@@ -138,6 +138,42 @@ void CollectStorages(const c10::IValue& value, std::unordered_set<const void*>& 
 
 }  // namespace
 
+c10::IValue DeepCopy(const c10::IValue& value) {
+  if (value.isTensor()) {
+    const at::Tensor& t = value.toTensor();
+    if (!t.defined()) return value;
+    at::Tensor copy = t.clone(at::MemoryFormat::Preserve);
+    copy.set_requires_grad(t.requires_grad());
+    return copy;
+  }
+  if (value.isTuple()) {
+    std::vector<c10::IValue> elements;
+    for (const c10::IValue& e : value.toTupleRef().elements()) elements.push_back(DeepCopy(e));
+    return c10::ivalue::Tuple::create(std::move(elements));
+  }
+  if (value.isList()) {
+    c10::List<c10::IValue> list = value.toList();
+    c10::impl::GenericList copy(list.elementType());
+    copy.reserve(list.size());
+    for (const c10::IValue& e : list) copy.push_back(DeepCopy(e));
+    return copy;
+  }
+  if (value.isGenericDict()) {
+    c10::Dict<c10::IValue, c10::IValue> dict = value.toGenericDict();
+    c10::impl::GenericDict copy(dict.keyType(), dict.valueType());
+    for (const auto& entry : dict) copy.insert(entry.key(), DeepCopy(entry.value()));
+    return copy;
+  }
+  return value;
+}
+
+std::vector<c10::IValue> DeepCopy(const std::vector<c10::IValue>& values) {
+  std::vector<c10::IValue> copies;
+  copies.reserve(values.size());
+  for (const c10::IValue& v : values) copies.push_back(DeepCopy(v));
+  return copies;
+}
+
 IValueComparison CompareIValues(const c10::IValue& expected, const c10::IValue& actual, double rtol, double atol) {
   Comparer comparer(rtol, atol);
   comparer.Compare(expected, actual, "output");

@@ -5,6 +5,7 @@
 #include <torch/script.h>
 
 #include <string>
+#include <vector>
 
 #include "absl/types/span.h"
 
@@ -28,6 +29,12 @@ IValueComparison CompareIValues(const c10::IValue& expected, const c10::IValue& 
 
 // CompareIValues(a, b, 0, 0).identical; on a mismatch, `why` (if given) says where.
 bool IdenticalIValues(const c10::IValue& a, const c10::IValue& b, std::string* why = nullptr);
+
+// A copy that shares no tensor storage with `value` (tensors cloned, lists,
+// tuples and dicts rebuilt; other values as they are): inputs a model
+// mutates in place stay pristine for the next run.
+c10::IValue DeepCopy(const c10::IValue& value);
+std::vector<c10::IValue> DeepCopy(const std::vector<c10::IValue>& values);
 
 // Short type-and-shape text: "f32[1,3,224,224]", "i64", "(f32[2], i64[3])", "[f32[4] x3]".
 std::string DescribeIValue(const c10::IValue& value);

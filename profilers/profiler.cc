@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/status_util.h"
 #include "ir/graph_text.h"
+#include "ir/ivalue_util.h"
 
 namespace graphprof {
 
@@ -85,14 +86,22 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
     if (options.progress) options.progress(phase, done, total);
   };
 
+  // Every run gets its own copy of the inputs, made before the run's clock
+  // starts: a model that mutates its inputs sees the same values every time.
+  // The copy stays alive through the run (as a caller's inputs do for
+  // module.forward), so memory is freed where it is natively.
+  auto run = [&]() {
+    const std::vector<c10::IValue> fresh = DeepCopy(inputs);
+    return interpreter.Run(fresh);
+  };
   for (int i = 0; i < options.warmup; ++i) {
-    absl::StatusOr<c10::IValue> result = interpreter.Run(inputs);
+    absl::StatusOr<c10::IValue> result = run();
     if (!result.ok()) return Annotate(result.status(), absl::StrCat("warm-up run ", i + 1));
     progress("warmup", i + 1, options.warmup);
   }
 
   interpreter.BeginInspection(options.memory);
-  absl::StatusOr<c10::IValue> inspected = interpreter.Run(inputs);
+  absl::StatusOr<c10::IValue> inspected = run();
   if (!inspected.ok()) return inspected.status();
   progress("inspect", 1, 1);
 
@@ -106,7 +115,7 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
   }
   interpreter.BeginTimedRuns(options.runs, trace_capacity);
   for (int i = 0; i < options.runs; ++i) {
-    absl::StatusOr<c10::IValue> result = interpreter.Run(inputs);
+    absl::StatusOr<c10::IValue> result = run();
     if (!result.ok()) return Annotate(result.status(), absl::StrCat("timed run ", i + 1));
     if (output != nullptr && i + 1 == options.runs) *output = *std::move(result);
     progress("timed", i + 1, options.runs);

@@ -7,7 +7,9 @@
 //      observers (if any) called around every node
 //   5. a Report built from the samples, completed by the observers
 //
-// Every run gets its own copy of `inputs`; the caller keeps the originals.
+// Every run gets its own deep copy of `inputs` (made outside the timed
+// region), so models that mutate their inputs see the same values each run;
+// the caller's inputs are never touched.
 #ifndef GRAPHPROF_PROFILERS_PROFILER_H_
 #define GRAPHPROF_PROFILERS_PROFILER_H_
 

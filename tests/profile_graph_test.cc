@@ -147,10 +147,12 @@ TEST(ProfileGraphTest, TraceAnnotatedIrAndCompare) {
   Result diff = RunTool(Quick({"--zoo=mlp", "--compare=" + base}));
   ASSERT_EQ(diff.code, 0) << diff.err;
   EXPECT_TRUE(absl::StrContains(diff.out, "graphprof diff")) << diff.out;
-  EXPECT_TRUE(absl::StrContains(diff.out, "matched by id")) << diff.out;
+  EXPECT_TRUE(absl::StrContains(diff.out, "same, 0 kind+module, 0 replaced, 0 merged, 0 added, 0 removed")) << diff.out;
   Result diff_json = RunTool(Quick({"--zoo=mlp", "--compare=" + base, "--format=json"}));
   ASSERT_EQ(diff_json.code, 0) << diff_json.err;
-  EXPECT_GT(nlohmann::json::parse(diff_json.out)["matched_by_id"].get<int>(), 5);
+  const nlohmann::json dj = nlohmann::json::parse(diff_json.out);
+  EXPECT_GT(dj["same"].get<int>(), 5);
+  EXPECT_DOUBLE_EQ(dj["matched_time_fraction"].get<double>(), 1.0);
 }
 
 TEST(ProfileGraphTest, SavedModelsWithInputFilesOrSpecs) {
@@ -230,6 +232,49 @@ TEST(ProfileGraphTest, BadFlagsAreUsageErrors) {
   Result unknown = RunTool({"--bogus"});
   EXPECT_NE(unknown.code, 0);
   EXPECT_TRUE(absl::StrContains(unknown.err, "bogus")) << unknown.err;
+}
+
+TEST(ProfileGraphTest, PassesByName) {
+  Result list = RunTool({"--list_passes"});
+  ASSERT_EQ(list.code, 0) << list.err;
+  for (const char* pass : {"freeze ", "optimize_for_inference ", "fold_conv_bn ", "constant_propagation ", "cse ",
+                           "dce ", "remove_dropout ", "fuse_linear "}) {
+    EXPECT_TRUE(absl::StrContains(list.out, pass)) << pass << "\n" << list.out;
+  }
+  Result frozen = RunTool(Quick({"--zoo=resnet18", "--passes=freeze,fold_conv_bn", "--runs=1"}));
+  ASSERT_EQ(frozen.code, 0) << frozen.err;
+  EXPECT_TRUE(absl::StrContains(frozen.out, "passes applied: freeze -> fold_conv_bn")) << frozen.out;
+  EXPECT_TRUE(absl::StrContains(frozen.out, "of module.forward")) << "verified against the unmodified module\n"
+                                                                 << frozen.out;
+  ExpectOneLineError(RunTool({"--passes=freeze,turbo"}), 2, "--passes: unknown pass 'turbo' (known: freeze,");
+  ExpectOneLineError(RunTool({"--passes=fold_conv_add_sub"}), 1, "fold_conv_add_sub works on frozen modules");
+  ExpectOneLineError(RunTool({"--ab=freeze", "--passes=freeze"}), 2, "not both");
+  ExpectOneLineError(RunTool({"--ab=freeze", "--freeze"}), 2, "put freeze in its list");
+  ExpectOneLineError(RunTool({"--ab=freeze", "--compare=x.json"}), 2, "not both");
+  ExpectOneLineError(RunTool({"--rtol=-1"}), 2, "--rtol and --atol must be 0 or more");
+}
+
+TEST(ProfileGraphTest, AbProfilesBeforeAndAfterInOneProcess) {
+  const std::string out = TempDir("profile_graph_test") + "/ab.json";
+  Result r = RunTool(Quick({"--zoo=resnet18", "--ab=freeze", "--runs=1", "--format=json", "--output=" + out}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(Slurp(out));
+  for (const char* key : {"a", "b", "diff", "speedup", "matched_time_fraction"}) EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["a"]["verification"]["identical"], true) << "A is the module as loaded";
+  EXPECT_EQ(j["b"]["verification"]["within_tolerance"], true);
+  EXPECT_DOUBLE_EQ(j["b"]["verification"]["rtol"].get<double>(), 1e-4);
+  EXPECT_GT(j["a"]["nodes"].size(), j["b"]["nodes"].size()) << "freezing removes the attribute reads";
+  EXPECT_EQ(j["diff"]["replaced"].get<int>() + j["diff"]["same"].get<int>() + j["diff"]["kind_and_module"].get<int>(),
+            j["diff"]["nodes"].size() - j["diff"]["removed"].get<int>() - j["diff"]["added"].get<int>() -
+                j["diff"]["merged"].get<int>());
+  bool conv_module = false;
+  for (const auto& m : j["diff"]["modules"]) conv_module = conv_module || m["module"] == "layer4.1.conv2";
+  EXPECT_TRUE(conv_module);
+  Result table = RunTool(Quick({"--zoo=mlp", "--ab=freeze,remove_dropout"}));
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_TRUE(absl::StrContains(table.out, "zoo:mlp (B: freeze -> remove_dropout)")) << table.out;
+  EXPECT_TRUE(absl::StrContains(table.out, "graphprof diff: zoo:mlp (A: as loaded) (base) -> zoo:mlp (B:")) << table.out;
+  EXPECT_TRUE(absl::StrContains(table.out, "matched    ")) << table.out;
 }
 
 TEST(ProfileGraphTest, NvtxNeedsTheCudaBuildOrWorks) {

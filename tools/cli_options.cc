@@ -1,6 +1,7 @@
 #include "tools/cli_options.h"
 
 #include "absl/strings/str_cat.h"
+#include "ir/passes.h"
 #include "profilers/gpu/nvtx.h"
 
 namespace graphprof::cli {
@@ -19,6 +20,26 @@ absl::Status Validate(const CliOptions& o) {
     return absl::InvalidArgumentError("give either --input (random inputs) or --inputs (a file), not both");
   }
   if (!o.ir.empty() && o.freeze) return absl::InvalidArgumentError("--freeze applies to modules, not to --ir graphs");
+  if (!o.ir.empty() && (!o.passes.empty() || !o.ab.empty())) {
+    return absl::InvalidArgumentError("--passes and --ab apply to modules, not to --ir graphs");
+  }
+  if (!o.passes.empty() && !o.ab.empty()) {
+    return absl::InvalidArgumentError("give either --passes (profile after them) or --ab (before and after), not both");
+  }
+  if (o.freeze && !o.ab.empty()) {
+    return absl::InvalidArgumentError("--ab profiles the module as loaded: put freeze in its list (--ab=freeze,...)");
+  }
+  if (!o.ab.empty() && !o.compare.empty()) {
+    return absl::InvalidArgumentError("give either --compare (against a saved report) or --ab, not both");
+  }
+  for (const std::string* passes : {&o.passes, &o.ab}) {
+    if (passes->empty()) continue;
+    if (absl::StatusOr<std::vector<Pass>> parsed = ParsePasses(*passes); !parsed.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(passes == &o.ab ? "--ab: " : "--passes: ", parsed.status().message()));
+    }
+  }
+  if (!(o.rtol >= 0) || !(o.atol >= 0)) return absl::InvalidArgumentError("--rtol and --atol must be 0 or more");
   if (!o.ir.empty() && o.method != "forward") {
     return absl::InvalidArgumentError("--method applies to modules, not to --ir graphs");
   }

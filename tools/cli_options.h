@@ -20,6 +20,11 @@ struct CliOptions {
   std::string method = "forward";
   bool freeze = false;
   bool list_zoo = false;
+  // LibTorch passes applied before profiling ("freeze,optimize_for_inference").
+  std::string passes;
+  bool list_passes = false;
+  // A/B: profile the module as loaded and after these passes, and diff.
+  std::string ab;
 
   // Inputs: random from `input` (seeded by `seed`), or loaded from `inputs`;
   // zoo models default to their example inputs.
@@ -40,7 +45,11 @@ struct CliOptions {
   std::string annotate;  // annotated IR file
   bool memory = false;   // per-node memory columns
   std::string compare;   // base report (JSON) to diff against
+  bool diff_all = false; // diffs include nodes that never ran
   bool verify = true;
+  // Tolerance of --verify after passes (numpy.isclose: |a - b| <= atol + rtol * |b|).
+  double rtol = 1e-4;
+  double atol = 1e-5;
   bool nvtx = false;
   // Where the module and the inputs live: "cpu", "cuda" or "cuda:N".
   std::string device = "cpu";

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/loader.h"
+#include "ir/passes.h"
 #include "common/status_util.h"
 #include "tools/zoo/zoo.h"
 
@@ -25,16 +26,21 @@ absl::StatusOr<ModelSource> FromModule(torch::jit::Module module, std::string di
   PrepareOptions prepare;
   prepare.method = options.method;
   prepare.freeze = options.freeze;
+  if (!options.passes.empty()) {
+    absl::StatusOr<std::vector<Pass>> passes = ParsePasses(options.passes);
+    if (!passes.ok()) return passes.status();
+    prepare.passes = *std::move(passes);
+  }
   absl::StatusOr<PreparedGraph> prepared = PrepareMethod(module, prepare);
   if (!prepared.ok()) return Annotate(prepared.status(), display_name);
   ModelSource source;
   source.display_name = options.method == "forward" ? display_name : absl::StrCat(display_name, ":", options.method);
   source.module = module;
-  // The native reference is the module whose graph we run (frozen if frozen).
-  torch::jit::Module reference = *prepared->module;
+  source.transformed = !prepared->passes.empty();
+  // The native reference is always the module as loaded.
   const std::string method = options.method;
-  source.run_native = [reference, method](const std::vector<c10::IValue>& inputs) {
-    return RunMethod(reference, method, inputs);
+  source.run_native = [module, method](const std::vector<c10::IValue>& inputs) {
+    return RunMethod(module, method, inputs);
   };
   source.prepared = *std::move(prepared);
   return source;

@@ -20,10 +20,11 @@ namespace graphprof::cli {
 struct ModelSource {
   std::string display_name;  // "zoo:resnet18", "model.pt", "model.pt:predict", "graph.ir"
   PreparedGraph prepared;
-  std::optional<torch::jit::Module> module;  // the original module, for sizes
+  std::optional<torch::jit::Module> module;  // the module as loaded (sizes, A/B, verify)
+  bool transformed = false;                  // passes (freeze included) were applied
   std::vector<InputSpec> default_inputs;     // zoo models only
   c10::Device device = c10::kCPU;            // where the module and inputs live
-  // Runs the same graph natively (module method / GraphFunction).
+  // Runs the module as loaded (its method) or the IR graph natively.
   std::function<absl::StatusOr<c10::IValue>(const std::vector<c10::IValue>&)> run_native;
 };
 

@@ -10,27 +10,30 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/output_file.h"
 #include "interpreter/graph_plan.h"
 #include "ir/ivalue_util.h"
 #include "ir/loader.h"
-#include "tools/zoo/zoo.h"
-#include "profilers/report/annotated_ir.h"
-#include "profilers/report/chrome_trace.h"
-#include "profilers/report/csv_report.h"
+#include "ir/passes.h"
+#include "profilers/before_after.h"
 #include "profilers/gpu/cuda_runtime.h"
 #include "profilers/gpu/cupti_collector.h"
 #include "profilers/gpu/device_timer.h"
 #include "profilers/gpu/kernel_attribution.h"
 #include "profilers/gpu/nvtx.h"
-#include "common/output_file.h"
 #include "profilers/profiler.h"
+#include "profilers/report/annotated_ir.h"
+#include "profilers/report/chrome_trace.h"
+#include "profilers/report/csv_report.h"
+#include "profilers/report/json_writer.h"
 #include "profilers/report/report_diff.h"
 #include "profilers/report/report_json.h"
-#include "profilers/toolbox/sizes.h"
 #include "profilers/report/text_report.h"
 #include "profilers/report/views.h"
+#include "profilers/toolbox/sizes.h"
 #include "tools/model_source.h"
 #include "tools/progress.h"
+#include "tools/zoo/zoo.h"
 
 namespace graphprof::cli {
 namespace {
@@ -54,6 +57,16 @@ std::string ListZoo() {
   return out;
 }
 
+std::string ListPasses() {
+  size_t width = 0;
+  for (const Pass& pass : BuiltinPasses()) width = std::max(width, pass.name.size());
+  std::string out;
+  for (const Pass& pass : BuiltinPasses()) {
+    absl::StrAppend(&out, pass.name, std::string(width + 2 - pass.name.size(), ' '), pass.description, "\n");
+  }
+  return out;
+}
+
 // The sort keys a report of this run will have: the basic ones and those of
 // the metrics the options switch on.
 absl::Status CheckSortKey(const CliOptions& options) {
@@ -70,8 +83,10 @@ absl::Status CheckSortKey(const CliOptions& options) {
       absl::StrCat("--sort: unknown sort column '", options.sort, "' (use ", absl::StrJoin(keys, ", "), ")"));
 }
 
+int TopRows(const CliOptions& options) { return options.top < 0 ? kDefaultTableRows : options.top; }
+
 absl::StatusOr<std::string> RenderTableReport(const Report& report, const CliOptions& options) {
-  const int top = options.top < 0 ? kDefaultTableRows : options.top;
+  const int top = TopRows(options);
   std::string out = RenderSummary(report);
   absl::StatusOr<View> main = MakeView(report, ViewOptions{options.group_by, options.sort, top});
   if (!main.ok()) return main.status();
@@ -86,16 +101,7 @@ absl::StatusOr<std::string> RenderTableReport(const Report& report, const CliOpt
   return out;
 }
 
-absl::StatusOr<std::string> RenderMain(const Report& report, const CliOptions& options,
-                                       const std::optional<Report>& base) {
-  if (base.has_value()) {
-    const ReportDiff diff = DiffReports(*base, report);
-    switch (options.format) {
-      case Format::kTable: return RenderDiff(diff, options.top < 0 ? kDefaultTableRows : options.top);
-      case Format::kCsv: return DiffToCsv(diff);
-      case Format::kJson: return DiffToJson(diff);
-    }
-  }
+absl::StatusOr<std::string> RenderReport(const Report& report, const CliOptions& options) {
   switch (options.format) {
     case Format::kTable: return RenderTableReport(report, options);
     case Format::kCsv: {
@@ -109,11 +115,113 @@ absl::StatusOr<std::string> RenderMain(const Report& report, const CliOptions& o
   return absl::InternalError("unknown format");
 }
 
+std::string RenderDiffAs(const ReportDiff& diff, const CliOptions& options) {
+  switch (options.format) {
+    case Format::kTable: return RenderDiff(diff, TopRows(options));
+    case Format::kCsv: return DiffToCsv(diff);
+    case Format::kJson: return DiffToJson(diff);
+  }
+  return "";
+}
+
+// --ab: B's report and the diff; JSON {"a", "b", "diff", "speedup", "matched_time_fraction"}.
+absl::StatusOr<std::string> RenderAb(const BeforeAfter& ab, const CliOptions& options) {
+  if (options.format == Format::kJson) {
+    std::string out;
+    JsonWriter w(&out);
+    w.BeginObject();
+    w.Key("speedup"); w.Approx(ab.speedup());
+    w.Key("matched_time_fraction"); w.Approx(ab.diff.matched_time_fraction);
+    w.Key("passes"); w.String(options.ab);
+    w.Key("a"); w.Newline(); WriteReportJson(ab.before, w);
+    w.Key("b"); w.Newline(); WriteReportJson(ab.after, w);
+    w.Key("diff"); w.Newline(); WriteDiffJson(ab.diff, w);
+    w.EndObject();
+    out += "\n";
+    return out;
+  }
+  if (options.format == Format::kCsv) return DiffToCsv(ab.diff);
+  absl::StatusOr<std::string> b = RenderTableReport(ab.after, options);
+  if (!b.ok()) return b.status();
+  return absl::StrCat(*b, "\n", RenderDiff(ab.diff, TopRows(options)));
+}
+
+// The device observers of one profiling session.
+struct Observers {
+  NvtxObserver nvtx;
+  std::unique_ptr<DeviceEventTimer> device_timer;
+  std::unique_ptr<CuptiKernelCollector> kernels;
+  std::string device_note;
+};
+
+void SetUpObservers(const CliOptions& options, std::FILE* err, Observers& o, ProfileOptions& profile) {
+  if (options.cuda_profile) {
+    const CudaStatus cuda = ProbeCuda();
+    if (cuda.available) {
+      o.device_timer = std::make_unique<DeviceEventTimer>(MakeCudaEventApi());
+      o.kernels = std::make_unique<CuptiKernelCollector>();
+    } else {
+      // Soft: the host profile is unaffected.
+      o.device_note = absl::StrCat(cuda.reason, ": device columns disabled");
+      std::fprintf(err, "profile_graph: %s\n", o.device_note.c_str());
+      o.device_note = absl::StrCat(o.device_note, " (", cuda.detail, ")");
+    }
+  }
+  if (options.nvtx) profile.observers.push_back(&o.nvtx);
+  if (o.device_timer != nullptr) profile.observers.push_back(o.device_timer.get());
+  if (o.kernels != nullptr) profile.observers.push_back(o.kernels.get());
+}
+
+// Model facts every report of this run carries.
+void Describe(Report& report, const ModelSource& source, const std::vector<c10::IValue>& inputs,
+              const Observers& observers, const std::string& name) {
+  report.model = name;
+  if (!observers.device_note.empty()) report.device_note = observers.device_note;
+  if (source.module.has_value()) {
+    report.parameters = CountParameters(*source.module, /*trainable_only=*/false);
+    report.trainable_parameters = CountParameters(*source.module, /*trainable_only=*/true);
+    if (absl::StatusOr<int64_t> bytes = SerializedModelSize(*source.module); bytes.ok()) report.model_bytes = *bytes;
+  }
+  report.input_bytes = DataSize(inputs);
+}
+
+// Writes every output file, or none: all are rendered first.
+int WriteOutputs(const CliOptions& options, const Report& report, const std::string& main, std::FILE* out,
+                 std::FILE* err) {
+  std::vector<std::pair<std::string, std::string>> files;
+  if (!options.trace.empty()) files.emplace_back(options.trace, RenderChromeTrace(report));
+  if (!options.annotate.empty()) {
+    absl::StatusOr<std::string> ir = RenderAnnotatedIr(report);
+    if (!ir.ok()) return Fail(err, kExitFailure, ir.status());
+    files.emplace_back(options.annotate, *ir);
+  }
+  if (!options.output.empty()) files.emplace_back(options.output, main);
+  for (const auto& [path, contents] : files) {
+    if (absl::Status written = WriteFileAtomically(path, contents); !written.ok()) {
+      return Fail(err, kExitFailure, written);
+    }
+  }
+  if (options.output.empty()) std::fputs(main.c_str(), out);
+  return kExitOk;
+}
+
+int VerificationExit(const Report& report, const CliOptions& options, std::FILE* err, const char* which) {
+  if (!report.verification.has_value() || report.verification->passed()) return kExitOk;
+  const Verification& v = *report.verification;
+  return Fail(err, kExitMismatch,
+              absl::StrCat(which, "output differs from native ", options.method, ": ", v.detail, " (max abs error ",
+                           v.max_abs_error, ", max rel error ", v.max_rel_error, ")"));
+}
+
 }  // namespace
 
 int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   if (options.list_zoo) {
     std::fputs(ListZoo().c_str(), out);
+    return kExitOk;
+  }
+  if (options.list_passes) {
+    std::fputs(ListPasses().c_str(), out);
     return kExitOk;
   }
   if (absl::Status valid = Validate(options); !valid.ok()) return Fail(err, kExitUsage, valid);
@@ -141,85 +249,73 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   if (!source.ok()) return Fail(err, kExitFailure, source.status());
   absl::StatusOr<std::vector<c10::IValue>> inputs = LoadModelInputs(options, *source);
   if (!inputs.ok()) return Fail(err, kExitFailure, inputs.status());
-  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(source->prepared);
-  if (!plan.ok()) return Fail(err, kExitFailure, plan.status());
 
   Progress progress(err, options.progress && IsTerminal(err));
-  NvtxObserver nvtx;
-  std::unique_ptr<DeviceEventTimer> device_timer;
-  std::unique_ptr<CuptiKernelCollector> kernels;
-  std::string device_note;
-  if (options.cuda_profile) {
-    const CudaStatus cuda = ProbeCuda();
-    if (cuda.available) {
-      device_timer = std::make_unique<DeviceEventTimer>(MakeCudaEventApi());
-      kernels = std::make_unique<CuptiKernelCollector>();
-    } else {
-      // Soft: the host profile is unaffected.
-      device_note = absl::StrCat(cuda.reason, ": device columns disabled");
-      std::fprintf(err, "profile_graph: %s\n", device_note.c_str());
-      device_note = absl::StrCat(device_note, " (", cuda.detail, ")");
-    }
-  }
+  Observers observers;
   ProfileOptions profile;
   profile.warmup = options.warmup;
   profile.runs = options.runs;
   profile.memory = true;
   profile.trace = !options.trace.empty();
-  if (options.nvtx) profile.observers.push_back(&nvtx);
-  if (device_timer != nullptr) profile.observers.push_back(device_timer.get());
-  if (kernels != nullptr) profile.observers.push_back(kernels.get());
   profile.progress = [&](const char* phase, int done, int total) { progress.Update(phase, done, total); };
+  SetUpObservers(options, err, observers, profile);
+
+  if (!options.ab.empty()) {
+    BeforeAfterOptions ab_options;
+    ab_options.profile = profile;
+    ab_options.method = options.method;
+    ab_options.diff.include_unexecuted = options.diff_all;
+    ab_options.verify = options.verify;
+    ab_options.rtol = options.rtol;
+    ab_options.atol = options.atol;
+    absl::StatusOr<std::vector<Pass>> passes = ParsePasses(options.ab);
+    if (!passes.ok()) return Fail(err, kExitUsage, passes.status());
+    absl::StatusOr<BeforeAfter> ab = ProfileBeforeAfter(*source->module, *passes, *inputs, ab_options);
+    progress.Finish();
+    if (!ab.ok()) return Fail(err, kExitFailure, ab.status());
+    Describe(ab->before, *source, *inputs, observers, absl::StrCat(source->display_name, " (A: as loaded)"));
+    Describe(ab->after, *source, *inputs, observers,
+             absl::StrCat(source->display_name, " (B: ", DescribePasses(*passes), ")"));
+    ab->diff.base_model = ab->before.model;
+    ab->diff.current_model = ab->after.model;
+    absl::StatusOr<std::string> main = RenderAb(*ab, options);
+    if (!main.ok()) return Fail(err, kExitUsage, main.status());
+    if (int code = WriteOutputs(options, ab->after, *main, out, err); code != kExitOk) return code;
+    if (int code = VerificationExit(ab->before, options, err, "A: "); code != kExitOk) return code;
+    return VerificationExit(ab->after, options, err, "B: ");
+  }
+
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(source->prepared);
+  if (!plan.ok()) return Fail(err, kExitFailure, plan.status());
   c10::IValue output;
   absl::StatusOr<Report> report = Profile(*plan, *inputs, profile, &output);
   progress.Finish();
   if (!report.ok()) return Fail(err, kExitFailure, report.status());
-
-  report->model = source->display_name;
-  if (!device_note.empty()) report->device_note = device_note;
-  if (source->module.has_value()) {
-    report->parameters = CountParameters(*source->module, /*trainable_only=*/false);
-    report->trainable_parameters = CountParameters(*source->module, /*trainable_only=*/true);
-    if (absl::StatusOr<int64_t> bytes = SerializedModelSize(*source->module); bytes.ok()) report->model_bytes = *bytes;
-  }
-  report->input_bytes = DataSize(*inputs);
+  Describe(*report, *source, *inputs, observers, source->display_name);
+  if (!source->prepared.passes.empty()) report->notes.push_back(absl::StrCat("passes applied: ", source->prepared.passes));
 
   if (options.verify) {
-    absl::StatusOr<c10::IValue> expected = source->run_native(*inputs);
+    absl::StatusOr<c10::IValue> expected = source->run_native(DeepCopy(*inputs));
     if (!expected.ok()) return Fail(err, kExitFailure, expected.status());
-    const IValueComparison comparison = CompareIValues(*expected, output, 0, 0);
-    Verification v;
-    v.identical = comparison.identical;
-    v.within_tolerance = comparison.within_tolerance;
-    v.max_abs_error = comparison.max_abs_error;
-    v.max_rel_error = comparison.max_rel_error;
-    v.detail = comparison.detail;
-    v.reference = source->prepared.has_self() ? absl::StrCat("module.", options.method) : "native execution";
-    report->verification = v;
+    // Passes change float rounding: then the comparison is within tolerance.
+    const double rtol = source->transformed ? options.rtol : 0;
+    const double atol = source->transformed ? options.atol : 0;
+    report->verification = Verify(*expected, output, rtol, atol,
+                                  source->prepared.has_self() ? absl::StrCat("module.", options.method)
+                                                              : "native execution");
   }
 
-  absl::StatusOr<std::string> main = RenderMain(*report, options, base);
+  absl::StatusOr<std::string> main;
+  if (base.has_value()) {
+    DiffOptions diff_options;
+    diff_options.include_unexecuted = options.diff_all;
+    main = RenderDiffAs(DiffReports(*base, *report, diff_options), options);
+  } else {
+    main = RenderReport(*report, options);
+  }
   if (!main.ok()) return Fail(err, kExitUsage, main.status());
-  std::vector<std::pair<std::string, std::string>> files;
-  if (!options.trace.empty()) files.emplace_back(options.trace, RenderChromeTrace(*report));
-  if (!options.annotate.empty()) {
-    absl::StatusOr<std::string> ir = RenderAnnotatedIr(*report);
-    if (!ir.ok()) return Fail(err, kExitFailure, ir.status());
-    files.emplace_back(options.annotate, *ir);
-  }
-  if (!options.output.empty()) files.emplace_back(options.output, *main);
-  for (const auto& [path, contents] : files) {
-    if (absl::Status written = WriteFileAtomically(path, contents); !written.ok()) {
-      return Fail(err, kExitFailure, written);
-    }
-  }
-  if (options.output.empty()) std::fputs(main->c_str(), out);
-
-  if (report->verification.has_value() && !report->verification->passed()) {
-    return Fail(err, kExitMismatch, absl::StrCat("output differs from native ", options.method, ": ",
-                                                  report->verification->detail));
-  }
-  return kExitOk;
+  if (int code = WriteOutputs(options, *report, *main, out, err); code != kExitOk) return code;
+  return VerificationExit(*report, options, err, "");
 }
 
 }  // namespace graphprof::cli

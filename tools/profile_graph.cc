@@ -22,6 +22,13 @@ ABSL_FLAG(std::string, ir, "", "file with TorchScript IR text (graph(%x : Tensor
 ABSL_FLAG(std::string, method, "forward", "method of the module to profile");
 ABSL_FLAG(bool, freeze, false, "freeze the module first (torch.jit.freeze; needs eval mode)");
 ABSL_FLAG(bool, list_zoo, false, "list the zoo models with their default inputs and exit");
+ABSL_FLAG(std::string, passes, "", "LibTorch passes to apply before profiling, in order: freeze,optimize_for_inference,...");
+ABSL_FLAG(bool, list_passes, false, "list the passes --passes and --ab accept and exit");
+ABSL_FLAG(std::string, ab, "",
+          "A/B: profile the module as loaded (A) and after these passes (B), print B and the diff");
+ABSL_FLAG(double, rtol, 1e-4, "--verify after passes: relative tolerance");
+ABSL_FLAG(double, atol, 1e-5, "--verify after passes: absolute tolerance");
+ABSL_FLAG(bool, diff_all, false, "diffs (--compare, --ab) also list nodes that never ran");
 ABSL_FLAG(std::string, input, "",
           "random inputs, comma-separated: 1x3x224x224:float32, 2x5000:int64[0:1000], =3 (an int)");
 ABSL_FLAG(std::string, inputs, "", "inputs saved in Python with torch.save(tensor | tuple | list, FILE)");
@@ -72,6 +79,12 @@ int main(int argc, char** argv) {
   o.method = absl::GetFlag(FLAGS_method);
   o.freeze = absl::GetFlag(FLAGS_freeze);
   o.list_zoo = absl::GetFlag(FLAGS_list_zoo);
+  o.passes = absl::GetFlag(FLAGS_passes);
+  o.list_passes = absl::GetFlag(FLAGS_list_passes);
+  o.ab = absl::GetFlag(FLAGS_ab);
+  o.rtol = absl::GetFlag(FLAGS_rtol);
+  o.atol = absl::GetFlag(FLAGS_atol);
+  o.diff_all = absl::GetFlag(FLAGS_diff_all);
   o.input = absl::GetFlag(FLAGS_input);
   o.inputs = UserPath(absl::GetFlag(FLAGS_inputs));
   o.seed = absl::GetFlag(FLAGS_seed);

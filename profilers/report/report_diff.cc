@@ -2,128 +2,285 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
+#include <functional>
 #include <map>
-#include <nlohmann/json.hpp>
-#include <tuple>
+#include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "profilers/report/csv_report.h"
-#include "profilers/report/stats.h"
 #include "profilers/report/format.h"
+#include "profilers/report/stats.h"
+#include "profilers/report/text_table.h"
 
 namespace graphprof {
 namespace {
 
 double MeanSelf(const NodeRecord& node) { return Summarize(node.time().self).mean; }
 
-bool SameKey(const NodeRecord& a, const NodeRecord& b) {
-  return a.identity.kind == b.identity.kind && a.identity.module == b.identity.module;
-}
-
-NodeDelta MakeDelta(const NodeRecord* base, const NodeRecord* current, NodeDelta::Match match) {
-  NodeDelta d;
-  d.match = match;
-  const NodeRecord& any = current != nullptr ? *current : *base;
-  d.name = any.identity.label;
-  d.kind = any.identity.kind;
-  d.module = any.identity.module;
-  if (base != nullptr) {
-    d.base_id = base->identity.id;
-    d.base_ns = MeanSelf(*base);
-  }
-  if (current != nullptr) {
-    d.current_id = current->identity.id;
-    d.current_ns = MeanSelf(*current);
-  }
-  return d;
-}
-
 double Ratio(double base, double current) { return base > 0 && current > 0 ? base / current : 0; }
 
+std::string ParentModule(const std::string& module) {
+  const size_t dot = module.rfind('.');
+  return dot == std::string::npos ? "" : module.substr(0, dot);
+}
+
+bool InModulePrefix(const std::string& module, const std::string& prefix) {
+  if (prefix.empty()) return true;
+  return module.size() >= prefix.size() && module.compare(0, prefix.size(), prefix) == 0 &&
+         (module.size() == prefix.size() || module[prefix.size()] == '.');
+}
+
+// The nodes of one side that take part, in execution order.
+std::vector<const NodeRecord*> Participants(const Report& report, const DiffOptions& options, int* left_out) {
+  std::vector<const NodeRecord*> nodes;
+  for (const NodeRecord& node : report.nodes) {
+    if (options.include_unexecuted || node.executed()) {
+      nodes.push_back(&node);
+    } else {
+      ++*left_out;
+    }
+  }
+  return nodes;
+}
+
+class Matcher {
+ public:
+  Matcher(const Report& base, const Report& current, const DiffOptions& options, ReportDiff& diff) : diff_(diff) {
+    base_nodes_ = Participants(base, options, &diff.unexecuted);
+    current_nodes_ = Participants(current, options, &diff.unexecuted);
+    base_partner_.assign(base.nodes.size(), -1);
+    current_partner_.assign(current.nodes.size(), -1);
+    gain_.assign(current.nodes.size(), 0);
+    for (const NodeRecord* c : current_nodes_) gain_[c->identity.id] = MeanSelf(*c);
+  }
+
+  void Run() {
+    Pair(NodeDelta::Match::kSame,
+         [](const NodeRecord& n) { return absl::StrCat(n.identity.kind, "|", n.identity.module, "|", n.identity.source); });
+    Pair(NodeDelta::Match::kKindAndModule,
+         [](const NodeRecord& n) { return absl::StrCat(n.identity.kind, "|", n.identity.module); });
+    // A module's nodes whose op changed, heaviest with heaviest (the op a
+    // pass rewrites is the one that costs); not at the root, where every
+    // node of a bare graph lives and only the kind could tell them apart.
+    Pair(NodeDelta::Match::kReplaced,
+         [](const NodeRecord& n) { return n.identity.module.empty() ? std::string() : n.identity.module; },
+         /*by_time=*/true);
+    MergeOrRemove();
+    for (const NodeRecord* c : current_nodes_) {
+      if (current_partner_[c->identity.id] >= 0) continue;
+      NodeDelta d = Delta(nullptr, c, NodeDelta::Match::kAdded);
+      diff_.nodes.push_back(d);
+      ++diff_.added;
+    }
+  }
+
+  double matched_base_ns() const { return matched_base_ns_; }
+
+ private:
+  // Pairs still unmatched nodes with equal keys, k-th with k-th in execution
+  // order (or in descending self time). An empty key takes no part.
+  void Pair(NodeDelta::Match match, const std::function<std::string(const NodeRecord&)>& key, bool by_time = false) {
+    auto heavier = [](const NodeRecord* a, const NodeRecord* b) { return MeanSelf(*a) > MeanSelf(*b); };
+    std::unordered_map<std::string, std::deque<const NodeRecord*>> waiting;
+    for (const NodeRecord* b : base_nodes_) {
+      if (base_partner_[b->identity.id] >= 0) continue;
+      std::string k = key(*b);
+      if (!k.empty()) waiting[k].push_back(b);
+    }
+    std::vector<const NodeRecord*> order = current_nodes_;
+    if (by_time) {
+      for (auto& [k, queue] : waiting) std::stable_sort(queue.begin(), queue.end(), heavier);
+      std::stable_sort(order.begin(), order.end(), heavier);
+    }
+    for (const NodeRecord* c : order) {
+      if (current_partner_[c->identity.id] >= 0) continue;
+      const std::string k = key(*c);
+      if (k.empty()) continue;
+      auto it = waiting.find(k);
+      if (it == waiting.end() || it->second.empty()) continue;
+      const NodeRecord* b = it->second.front();
+      it->second.pop_front();
+      base_partner_[b->identity.id] = c->identity.id;
+      current_partner_[c->identity.id] = b->identity.id;
+      gain_[c->identity.id] -= MeanSelf(*b);
+      matched_base_ns_ += MeanSelf(*b);
+      diff_.nodes.push_back(Delta(b, c, match));
+      Count(match);
+    }
+  }
+
+  // A base node left over merged into the current node that gained the most
+  // time in its module, or its parent module; else it was removed.
+  void MergeOrRemove() {
+    for (const NodeRecord* b : base_nodes_) {
+      if (base_partner_[b->identity.id] >= 0) continue;
+      const double ns = MeanSelf(*b);
+      const NodeRecord* into = nullptr;
+      const std::string& module = b->identity.module;
+      std::vector<std::string> scopes = {module};
+      if (!module.empty()) scopes.push_back(ParentModule(module));
+      for (const std::string& scope : scopes) {
+        if (into != nullptr || (scope.empty() && !module.empty())) break;
+        double best = 0;
+        for (const NodeRecord* c : current_nodes_) {
+          if (!InModulePrefix(c->identity.module, scope) || gain_[c->identity.id] <= best) continue;
+          best = gain_[c->identity.id];
+          into = c;
+        }
+      }
+      if (into != nullptr && ns > 0) {
+        gain_[into->identity.id] -= ns;
+        matched_base_ns_ += ns;
+        NodeDelta d = Delta(b, nullptr, NodeDelta::Match::kMerged);
+        d.current_id = into->identity.id;
+        d.name = absl::StrCat(b->identity.label, " -> ", into->identity.label);
+        diff_.nodes.push_back(d);
+        ++diff_.merged;
+      } else {
+        diff_.nodes.push_back(Delta(b, nullptr, NodeDelta::Match::kRemoved));
+        ++diff_.removed;
+      }
+    }
+  }
+
+  void Count(NodeDelta::Match match) {
+    switch (match) {
+      case NodeDelta::Match::kSame: ++diff_.same; break;
+      case NodeDelta::Match::kKindAndModule: ++diff_.kind_and_module; break;
+      case NodeDelta::Match::kReplaced: ++diff_.replaced; break;
+      default: break;
+    }
+  }
+
+  static NodeDelta Delta(const NodeRecord* base, const NodeRecord* current, NodeDelta::Match match) {
+    NodeDelta d;
+    d.match = match;
+    const NodeRecord& any = current != nullptr ? *current : *base;
+    d.name = any.identity.label;
+    d.kind = any.identity.kind;
+    d.module = any.identity.module;
+    if (base != nullptr && current != nullptr && base->identity.kind != current->identity.kind) {
+      d.kind = absl::StrCat(base->identity.kind, " -> ", current->identity.kind);
+    }
+    if (base != nullptr) {
+      d.base_id = base->identity.id;
+      d.base_ns = MeanSelf(*base);
+    }
+    if (current != nullptr) {
+      d.current_id = current->identity.id;
+      d.current_ns = MeanSelf(*current);
+    }
+    return d;
+  }
+
+  ReportDiff& diff_;
+  std::vector<const NodeRecord*> base_nodes_;
+  std::vector<const NodeRecord*> current_nodes_;
+  std::vector<int> base_partner_;
+  std::vector<int> current_partner_;
+  std::vector<double> gain_;  // current node's time not yet explained by base nodes
+  double matched_base_ns_ = 0;
+};
+
+// Adds each participating node's self time to its group(s) on one side.
+void AddGroups(const Report& report, const DiffOptions& options, bool base,
+               const std::function<std::vector<std::string>(const NodeRecord&)>& groups_of,
+               std::map<std::string, GroupDelta>& groups) {
+  for (const NodeRecord& node : report.nodes) {
+    if (!options.include_unexecuted && !node.executed()) continue;
+    const double ns = MeanSelf(node);
+    for (const std::string& name : groups_of(node)) {
+      GroupDelta& g = groups[name];
+      g.name = name;
+      (base ? g.base_nodes : g.current_nodes) += 1;
+      (base ? g.base_ns : g.current_ns) += ns;
+    }
+  }
+}
+
+std::vector<GroupDelta> ByImpact(std::map<std::string, GroupDelta>& groups) {
+  std::vector<GroupDelta> out;
+  for (auto& [name, g] : groups) out.push_back(g);
+  std::stable_sort(out.begin(), out.end(), [](const GroupDelta& a, const GroupDelta& b) {
+    return std::fabs(a.delta_ns()) > std::fabs(b.delta_ns());
+  });
+  return out;
+}
+
+std::vector<std::string> ModulePrefixes(const NodeRecord& node) {
+  std::vector<std::string> prefixes = {"(root)"};
+  std::string path;
+  for (absl::string_view part : absl::StrSplit(node.identity.module, '.', absl::SkipEmpty())) {
+    path = path.empty() ? std::string(part) : absl::StrCat(path, ".", part);
+    prefixes.push_back(path);
+  }
+  return prefixes;
+}
+
+void WriteGroups(JsonWriter& w, const char* key, const char* name_key, const std::vector<GroupDelta>& groups) {
+  w.Key(key);
+  w.BeginArray();
+  for (const GroupDelta& g : groups) {
+    w.Newline();
+    w.BeginObject();
+    w.Key(name_key); w.String(g.name);
+    w.Key("base_nodes"); w.Int(g.base_nodes);
+    w.Key("current_nodes"); w.Int(g.current_nodes);
+    w.Key("base_us"); w.Approx(g.base_ns / 1e3);
+    w.Key("current_us"); w.Approx(g.current_ns / 1e3);
+    w.Key("delta_us"); w.Approx(g.delta_ns() / 1e3);
+    w.Key("speedup"); w.Approx(g.speedup());
+    w.EndObject();
+  }
+  w.EndArray();
+}
 
 }  // namespace
 
 double NodeDelta::speedup() const { return Ratio(base_ns, current_ns); }
-double KindDelta::speedup() const { return Ratio(base_ns, current_ns); }
+double GroupDelta::speedup() const { return Ratio(base_ns, current_ns); }
 
 const char* MatchName(NodeDelta::Match match) {
   switch (match) {
-    case NodeDelta::Match::kById: return "id";
-    case NodeDelta::Match::kByKindAndModule: return "kind+module";
+    case NodeDelta::Match::kSame: return "same";
+    case NodeDelta::Match::kKindAndModule: return "kind+module";
+    case NodeDelta::Match::kReplaced: return "replaced";
+    case NodeDelta::Match::kMerged: return "merged";
     case NodeDelta::Match::kAdded: return "added";
     case NodeDelta::Match::kRemoved: return "removed";
   }
   return "?";
 }
 
-ReportDiff DiffReports(const Report& base, const Report& current) {
+ReportDiff DiffReports(const Report& base, const Report& current, const DiffOptions& options) {
   ReportDiff diff;
   diff.base_model = base.model;
   diff.current_model = current.model;
   diff.base_total_ns = base.total_us() * 1e3;
   diff.current_total_ns = current.total_us() * 1e3;
-
-  std::vector<bool> base_used(base.nodes.size(), false), current_used(current.nodes.size(), false);
-  // 1. Same id, same kind and module path.
-  for (const NodeRecord& node : current.nodes) {
-    const int id = node.identity.id;
-    if (id >= 0 && id < static_cast<int>(base.nodes.size()) && SameKey(base.nodes[id], node)) {
-      diff.nodes.push_back(MakeDelta(&base.nodes[id], &node, NodeDelta::Match::kById));
-      base_used[id] = current_used[id] = true;
-      ++diff.matched_by_id;
-    }
-  }
-  // 2. The rest by (kind, module path), in execution order.
-  std::map<std::pair<std::string, std::string>, std::vector<int>> unmatched_base;
-  for (const NodeRecord& node : base.nodes) {
-    if (!base_used[node.identity.id]) {
-      unmatched_base[{node.identity.kind, node.identity.module}].push_back(node.identity.id);
-    }
-  }
-  std::map<std::pair<std::string, std::string>, size_t> next;
-  for (const NodeRecord& node : current.nodes) {
-    if (current_used[node.identity.id]) continue;
-    const auto key = std::make_pair(node.identity.kind, node.identity.module);
-    auto it = unmatched_base.find(key);
-    size_t& k = next[key];
-    if (it != unmatched_base.end() && k < it->second.size()) {
-      const int base_id = it->second[k++];
-      diff.nodes.push_back(MakeDelta(&base.nodes[base_id], &node, NodeDelta::Match::kByKindAndModule));
-      base_used[base_id] = true;
-      ++diff.matched_by_kind_and_module;
-    } else {
-      diff.nodes.push_back(MakeDelta(nullptr, &node, NodeDelta::Match::kAdded));
-      ++diff.added;
-    }
-    current_used[node.identity.id] = true;
-  }
-  for (const NodeRecord& node : base.nodes) {
-    if (base_used[node.identity.id]) continue;
-    diff.nodes.push_back(MakeDelta(&node, nullptr, NodeDelta::Match::kRemoved));
-    ++diff.removed;
-  }
+  Matcher matcher(base, current, options, diff);
+  matcher.Run();
   std::stable_sort(diff.nodes.begin(), diff.nodes.end(), [](const NodeDelta& a, const NodeDelta& b) {
     return std::fabs(a.delta_ns()) > std::fabs(b.delta_ns());
   });
-
-  std::map<std::string, KindDelta> kinds;
+  double base_ns = 0;
   for (const NodeRecord& node : base.nodes) {
-    KindDelta& k = kinds[node.identity.kind];
-    k.kind = node.identity.kind;
-    ++k.base_nodes;
-    k.base_ns += MeanSelf(node);
+    if (options.include_unexecuted || node.executed()) base_ns += MeanSelf(node);
   }
-  for (const NodeRecord& node : current.nodes) {
-    KindDelta& k = kinds[node.identity.kind];
-    k.kind = node.identity.kind;
-    ++k.current_nodes;
-    k.current_ns += MeanSelf(node);
-  }
-  for (auto& [name, k] : kinds) diff.kinds.push_back(k);
-  std::stable_sort(diff.kinds.begin(), diff.kinds.end(), [](const KindDelta& a, const KindDelta& b) {
-    return std::fabs(a.delta_ns()) > std::fabs(b.delta_ns());
-  });
+  diff.matched_time_fraction = base_ns > 0 ? std::min(1.0, matcher.matched_base_ns() / base_ns) : 1.0;
+
+  std::map<std::string, GroupDelta> modules, kinds;
+  AddGroups(base, options, true, ModulePrefixes, modules);
+  AddGroups(current, options, false, ModulePrefixes, modules);
+  for (auto& [name, g] : modules) g.depth = name == "(root)" ? 0 : static_cast<int>(std::count(name.begin(), name.end(), '.')) + 1;
+  auto kind_of = [](const NodeRecord& n) { return std::vector<std::string>{n.identity.kind}; };
+  AddGroups(base, options, true, kind_of, kinds);
+  AddGroups(current, options, false, kind_of, kinds);
+  diff.modules = ByImpact(modules);
+  diff.kinds = ByImpact(kinds);
   return diff;
 }
 
@@ -133,31 +290,47 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
   absl::StrAppend(&out, "  run time   ", FormatMicros(diff.base_total_ns), " us -> ",
                   FormatMicros(diff.current_total_ns), " us  (", FormatSignedMicros(diff.current_total_ns - diff.base_total_ns),
                   " us, speedup ", FormatSpeedup(diff.speedup()), ")\n");
-  absl::StrAppend(&out, "  nodes      ", diff.matched_by_id, " matched by id, ", diff.matched_by_kind_and_module,
-                  " by kind+module, ", diff.added, " added, ", diff.removed, " removed\n\n");
+  absl::StrAppend(&out, "  nodes      ", diff.same, " same, ", diff.kind_and_module, " kind+module, ", diff.replaced,
+                  " replaced, ", diff.merged, " merged, ", diff.added, " added, ", diff.removed, " removed",
+                  diff.unexecuted > 0 ? absl::StrCat("; ", diff.unexecuted, " never executed, not shown (--diff_all)")
+                                      : "",
+                  "\n");
+  absl::StrAppendFormat(&out, "  matched    %.1f%% of the base's executed time\n", 100 * diff.matched_time_fraction);
+  auto cut = [top](size_t n) { return top > 0 ? std::min<size_t>(n, top) : n; };
+  auto note = [&](size_t shown, size_t all, const char* what) {
+    if (shown < all) absl::StrAppend(&out, "(top ", shown, " of ", all, " ", what, " by impact)\n");
+  };
 
-  absl::StrAppendFormat(&out, "%-28s %7s %7s %12s %12s %12s %9s\n", "kind", "nodes", "->", "base_us",
-                        "current_us", "delta_us", "speedup");
-  for (const KindDelta& k : diff.kinds) {
-    absl::StrAppendFormat(&out, "%-28s %7d %7d %12s %12s %12s %9s\n", k.kind, k.base_nodes, k.current_nodes,
-                          FormatMicros(k.base_ns), FormatMicros(k.current_ns), FormatSignedMicros(k.delta_ns()),
-                          FormatSpeedup(k.speedup()));
+  using C = TextTable::Column;
+  auto group_table = [&](const std::vector<GroupDelta>& groups, const char* header, bool indent) {
+    TextTable t({C{header, TextTable::kLeft, 60}, C{"nodes", TextTable::kRight}, C{"->", TextTable::kRight},
+                 C{"base_us", TextTable::kRight}, C{"current_us", TextTable::kRight}, C{"delta_us", TextTable::kRight},
+                 C{"speedup", TextTable::kRight}});
+    const size_t n = cut(groups.size());
+    for (size_t i = 0; i < n; ++i) {
+      const GroupDelta& g = groups[i];
+      t.AddRow({indent ? std::string(2 * g.depth, ' ') + g.name : g.name, absl::StrCat(g.base_nodes),
+                absl::StrCat(g.current_nodes), FormatMicros(g.base_ns), FormatMicros(g.current_ns),
+                FormatSignedMicros(g.delta_ns()), FormatSpeedup(g.speedup())});
+    }
+    out += "\n" + t.Render();
+    note(n, groups.size(), header);
+  };
+  group_table(diff.modules, "module", false);
+  group_table(diff.kinds, "kind", false);
+
+  TextTable nodes({C{"node", TextTable::kLeft, 60}, C{"match", TextTable::kLeft}, C{"base", TextTable::kRight},
+                   C{"cur", TextTable::kRight}, C{"base_us", TextTable::kRight}, C{"current_us", TextTable::kRight},
+                   C{"delta_us", TextTable::kRight}, C{"speedup", TextTable::kRight}});
+  const size_t n = cut(diff.nodes.size());
+  for (size_t i = 0; i < n; ++i) {
+    const NodeDelta& d = diff.nodes[i];
+    nodes.AddRow({d.name, MatchName(d.match), d.base_id >= 0 ? absl::StrCat(d.base_id) : "-",
+                  d.current_id >= 0 ? absl::StrCat(d.current_id) : "-", FormatMicros(d.base_ns),
+                  FormatMicros(d.current_ns), FormatSignedMicros(d.delta_ns()), FormatSpeedup(d.speedup())});
   }
-  out += "\n";
-  absl::StrAppendFormat(&out, "%-44s %-11s %6s %6s %12s %12s %12s %9s\n", "node", "match", "base", "cur",
-                        "base_us", "current_us", "delta_us", "speedup");
-  int shown = 0;
-  for (const NodeDelta& d : diff.nodes) {
-    if (top > 0 && shown++ >= top) break;
-    std::string name = d.name.size() > 44 ? d.name.substr(0, 41) + "..." : d.name;
-    absl::StrAppendFormat(&out, "%-44s %-11s %6s %6s %12s %12s %12s %9s\n", name, MatchName(d.match),
-                          d.base_id >= 0 ? absl::StrCat(d.base_id) : "-",
-                          d.current_id >= 0 ? absl::StrCat(d.current_id) : "-", FormatMicros(d.base_ns),
-                          FormatMicros(d.current_ns), FormatSignedMicros(d.delta_ns()), FormatSpeedup(d.speedup()));
-  }
-  if (top > 0 && static_cast<int>(diff.nodes.size()) > top) {
-    absl::StrAppend(&out, "(top ", top, " of ", diff.nodes.size(), " nodes by impact)\n");
-  }
+  out += "\n" + nodes.Render();
+  note(n, diff.nodes.size(), "nodes");
   return out;
 }
 
@@ -174,33 +347,51 @@ std::string DiffToCsv(const ReportDiff& diff) {
   return out;
 }
 
-std::string DiffToJson(const ReportDiff& diff) {
-  using nlohmann::json;
-  json nodes = json::array();
+void WriteDiffJson(const ReportDiff& diff, JsonWriter& w) {
+  w.BeginObject();
+  w.Key("base_model"); w.String(diff.base_model);
+  w.Key("current_model"); w.String(diff.current_model);
+  w.Key("base_total_us"); w.Approx(diff.base_total_ns / 1e3);
+  w.Key("current_total_us"); w.Approx(diff.current_total_ns / 1e3);
+  w.Key("speedup"); w.Approx(diff.speedup());
+  w.Key("matched_time_fraction"); w.Approx(diff.matched_time_fraction);
+  const std::pair<const char*, int> counts[] = {{"same", diff.same},         {"kind_and_module", diff.kind_and_module},
+                                                {"replaced", diff.replaced}, {"merged", diff.merged},
+                                                {"added", diff.added},       {"removed", diff.removed},
+                                                {"unexecuted", diff.unexecuted}};
+  for (const auto& [key, value] : counts) {
+    w.Key(key);
+    w.Int(value);
+  }
+  WriteGroups(w, "modules", "module", diff.modules);
+  WriteGroups(w, "kinds", "kind", diff.kinds);
+  w.Key("nodes");
+  w.BeginArray();
   for (const NodeDelta& d : diff.nodes) {
-    nodes.push_back({{"name", d.name}, {"kind", d.kind}, {"module", d.module}, {"match", MatchName(d.match)},
-                     {"base_id", d.base_id}, {"current_id", d.current_id}, {"base_us", d.base_ns / 1e3},
-                     {"current_us", d.current_ns / 1e3}, {"delta_us", d.delta_ns() / 1e3},
-                     {"speedup", d.speedup()}});
+    w.Newline();
+    w.BeginObject();
+    w.Key("name"); w.String(d.name);
+    w.Key("kind"); w.String(d.kind);
+    w.Key("module"); w.String(d.module);
+    w.Key("match"); w.String(MatchName(d.match));
+    w.Key("base_id"); w.Int(d.base_id);
+    w.Key("current_id"); w.Int(d.current_id);
+    w.Key("base_us"); w.Approx(d.base_ns / 1e3);
+    w.Key("current_us"); w.Approx(d.current_ns / 1e3);
+    w.Key("delta_us"); w.Approx(d.delta_ns() / 1e3);
+    w.Key("speedup"); w.Approx(d.speedup());
+    w.EndObject();
   }
-  json kinds = json::array();
-  for (const KindDelta& k : diff.kinds) {
-    kinds.push_back({{"kind", k.kind}, {"base_nodes", k.base_nodes}, {"current_nodes", k.current_nodes},
-                     {"base_us", k.base_ns / 1e3}, {"current_us", k.current_ns / 1e3},
-                     {"delta_us", k.delta_ns() / 1e3}, {"speedup", k.speedup()}});
-  }
-  json j{{"base_model", diff.base_model},
-         {"current_model", diff.current_model},
-         {"base_total_us", diff.base_total_ns / 1e3},
-         {"current_total_us", diff.current_total_ns / 1e3},
-         {"speedup", diff.speedup()},
-         {"matched_by_id", diff.matched_by_id},
-         {"matched_by_kind_and_module", diff.matched_by_kind_and_module},
-         {"added", diff.added},
-         {"removed", diff.removed},
-         {"kinds", kinds},
-         {"nodes", nodes}};
-  return j.dump(1) + "\n";
+  w.EndArray();
+  w.EndObject();
+}
+
+std::string DiffToJson(const ReportDiff& diff) {
+  std::string out;
+  JsonWriter w(&out);
+  WriteDiffJson(diff, w);
+  out += "\n";
+  return out;
 }
 
 }  // namespace graphprof

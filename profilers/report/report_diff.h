@@ -1,40 +1,60 @@
 // Comparing two reports of (versions of) the same graph: what got faster or
-// slower, per node and per op kind, sorted by impact. The view a compiler
-// engineer needs before and after a pass.
+// slower, per module, per op kind and per node, sorted by impact. The view a
+// compiler engineer needs before and after a pass.
 //
-// Nodes are matched by identity: first by (id, kind, module path); nodes a
-// pass shifted are then matched by (kind, module path) in execution order.
-// What is left over was removed (only in base) or added (only in current).
-// Node times are self times (a Loop's body is not counted twice), as means
-// per run.
+// Matching. Only nodes that ran (calls > 0) take part unless
+// DiffOptions::include_unexecuted: scripted models carry never-taken
+// branches (a conv's padding_mode twin) that must not pair with live nodes.
+// Nodes are matched, in execution order, by a key that survives passes:
+//   same         kind, module path and source line
+//   kind+module  kind and module path (the pass moved the source line)
+//   replaced     module path only: the pass changed the op (aten::conv2d ->
+//                prim::mkldnn_convolution)
+//   merged       a base node that disappeared inside a module (or its
+//                parent module) where a current node gained time: the pass
+//                fused it into that node (batch norm folded into the conv)
+//   removed / added   the rest
+// Times are self times, means per run.
+//
+// matched_time_fraction is the share of the base's executed self time that
+// was matched (same, kind+module, replaced or merged): how much of "before"
+// the diff can account for after the pass.
 #ifndef GRAPHPROF_PROFILERS_REPORT_REPORT_DIFF_H_
 #define GRAPHPROF_PROFILERS_REPORT_REPORT_DIFF_H_
 
 #include <string>
 #include <vector>
 
+#include "profilers/report/json_writer.h"
 #include "profilers/report/report.h"
 
 namespace graphprof {
 
+struct DiffOptions {
+  // Also match and list nodes that never ran (--diff_all).
+  bool include_unexecuted = false;
+};
+
 struct NodeDelta {
-  enum class Match { kById, kByKindAndModule, kAdded, kRemoved };
-  Match match = Match::kById;
-  std::string name;
-  std::string kind;
+  enum class Match { kSame, kKindAndModule, kReplaced, kMerged, kAdded, kRemoved };
+  Match match = Match::kSame;
+  std::string name;    // label of the current node (the base node when removed or merged)
+  std::string kind;    // likewise; "base_kind -> kind" when replaced
   std::string module;
   int base_id = -1;     // -1 when added
-  int current_id = -1;  // -1 when removed
+  int current_id = -1;  // -1 when removed; for merged: the node it merged into
   double base_ns = 0;
-  double current_ns = 0;
+  double current_ns = 0;  // 0 for merged (its time is the other node's)
 
   double delta_ns() const { return current_ns - base_ns; }
   // base / current: > 1 is faster now; 0 when one side is absent.
   double speedup() const;
 };
 
-struct KindDelta {
-  std::string kind;
+// A group of nodes on both sides (a kind, or a module and its submodules).
+struct GroupDelta {
+  std::string name;
+  int depth = 0;  // modules: path depth
   int base_nodes = 0;
   int current_nodes = 0;
   double base_ns = 0;
@@ -48,22 +68,30 @@ struct ReportDiff {
   std::string current_model;
   double base_total_ns = 0;
   double current_total_ns = 0;
-  std::vector<NodeDelta> nodes;  // by |delta| descending
-  std::vector<KindDelta> kinds;  // by |delta| descending
-  int matched_by_id = 0;
-  int matched_by_kind_and_module = 0;
+  std::vector<NodeDelta> nodes;     // by |delta| descending
+  std::vector<GroupDelta> modules;  // by |delta| descending
+  std::vector<GroupDelta> kinds;    // by |delta| descending
+  int same = 0;
+  int kind_and_module = 0;
+  int replaced = 0;
+  int merged = 0;
   int added = 0;
   int removed = 0;
+  int unexecuted = 0;  // nodes left out because they never ran (both sides)
+  double matched_time_fraction = 0;
 
+  int matched() const { return same + kind_and_module + replaced + merged; }
   double speedup() const { return current_total_ns > 0 ? base_total_ns / current_total_ns : 0; }
 };
 
-ReportDiff DiffReports(const Report& base, const Report& current);
+ReportDiff DiffReports(const Report& base, const Report& current, const DiffOptions& options = {});
 
-// Text: totals, per-kind table, top `top` nodes (0: all), counts of matches.
+// Text: totals, per-module, per-kind and per-node tables, each cut to `top`
+// rows by impact (0: all).
 std::string RenderDiff(const ReportDiff& diff, int top = 20);
 
 std::string DiffToJson(const ReportDiff& diff);
+void WriteDiffJson(const ReportDiff& diff, JsonWriter& writer);
 
 // One row per node delta: name,kind,module,match,base_id,current_id,base_us,
 // current_us,delta_us,speedup.

@@ -103,11 +103,11 @@ TEST(RealModelIdentityTest, ModulePathsSurviveFreezing) {
     if (model.modules.count(node.identity.module) == 0) ++wrong;
     if (node.identity.kind == "prim::mkldnn_convolution") {
       ++convs;
-      EXPECT_TRUE(absl::StrContains(model.modules[node.identity.module], "Conv2d"))
+      EXPECT_TRUE(absl::EndsWith(model.modules[node.identity.module], ".Conv2d"))
           << node.identity.label << " is in a " << model.modules[node.identity.module];
     }
     if (node.identity.kind == "prim::MKLDNNHardTanh_") {
-      EXPECT_TRUE(absl::StrContains(model.modules[node.identity.module], "ReLU6"))
+      EXPECT_TRUE(absl::EndsWith(model.modules[node.identity.module], ".ReLU6"))
           << node.identity.label << " is in a " << model.modules[node.identity.module];
     }
   }

@@ -1,0 +1,53 @@
+// ProfileBeforeAfter: profile a module as it is (A) and after passes (B), on
+// the same inputs in one process, and diff the two: the way to check a pass
+// from a compiler codebase. Passes are LibTorch's by name (ir/passes.h:
+// ParsePasses("freeze,optimize_for_inference")) or your own
+// (GraphPass("my_pass", [](std::shared_ptr<torch::jit::Graph>& g) {...})).
+//
+// With `verify`, both outputs are compared with native forward of the
+// unmodified module: A must be identical, B within rtol/atol (passes change
+// float rounding); each report's Verification holds the errors.
+#ifndef GRAPHPROF_PROFILERS_BEFORE_AFTER_H_
+#define GRAPHPROF_PROFILERS_BEFORE_AFTER_H_
+
+#include <torch/script.h>
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/passes.h"
+#include "profilers/profiler.h"
+#include "profilers/report/report.h"
+#include "profilers/report/report_diff.h"
+
+namespace graphprof {
+
+struct BeforeAfterOptions {
+  ProfileOptions profile;  // the same for A and B
+  std::string method = "forward";
+  DiffOptions diff;
+  bool verify = true;
+  double rtol = 1e-4;
+  double atol = 1e-5;
+};
+
+struct BeforeAfter {
+  Report before;  // A: the module as given
+  Report after;   // B: after the passes
+  ReportDiff diff;
+  double speedup() const { return diff.speedup(); }  // A mean run time / B mean run time
+};
+
+absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module, const std::vector<Pass>& passes,
+                                               const std::vector<c10::IValue>& inputs,
+                                               const BeforeAfterOptions& options = {});
+
+// Compares `actual` with `expected` as --verify does: identical, else within
+// rtol/atol; `reference` names what `expected` came from.
+Verification Verify(const c10::IValue& expected, const c10::IValue& actual, double rtol, double atol,
+                    std::string reference);
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_PROFILERS_BEFORE_AFTER_H_
