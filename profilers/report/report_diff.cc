@@ -54,7 +54,12 @@ class Matcher {
     base_partner_.assign(base.nodes.size(), -1);
     current_partner_.assign(current.nodes.size(), -1);
     gain_.assign(current.nodes.size(), 0);
-    for (const NodeRecord* c : current_nodes_) gain_[c->identity.id] = MeanSelf(*c);
+    replaced_.assign(current.nodes.size(), false);
+    current_nodes_by_id_.assign(current.nodes.size(), nullptr);
+    for (const NodeRecord* c : current_nodes_) {
+      gain_[c->identity.id] = MeanSelf(*c);
+      current_nodes_by_id_[c->identity.id] = c;
+    }
   }
 
   void Run() {
@@ -107,31 +112,49 @@ class Matcher {
       current_partner_[c->identity.id] = b->identity.id;
       gain_[c->identity.id] -= MeanSelf(*b);
       matched_base_ns_ += MeanSelf(*b);
+      if (match == NodeDelta::Match::kReplaced) replaced_[c->identity.id] = true;
       diff_.nodes.push_back(Delta(b, c, match));
       Count(match);
     }
   }
 
-  // A base node left over merged into the current node that gained the most
-  // time in its module, or its parent module; else it was removed.
+  // A base node left over merged into a node the pass created or changed
+  // (added or replaced) in its module or its parent module. Fusions fold a
+  // node into what produced its input (batch norm into the conv before it),
+  // so when the nearest earlier matched node of the scope was replaced, its
+  // replacement wins; else the changed node whose time grew most. Nodes that merely kept their
+  // op are never merge targets, so timing noise cannot attract merges.
+  // Without a candidate the node was removed.
   void MergeOrRemove() {
-    for (const NodeRecord* b : base_nodes_) {
+    for (size_t i = 0; i < base_nodes_.size(); ++i) {
+      const NodeRecord* b = base_nodes_[i];
       if (base_partner_[b->identity.id] >= 0) continue;
-      const double ns = MeanSelf(*b);
-      const NodeRecord* into = nullptr;
       const std::string& module = b->identity.module;
       std::vector<std::string> scopes = {module};
       if (!module.empty()) scopes.push_back(ParentModule(module));
+      const NodeRecord* into = nullptr;
       for (const std::string& scope : scopes) {
         if (into != nullptr || (scope.empty() && !module.empty())) break;
-        double best = 0;
+        auto candidate = [&](int id) {
+          return id >= 0 && (current_partner_[id] < 0 || replaced_[id]) &&
+                 InModulePrefix(current_nodes_by_id_[id]->identity.module, scope);
+        };
+        // The nearest earlier base node of this scope that has a partner.
+        for (size_t j = i; j-- > 0;) {
+          const NodeRecord* earlier = base_nodes_[j];
+          const int partner = base_partner_[earlier->identity.id];
+          if (partner < 0 || !InModulePrefix(earlier->identity.module, scope)) continue;
+          if (replaced_[partner] && candidate(partner)) into = current_nodes_by_id_[partner];
+          break;
+        }
         for (const NodeRecord* c : current_nodes_) {
-          if (!InModulePrefix(c->identity.module, scope) || gain_[c->identity.id] <= best) continue;
-          best = gain_[c->identity.id];
-          into = c;
+          if (into != nullptr && replaced_[into->identity.id]) break;
+          if (!candidate(c->identity.id)) continue;
+          if (into == nullptr || gain_[c->identity.id] > gain_[into->identity.id]) into = c;
         }
       }
-      if (into != nullptr && ns > 0) {
+      const double ns = MeanSelf(*b);
+      if (into != nullptr) {
         gain_[into->identity.id] -= ns;
         matched_base_ns_ += ns;
         NodeDelta d = Delta(b, nullptr, NodeDelta::Match::kMerged);
@@ -182,6 +205,8 @@ class Matcher {
   std::vector<int> base_partner_;
   std::vector<int> current_partner_;
   std::vector<double> gain_;  // current node's time not yet explained by base nodes
+  std::vector<bool> replaced_;  // current nodes matched as kReplaced
+  std::vector<const NodeRecord*> current_nodes_by_id_;  // participants by id (else null)
   double matched_base_ns_ = 0;
 };
 

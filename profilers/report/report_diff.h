@@ -11,8 +11,9 @@
 //   replaced     module path only: the pass changed the op (aten::conv2d ->
 //                prim::mkldnn_convolution)
 //   merged       a base node that disappeared inside a module (or its
-//                parent module) where a current node gained time: the pass
-//                fused it into that node (batch norm folded into the conv)
+//                parent module) where the pass created or changed a node:
+//                the pass fused it into that node (batch norm folded into
+//                the conv); of several, the one whose time grew most
 //   removed / added   the rest
 // Times are self times, means per run.
 //
