@@ -277,6 +277,35 @@ TEST(ProfileGraphTest, AbProfilesBeforeAndAfterInOneProcess) {
   EXPECT_TRUE(absl::StrContains(table.out, "matched    ")) << table.out;
 }
 
+TEST(ProfileGraphTest, MergesReportsOfOneModel) {
+  const std::string dir = TempDir("profile_graph_test");
+  for (const char* seed : {"1", "2"}) {
+    Result r = RunTool(Quick({"--zoo=mlp", std::string("--seed=") + seed, "--format=json",
+                              "--output=" + dir + "/rank" + seed + ".json"}));
+    ASSERT_EQ(r.code, 0) << r.err;
+  }
+  Result other = RunTool(Quick({"--zoo=gcn", "--format=json", "--output=" + dir + "/gcn.json"}));
+  ASSERT_EQ(other.code, 0) << other.err;
+  const std::string merged = dir + "/merged.json";
+  Result r = RunTool({"merge", dir + "/rank1.json", dir + "/rank2.json", "--format=json", "--output=" + merged});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(Slurp(merged));
+  EXPECT_EQ(j["runs"], 4);
+  EXPECT_EQ(j["run_sources"].size(), 2u);
+  EXPECT_EQ(j["run_sources"][1][0], "rank2.json");
+  Result table = RunTool({"merge", dir + "/rank1.json", dir + "/rank2.json", "--group_by=module"});
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_TRUE(absl::StrContains(table.out, "slowest")) << table.out;
+  ExpectOneLineError(RunTool({"merge", dir + "/rank1.json", dir + "/gcn.json"}), 1,
+                     "gcn.json is a report of zoo:gcn, not of zoo:mlp");
+  ExpectOneLineError(RunTool({"merge"}), 2, "merge needs report files");
+  ExpectOneLineError(RunTool({"merge", dir + "/missing.json"}), 1, "missing.json");
+  EXPECT_FALSE(Exists(dir + "/never.json"));
+  ExpectOneLineError(RunTool({"merge", dir + "/rank1.json", dir + "/gcn.json", "--output=" + dir + "/never.json"}), 1,
+                     "not of zoo:mlp");
+  EXPECT_FALSE(Exists(dir + "/never.json")) << "no output on failure";
+}
+
 TEST(ProfileGraphTest, NvtxNeedsTheCudaBuildOrWorks) {
   Result r = RunTool(Quick({"--zoo=mlp", "--nvtx"}));
 #ifdef GRAPHPROF_WITH_NVTX

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "profilers/report/views.h"
@@ -56,6 +57,9 @@ struct CliOptions {
   // Device time per node (CUDA events) and kernels per node (CUPTI).
   bool cuda_profile = false;
   bool progress = true;  // on stderr, when it is a terminal and the run is long
+
+  // `profile_graph merge FILE...`: JSON reports to merge instead of profiling.
+  std::vector<std::string> merge;
 };
 
 absl::Status Validate(const CliOptions& options);

@@ -26,6 +26,7 @@
 #include "profilers/report/chrome_trace.h"
 #include "profilers/report/csv_report.h"
 #include "profilers/report/json_writer.h"
+#include "profilers/report/merge.h"
 #include "profilers/report/report_diff.h"
 #include "profilers/report/report_json.h"
 #include "profilers/report/text_report.h"
@@ -214,6 +215,32 @@ int VerificationExit(const Report& report, const CliOptions& options, std::FILE*
 }
 
 }  // namespace
+
+int RunMerge(const CliOptions& options, std::FILE* out, std::FILE* err) {
+  if (!options.output.empty()) {
+    if (absl::Status writable = CheckWritable(options.output); !writable.ok()) return Fail(err, kExitFailure, writable);
+  }
+  ReportMerger merger;
+  for (const std::string& path : options.merge) {
+    // One report in memory at a time besides the merge.
+    absl::StatusOr<std::string> text = ReadFile(path);
+    if (!text.ok()) return Fail(err, kExitFailure, text.status());
+    absl::StatusOr<Report> report = ReportFromJson(*text);
+    text->clear();
+    text->shrink_to_fit();
+    if (!report.ok()) return Fail(err, kExitFailure, absl::StrCat(path, ": ", report.status().message()));
+    const size_t slash = path.rfind('/');
+    const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    if (absl::Status added = merger.Add(*std::move(report), name); !added.ok()) return Fail(err, kExitFailure, added);
+  }
+  absl::StatusOr<Report> merged = merger.Finish();
+  if (!merged.ok()) return Fail(err, kExitFailure, merged.status());
+  absl::StatusOr<std::string> main = RenderReport(*merged, options);
+  if (!main.ok()) return Fail(err, kExitUsage, main.status());
+  CliOptions files_only;  // no trace or annotation for merged reports
+  files_only.output = options.output;
+  return WriteOutputs(files_only, *merged, *main, out, err);
+}
 
 int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   if (options.list_zoo) {

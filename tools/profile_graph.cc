@@ -68,11 +68,17 @@ int main(int argc, char** argv) {
   namespace cli = graphprof::cli;
   absl::SetProgramUsageMessage("profile a TorchScript graph node by node (see README.md)");
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
-  if (positional.size() > 1) {
+  cli::CliOptions o;
+  if (positional.size() > 1 && std::string(positional[1]) == "merge") {
+    for (size_t i = 2; i < positional.size(); ++i) o.merge.push_back(UserPath(positional[i]));
+    if (o.merge.empty()) {
+      std::fprintf(stderr, "profile_graph: merge needs report files: profile_graph merge A.json B.json ...\n");
+      return cli::kExitUsage;
+    }
+  } else if (positional.size() > 1) {
     std::fprintf(stderr, "profile_graph: unexpected argument '%s' (flags look like --model=FILE)\n", positional[1]);
     return cli::kExitUsage;
   }
-  cli::CliOptions o;
   o.model = UserPath(absl::GetFlag(FLAGS_model));
   o.zoo = absl::GetFlag(FLAGS_zoo);
   o.ir = UserPath(absl::GetFlag(FLAGS_ir));
@@ -115,5 +121,6 @@ int main(int argc, char** argv) {
     return cli::kExitUsage;
   }
   o.group_by = *group_by;
+  if (!o.merge.empty()) return cli::RunMerge(o, stdout, stderr);
   return cli::RunProfileGraph(o, stdout, stderr);
 }

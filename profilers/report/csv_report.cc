@@ -1,5 +1,7 @@
 #include "profilers/report/csv_report.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -22,6 +24,12 @@ std::string RenderCsv(const Report& report, const View& view) {
     const bool ns = metric.unit == Metric::Unit::kNanoseconds;
     header.push_back(absl::StrCat(metric.name, ns ? "_us" : ""));
     header.push_back(absl::StrCat(metric.name, ns ? "_self_us" : "_self"));
+  }
+  const bool spread = report.run_sources.size() > 1;
+  if (spread) {
+    for (const char* column : {"min_report_us", "median_report_us", "max_report_us", "slowest_report"}) {
+      header.push_back(column);
+    }
   }
   std::string out = absl::StrCat(absl::StrJoin(header, ","), "\n");
   auto us = [](double ns) { return absl::StrFormat("%.3f", ns / 1e3); };
@@ -54,6 +62,15 @@ std::string RenderCsv(const Report& report, const View& view) {
       for (const Summary* s : {&row.metrics[m].total, &row.metrics[m].self}) {
         f.push_back(s->count == 0 ? "" : ns ? us(s->mean) : absl::StrFormat("%g", s->mean));
       }
+    }
+    if (spread) {
+      std::vector<double> means = row.source_means;
+      std::sort(means.begin(), means.end());
+      f.push_back(means.empty() ? "" : us(means.front()));
+      f.push_back(means.empty() ? "" : us(means[means.size() / 2]));
+      f.push_back(means.empty() ? "" : us(means.back()));
+      const int slowest = row.slowest_source();
+      f.push_back(slowest >= 0 ? CsvField(report.run_sources[slowest].name) : "");
     }
     absl::StrAppend(&out, absl::StrJoin(f, ","), "\n");
   }

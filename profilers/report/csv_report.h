@@ -7,6 +7,8 @@
 // per run: <metric>_us and <metric>_self_us (counts: <metric>, <metric>_self).
 // count is executions per run; total_us is the sum over runs; id is empty for
 // grouped views, and grouped rows use the group (e.g. the kind) as `name`.
+// Merged reports add min_report_us, median_report_us, max_report_us (of the
+// per-report means) and slowest_report.
 // Memory columns are empty unless the report has a memory view; a metric's
 // cells are empty for rows without samples of it.
 #ifndef GRAPHPROF_PROFILERS_REPORT_CSV_REPORT_H_

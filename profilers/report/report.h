@@ -127,6 +127,14 @@ struct Verification {
   bool passed() const { return identical || within_tolerance; }
 };
 
+// Where a range of timed runs came from, when reports were merged (one per
+// merged report, in order): `runs` runs starting at `first_run`.
+struct RunSource {
+  std::string name;  // the report's file name, say
+  int first_run = 0;
+  int runs = 0;
+};
+
 struct NodeRecord {
   NodeIdentity identity;
   std::string input_shapes;   // "f32[1,3,224,224], f32[64,3,7,7], None"
@@ -176,6 +184,8 @@ struct Report {
   std::vector<DeviceEvent> device_events;
   // Anything else a reader must know, one line each (shown in the summary).
   std::vector<std::string> notes;
+  // Set when this report merges several (merge.h): which runs came from which.
+  std::vector<RunSource> run_sources;
 
   // --- Metrics. ---
   const Metric& time_metric() const { return metrics[0]; }

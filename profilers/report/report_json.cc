@@ -347,6 +347,18 @@ void WriteReportJson(const Report& report, JsonWriter& w) {
   w.BeginArray();
   for (const std::string& note : report.notes) w.String(note);
   w.EndArray();
+  if (!report.run_sources.empty()) {
+    w.Key("run_sources");
+    w.BeginArray();
+    for (const RunSource& source : report.run_sources) {
+      w.BeginArray();
+      w.String(source.name);
+      w.Int(source.first_run);
+      w.Int(source.runs);
+      w.EndArray();
+    }
+    w.EndArray();
+  }
   w.EndObject();
 }
 
@@ -447,6 +459,15 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
       }
     }
     report.notes = j.value("notes", std::vector<std::string>{});
+    if (j.contains("run_sources")) {
+      for (const json& source : j.at("run_sources")) {
+        RunSource rs{source.at(0).get<std::string>(), source.at(1).get<int>(), source.at(2).get<int>()};
+        if (rs.first_run < 0 || rs.runs < 0 || rs.first_run + rs.runs > report.runs) {
+          return absl::InvalidArgumentError(absl::StrCat("report run source '", rs.name, "' is out of range"));
+        }
+        report.run_sources.push_back(rs);
+      }
+    }
     if (absl::Status valid = CheckStructure(report); !valid.ok()) return valid;
     report.Finalize();
     return report;

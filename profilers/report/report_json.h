@@ -26,6 +26,7 @@
 //   dropped_events     trace events that did not fit the buffer
 //   device, device_note, device_events [[node, run, name, kind, start_ns, duration_ns], ...]
 //   notes              ["...", ...]
+//   run_sources        [[name, first_run, runs], ...] (merged reports only)
 // Node:
 //   id, parent (-1 at top level), depth, name, kind, schema, module, source,
 //   archive_source, input_shapes, output_shapes,

@@ -94,6 +94,17 @@ std::string RenderSummary(const Report& report) {
     absl::StrAppend(&out, "  trace         ", report.dropped_events, " events did not fit and were dropped\n");
   }
   for (const std::string& note : report.notes) absl::StrAppend(&out, "  note          ", note, "\n");
+  if (report.run_sources.size() > 1) {
+    absl::StrAppend(&out, "  reports       ");
+    for (size_t k = 0; k < report.run_sources.size(); ++k) {
+      const RunSource& source = report.run_sources[k];
+      double sum = 0;
+      for (int r = source.first_run; r < source.first_run + source.runs; ++r) sum += static_cast<double>(report.run_ns()[r]);
+      absl::StrAppend(&out, k == 0 ? "" : ", ", source.name, " ",
+                      FormatMicros(source.runs > 0 ? sum / source.runs : 0), " us");
+    }
+    out += " (mean run time of each)\n";
+  }
   return out;
 }
 
@@ -124,6 +135,14 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
     columns.push_back(C{"peak", TextTable::kRight});
     columns.push_back(C{"output", TextTable::kRight});
   }
+  // Merged reports: the spread of the per-report means, and the straggler.
+  const bool spread = report.run_sources.size() > 1;
+  if (spread) {
+    columns.push_back(C{"min/report", TextTable::kRight});
+    columns.push_back(C{"median/report", TextTable::kRight});
+    columns.push_back(C{"max/report", TextTable::kRight});
+    columns.push_back(C{"slowest", TextTable::kLeft, 30});
+  }
   if (nodes) columns.push_back(C{"input shapes", TextTable::kLeft, 70});
   TextTable table(std::move(columns));
 
@@ -151,6 +170,16 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
       c.push_back(row.memory ? FormatBytes(row.memory->allocated_bytes) : "");
       c.push_back(row.memory && !sums ? FormatBytes(row.memory->peak_bytes) : "");
       c.push_back(row.memory && !sums ? FormatBytes(row.memory->output_bytes) : "");
+    }
+    if (spread) {
+      std::vector<double> means = row.source_means;
+      std::sort(means.begin(), means.end());
+      const bool known = !means.empty();
+      c.push_back(known ? FormatMicros(means.front()) : "");
+      c.push_back(known ? FormatMicros(means[means.size() / 2]) : "");
+      c.push_back(known ? FormatMicros(means.back()) : "");
+      const int slowest = row.slowest_source();
+      c.push_back(slowest >= 0 ? report.run_sources[slowest].name : "");
     }
     if (nodes) c.push_back(sums ? "" : row.shapes);
     return c;

@@ -76,6 +76,18 @@ ViewRow Finish(Accumulator& acc, const Report& report) {
     s.self_percent = report.PercentOf(static_cast<int>(m), s.self.mean);
   }
   row.calls = report.runs > 0 ? static_cast<double>(acc.calls) / report.runs : 0;
+  if (report.run_sources.size() > 1 && !acc.series.empty()) {
+    const std::vector<int64_t>& total = acc.series[0].total;
+    for (const RunSource& source : report.run_sources) {
+      double sum = 0;
+      int n = 0;
+      for (int r = source.first_run; r < source.first_run + source.runs && r < static_cast<int>(total.size()); ++r) {
+        sum += static_cast<double>(total[r]);
+        ++n;
+      }
+      row.source_means.push_back(n > 0 ? sum / n : 0);
+    }
+  }
   return row;
 }
 
@@ -226,6 +238,11 @@ std::vector<SortKey> SortKeyTable(const Report& report) {
 }
 
 }  // namespace
+
+int ViewRow::slowest_source() const {
+  if (source_means.empty()) return -1;
+  return static_cast<int>(std::max_element(source_means.begin(), source_means.end()) - source_means.begin());
+}
 
 bool InModule(absl::string_view module, absl::string_view prefix) {
   if (prefix.empty()) return true;

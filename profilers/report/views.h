@@ -55,8 +55,13 @@ struct ViewRow {
   double calls = 0;    // executions per run (mean)
   std::vector<MetricStats> metrics;  // parallel to Report::metrics
   std::optional<NodeMemory> memory;  // node rows: the node's; grouped rows: self sums, peak max
+  // Merged reports (Report::run_sources): the row's mean time (total) in
+  // each merged report's runs, in run_sources order; empty otherwise.
+  std::vector<double> source_means;
 
   const MetricStats& time() const { return metrics[0]; }
+  // Index of the merged report with the largest source mean (-1 without).
+  int slowest_source() const;
 };
 
 struct View {
