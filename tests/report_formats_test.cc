@@ -12,6 +12,8 @@
 #include "profilers/report/annotated_ir.h"
 #include "profilers/report/chrome_trace.h"
 #include "profilers/report/csv_report.h"
+#include "profilers/report/html_report.h"
+#include "profilers/report/report_diff.h"
 #include "common/output_file.h"
 #include "profilers/profiler.h"
 #include "profilers/report/report_json.h"
@@ -216,6 +218,53 @@ TEST(TextReportTest, TablesShowSummaryColumnsAndSums) {
   EXPECT_TRUE(absl::StrContains(table, "alloc")) << table;
   EXPECT_EQ(FormatBytes(1536), "1.50 KiB");
   EXPECT_EQ(FormatMicros(1500), "1.500");
+}
+
+TEST(HtmlReportTest, OnePageWithTheViewsNumbersAndSafeData) {
+  Report report = ProfileOnTestClock(kGraph, {torch::ones({3}), int64_t{2}}, 2);
+  report.model = "evil </script><!--<script> & 'model'";
+  const std::string page = RenderHtml(report);
+  EXPECT_TRUE(absl::StartsWith(page, "<!DOCTYPE html>"));
+  EXPECT_FALSE(absl::StrContains(page, "{{DATA}}")) << "every placeholder filled";
+  EXPECT_FALSE(absl::StrContains(page, "/*{{SCRIPT}}*/"));
+  EXPECT_FALSE(absl::StrContains(page, "</script><!--<script>")) << "model strings cannot end the data element";
+  EXPECT_TRUE(absl::StrContains(page, "<title>graphprof: evil &lt;/script&gt;&lt;!--&lt;script&gt; &amp; &#39;model&#39;</title>"));
+  // Nothing is loaded from the network (the browser test watches requests too).
+  for (const char* load : {"src=\"http", "href=\"http", "url(http", "@import", "<link"}) {
+    EXPECT_FALSE(absl::StrContains(page, load)) << load;
+  }
+
+  const nlohmann::json data = nlohmann::json::parse(HtmlData(report));
+  EXPECT_EQ(data["format"], "graphprof-html");
+  EXPECT_EQ(data["summary"]["model"], report.model) << "the escaped JSON reads back verbatim";
+  for (const char* view : {"node", "kind", "module", "shape"}) {
+    ASSERT_TRUE(data["tables"].contains(view)) << view;
+    EXPECT_FALSE(data["tables"][view]["rows"].empty()) << view;
+  }
+  // The node table holds the node view's numbers: first row = top node.
+  absl::StatusOr<View> nodes = MakeView(report, ViewOptions{});
+  ASSERT_TRUE(nodes.ok());
+  const nlohmann::json& node_table = data["tables"]["node"];
+  EXPECT_EQ(node_table["rows"].size(), report.nodes.size());
+  EXPECT_EQ(node_table["rows"][0][0], nodes->rows[0].id);
+  int mean_column = -1;
+  for (size_t c = 0; c < node_table["columns"].size(); ++c) {
+    if (node_table["columns"][c]["key"] == "mean_us") mean_column = static_cast<int>(c);
+  }
+  ASSERT_GE(mean_column, 0);
+  EXPECT_NEAR(node_table["rows"][0][mean_column].get<double>(), nodes->rows[0].time().total.mean / 1e3, 1e-3);
+  // The module tree, the first run's nested timeline and the IR.
+  EXPECT_EQ(data["tree"]["path"], "");
+  EXPECT_EQ(data["timeline"]["events"].size(), static_cast<size_t>(report.executions_per_run()));
+  int nested = 0;
+  for (const auto& e : data["timeline"]["events"]) nested += e[3].get<int>() > 0;
+  EXPECT_GT(nested, 0) << "loop body events sit one level down";
+  EXPECT_EQ(data["ir"].size(), report.ir.size());
+  EXPECT_TRUE(data["diff"].is_null());
+  ReportDiff diff = DiffReports(report, report);
+  const nlohmann::json with_diff = nlohmann::json::parse(HtmlData(report, &diff));
+  EXPECT_DOUBLE_EQ(with_diff["diff"]["matched_time_fraction"].get<double>(), 1.0);
+  EXPECT_EQ(with_diff["diff"]["tables"]["node"]["rows"].size(), diff.nodes.size());
 }
 
 TEST(OutputFileTest, WritesAtomicallyAndFailsCleanly) {

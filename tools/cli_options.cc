@@ -54,9 +54,9 @@ absl::Status Validate(const CliOptions& o) {
   if (o.device != "cpu" && o.device.rfind("cuda", 0) != 0) {
     return absl::InvalidArgumentError(absl::StrCat("--device: unknown device '", o.device, "' (use cpu, cuda or cuda:N)"));
   }
-  const std::string* outputs[] = {&o.output, &o.trace, &o.annotate};
-  for (int i = 0; i < 3; ++i) {
-    for (int j = i + 1; j < 3; ++j) {
+  const std::string* outputs[] = {&o.output, &o.trace, &o.annotate, &o.html};
+  for (int i = 0; i < 4; ++i) {
+    for (int j = i + 1; j < 4; ++j) {
       if (!outputs[i]->empty() && *outputs[i] == *outputs[j]) {
         return absl::InvalidArgumentError(absl::StrCat("two outputs go to the same file: ", *outputs[i]));
       }

@@ -44,6 +44,7 @@ struct CliOptions {
   std::string output;    // empty: stdout
   std::string trace;     // Chrome trace file
   std::string annotate;  // annotated IR file
+  std::string html;      // self-contained HTML report
   bool memory = false;   // per-node memory columns
   std::string compare;   // base report (JSON) to diff against
   bool diff_all = false; // diffs include nodes that never ran

@@ -25,6 +25,7 @@
 #include "profilers/report/annotated_ir.h"
 #include "profilers/report/chrome_trace.h"
 #include "profilers/report/csv_report.h"
+#include "profilers/report/html_report.h"
 #include "profilers/report/json_writer.h"
 #include "profilers/report/merge.h"
 #include "profilers/report/report_diff.h"
@@ -186,10 +187,12 @@ void Describe(Report& report, const ModelSource& source, const std::vector<c10::
   report.input_bytes = DataSize(inputs);
 }
 
-// Writes every output file, or none: all are rendered first.
+// Writes every output file, or none: all are rendered first. `diff` (may be
+// null) goes into the HTML report.
 int WriteOutputs(const CliOptions& options, const Report& report, const std::string& main, std::FILE* out,
-                 std::FILE* err) {
+                 std::FILE* err, const ReportDiff* diff = nullptr) {
   std::vector<std::pair<std::string, std::string>> files;
+  if (!options.html.empty()) files.emplace_back(options.html, RenderHtml(report, diff));
   if (!options.trace.empty()) files.emplace_back(options.trace, RenderChromeTrace(report));
   if (!options.annotate.empty()) {
     absl::StatusOr<std::string> ir = RenderAnnotatedIr(report);
@@ -239,6 +242,7 @@ int RunMerge(const CliOptions& options, std::FILE* out, std::FILE* err) {
   if (!main.ok()) return Fail(err, kExitUsage, main.status());
   CliOptions files_only;  // no trace or annotation for merged reports
   files_only.output = options.output;
+  files_only.html = options.html;
   return WriteOutputs(files_only, *merged, *main, out, err);
 }
 
@@ -256,7 +260,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     // Check the sort key now rather than after a long run.
     if (absl::Status known = CheckSortKey(options); !known.ok()) return Fail(err, kExitUsage, known);
   }
-  for (const std::string* path : {&options.output, &options.trace, &options.annotate}) {
+  for (const std::string* path : {&options.output, &options.trace, &options.annotate, &options.html}) {
     if (path->empty()) continue;
     if (absl::Status writable = CheckWritable(*path); !writable.ok()) return Fail(err, kExitFailure, writable);
   }
@@ -283,7 +287,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   profile.warmup = options.warmup;
   profile.runs = options.runs;
   profile.memory = true;
-  profile.trace = !options.trace.empty();
+  profile.trace = !options.trace.empty() || !options.html.empty();
   profile.progress = [&](const char* phase, int done, int total) { progress.Update(phase, done, total); };
   SetUpObservers(options, err, observers, profile);
 
@@ -307,7 +311,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     ab->diff.current_model = ab->after.model;
     absl::StatusOr<std::string> main = RenderAb(*ab, options);
     if (!main.ok()) return Fail(err, kExitUsage, main.status());
-    if (int code = WriteOutputs(options, ab->after, *main, out, err); code != kExitOk) return code;
+    if (int code = WriteOutputs(options, ab->after, *main, out, err, &ab->diff); code != kExitOk) return code;
     if (int code = VerificationExit(ab->before, options, err, "A: "); code != kExitOk) return code;
     return VerificationExit(ab->after, options, err, "B: ");
   }
@@ -333,15 +337,19 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   }
 
   absl::StatusOr<std::string> main;
+  std::optional<ReportDiff> diff;
   if (base.has_value()) {
     DiffOptions diff_options;
     diff_options.include_unexecuted = options.diff_all;
-    main = RenderDiffAs(DiffReports(*base, *report, diff_options), options);
+    diff = DiffReports(*base, *report, diff_options);
+    main = RenderDiffAs(*diff, options);
   } else {
     main = RenderReport(*report, options);
   }
   if (!main.ok()) return Fail(err, kExitUsage, main.status());
-  if (int code = WriteOutputs(options, *report, *main, out, err); code != kExitOk) return code;
+  if (int code = WriteOutputs(options, *report, *main, out, err, diff ? &*diff : nullptr); code != kExitOk) {
+    return code;
+  }
   return VerificationExit(*report, options, err, "");
 }
 

@@ -43,6 +43,7 @@ ABSL_FLAG(int, top, -1, "rows to show (0: all; default 20 in tables, all in CSV)
 ABSL_FLAG(std::string, output, "", "write the report to this file (atomically) instead of stdout");
 ABSL_FLAG(std::string, trace, "", "write a Chrome trace (chrome://tracing, Perfetto) to this file");
 ABSL_FLAG(std::string, annotate, "", "write the graph's IR annotated with per-node times to this file");
+ABSL_FLAG(std::string, html, "", "write a self-contained HTML report (tables, module icicle, timeline, IR) to this file");
 ABSL_FLAG(bool, memory, false, "add per-node memory columns (allocated, peak, output bytes)");
 ABSL_FLAG(std::string, compare, "", "diff against a report saved with --format=json (per node and per kind)");
 ABSL_FLAG(bool, verify, true, "run native forward too; exit 3 if the outputs are not identical");
@@ -102,6 +103,7 @@ int main(int argc, char** argv) {
   o.output = UserPath(absl::GetFlag(FLAGS_output));
   o.trace = UserPath(absl::GetFlag(FLAGS_trace));
   o.annotate = UserPath(absl::GetFlag(FLAGS_annotate));
+  o.html = UserPath(absl::GetFlag(FLAGS_html));
   o.memory = absl::GetFlag(FLAGS_memory);
   o.compare = UserPath(absl::GetFlag(FLAGS_compare));
   o.verify = absl::GetFlag(FLAGS_verify);

@@ -9,7 +9,7 @@
 namespace graphprof {
 namespace {
 
-void AppendEscaped(std::string* out, absl::string_view text) {
+void AppendEscaped(std::string* out, absl::string_view text, bool html_safe) {
   out->push_back('"');
   for (const char c : text) {
     switch (c) {
@@ -20,6 +20,17 @@ void AppendEscaped(std::string* out, absl::string_view text) {
       case '\t': out->append("\\t"); break;
       case '\b': out->append("\\b"); break;
       case '\f': out->append("\\f"); break;
+      case '<':
+      case '>':
+      case '&':
+        if (html_safe) {
+          char buffer[8];
+          std::snprintf(buffer, sizeof(buffer), "\\u%04x", static_cast<unsigned>(c));
+          out->append(buffer);
+        } else {
+          out->push_back(c);
+        }
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buffer[8];
@@ -35,9 +46,9 @@ void AppendEscaped(std::string* out, absl::string_view text) {
 
 }  // namespace
 
-std::string JsonWriter::Quote(absl::string_view text) {
+std::string JsonWriter::Quote(absl::string_view text, bool html_safe) {
   std::string out;
-  AppendEscaped(&out, text);
+  AppendEscaped(&out, text, html_safe);
   return out;
 }
 
@@ -80,14 +91,14 @@ void JsonWriter::EndArray() {
 
 void JsonWriter::Key(absl::string_view key) {
   BeforeValue();
-  AppendEscaped(out_, key);
+  AppendEscaped(out_, key, html_safe_);
   out_->push_back(':');
   after_key_ = true;
 }
 
 void JsonWriter::String(absl::string_view value) {
   BeforeValue();
-  AppendEscaped(out_, value);
+  AppendEscaped(out_, value, html_safe_);
 }
 
 void JsonWriter::Int(int64_t value) {
@@ -115,6 +126,17 @@ void JsonWriter::Approx(double value) {
   }
   char buffer[32];
   std::snprintf(buffer, sizeof(buffer), "%.10g", value);
+  out_->append(buffer);
+}
+
+void JsonWriter::Fixed(double value, int decimals) {
+  BeforeValue();
+  if (!std::isfinite(value)) {
+    out_->append("null");
+    return;
+  }
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), "%.*f", decimals, value);
   out_->append(buffer);
 }
 

@@ -21,7 +21,9 @@ namespace graphprof {
 
 class JsonWriter {
  public:
-  explicit JsonWriter(std::string* out) : out_(out) {}
+  // With `html_safe`, '<', '>' and '&' in strings are written as \u003c,
+  // \u003e and \u0026, so the JSON can sit inside an HTML <script> element.
+  explicit JsonWriter(std::string* out, bool html_safe = false) : out_(out), html_safe_(html_safe) {}
 
   void BeginObject();
   void EndObject();
@@ -36,6 +38,8 @@ class JsonWriter {
   void Double(double value);
   // With 10 significant digits: for derived values a reader recomputes.
   void Approx(double value);
+  // With `decimals` digits after the point ("12.346"); NaN and infinities as null.
+  void Fixed(double value, int decimals);
   void Bool(bool value);
   void Null();
   void IntArray(const std::vector<int64_t>& values);
@@ -43,12 +47,13 @@ class JsonWriter {
   void Newline() { pending_newline_ = true; }
 
   // `text` escaped as a JSON string, quotes included.
-  static std::string Quote(absl::string_view text);
+  static std::string Quote(absl::string_view text, bool html_safe = false);
 
  private:
   void BeforeValue();
 
   std::string* out_;
+  bool html_safe_ = false;
   // Per open container: has it got an element yet?
   std::vector<bool> has_element_;
   bool after_key_ = false;

@@ -20,7 +20,9 @@ std::string MetricHeader(const Metric& metric) {
   return metric.unit == Metric::Unit::kCount ? metric.name : absl::StrCat(metric.name, "_us");
 }
 
-std::string VerificationLine(const Report& report) {
+}  // namespace
+
+std::string DescribeVerification(const Report& report) {
   if (!report.verification.has_value()) return "not checked (use --verify)";
   const Verification& v = *report.verification;
   if (v.identical) return absl::StrCat("output identical to ", v.reference);
@@ -30,7 +32,6 @@ std::string VerificationLine(const Report& report) {
   return absl::StrCat("OUTPUT DIFFERS from ", v.reference, ": ", v.detail, v.detail.empty() ? "" : "; ", errors);
 }
 
-}  // namespace
 
 std::string RenderSummary(const Report& report) {
   std::string out = absl::StrCat("graphprof report: ", report.model, "\n");
@@ -71,7 +72,7 @@ std::string RenderSummary(const Report& report) {
                         report.timer_overhead_ns, executions, overhead_share);
   absl::StrAppendFormat(&out, "  coverage      %.2f%% of run time is inside top-level nodes\n",
                         100.0 * report.coverage());
-  absl::StrAppend(&out, "  verified      ", VerificationLine(report), "\n");
+  absl::StrAppend(&out, "  verified      ", DescribeVerification(report), "\n");
   if (report.memory.has_value()) {
     const MemorySummary& m = *report.memory;
     std::string where = "-";

@@ -16,6 +16,9 @@ namespace graphprof {
 // and, when measured, the memory summary.
 std::string RenderSummary(const Report& report);
 
+// The "verified" line: "output identical to module.forward", "OUTPUT DIFFERS ...".
+std::string DescribeVerification(const Report& report);
+
 struct TableOptions {
   bool memory = false;  // add allocation/peak/output columns (if measured)
   std::string title;    // printed above the table

@@ -1,0 +1,471 @@
+#include "profilers/report/html_report.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "profilers/report/html_assets.h"
+#include "profilers/report/json_writer.h"
+#include "profilers/report/stats.h"
+#include "profilers/report/text_report.h"
+#include "profilers/report/views.h"
+
+namespace graphprof {
+namespace {
+
+// One column of a page table: its key, header, value type (the page formats
+// by type: int, num, us, pct, bytes, text, delta_us, speedup) and how a
+// row's cell is written.
+template <typename Row>
+struct Column {
+  std::string key;
+  std::string label;
+  std::string type;
+  std::function<void(JsonWriter&, const Row&, bool sums)> write;
+};
+
+void Us(JsonWriter& w, double ns) { w.Fixed(ns / 1e3, 3); }
+
+template <typename Row>
+void WriteTable(JsonWriter& w, const std::vector<Column<Row>>& columns, const std::vector<Row>& rows,
+                const Row* sums, const char* default_sort, bool descending, const char* indent_key) {
+  w.BeginObject();
+  w.Key("columns");
+  w.BeginArray();
+  for (const Column<Row>& c : columns) {
+    w.BeginObject();
+    w.Key("key"); w.String(c.key);
+    w.Key("label"); w.String(c.label);
+    w.Key("type"); w.String(c.type);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("rows");
+  w.BeginArray();
+  for (const Row& row : rows) {
+    w.Newline();
+    w.BeginArray();
+    for (const Column<Row>& c : columns) c.write(w, row, false);
+    w.EndArray();
+  }
+  w.EndArray();
+  w.Key("sums");
+  if (sums != nullptr) {
+    w.BeginArray();
+    for (const Column<Row>& c : columns) c.write(w, *sums, true);
+    w.EndArray();
+  } else {
+    w.Null();
+  }
+  w.Key("default_sort");
+  if (default_sort != nullptr) {
+    w.BeginObject();
+    w.Key("key"); w.String(default_sort);
+    w.Key("desc"); w.Bool(descending);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  w.Key("indent_key");
+  if (indent_key != nullptr) {
+    w.String(indent_key);
+  } else {
+    w.Null();
+  }
+  w.EndObject();
+}
+
+using ViewColumn = Column<ViewRow>;
+
+ViewColumn IntColumn(std::string key, std::function<int64_t(const ViewRow&)> get, bool in_sums = true) {
+  return {key, key, "int", [get, in_sums](JsonWriter& w, const ViewRow& r, bool sums) {
+            if (sums && !in_sums) return w.Null();
+            w.Int(get(r));
+          }};
+}
+
+ViewColumn TextColumn(std::string key, std::string label, std::function<std::string(const ViewRow&)> get,
+                      bool in_sums = false) {
+  return {key, label, "text", [get, in_sums](JsonWriter& w, const ViewRow& r, bool sums) {
+            if (sums && !in_sums) return w.Null();
+            w.String(get(r));
+          }};
+}
+
+ViewColumn UsColumn(std::string key, std::function<double(const ViewRow&)> get, bool in_sums = true) {
+  return {key, key, "us", [get, in_sums](JsonWriter& w, const ViewRow& r, bool sums) {
+            if (sums && !in_sums) return w.Null();
+            Us(w, get(r));
+          }};
+}
+
+// The columns every view shares after its name columns.
+void AddCommonColumns(const Report& report, GroupBy group_by, std::vector<ViewColumn>& c) {
+  const bool nodes = group_by == GroupBy::kNode;
+  const bool modules = group_by == GroupBy::kModule;
+  if (!nodes) c.push_back(IntColumn("nodes", [](const ViewRow& r) { return r.members; }));
+  c.push_back({"calls", "calls", "num", [](JsonWriter& w, const ViewRow& r, bool) { w.Approx(r.calls); }});
+  c.push_back(UsColumn(modules ? "total_us" : "mean_us", [](const ViewRow& r) { return r.time().total.mean; }));
+  c.push_back({"percent", "%", "pct", [](JsonWriter& w, const ViewRow& r, bool) { w.Fixed(r.time().percent, 4); }});
+  if (nodes || modules) c.push_back(UsColumn("self_us", [](const ViewRow& r) { return r.time().self.mean; }));
+  c.push_back(UsColumn("std_us", [](const ViewRow& r) { return r.time().total.std; }, false));
+  c.push_back(UsColumn("p90_us", [](const ViewRow& r) { return r.time().total.p90; }, false));
+  for (size_t m = 1; m < report.metrics.size(); ++m) {
+    const Metric& metric = report.metrics[m];
+    const bool ns = metric.unit == Metric::Unit::kNanoseconds;
+    c.push_back({ns ? absl::StrCat(metric.name, "_us") : metric.name, ns ? absl::StrCat(metric.name, "_us") : metric.name,
+                 ns ? "us" : "num", [m, ns](JsonWriter& w, const ViewRow& r, bool) {
+                   const Summary& s = r.metrics[m].total;
+                   if (s.count == 0) return w.Null();
+                   if (ns) return Us(w, s.mean);
+                   w.Approx(s.mean);
+                 }});
+  }
+  if (report.memory.has_value()) {
+    auto bytes = [](std::string key, std::function<int64_t(const NodeMemory&)> get, bool in_sums) {
+      return ViewColumn{key, key, "bytes", [get, in_sums](JsonWriter& w, const ViewRow& r, bool sums) {
+                          if (!r.memory.has_value() || (sums && !in_sums)) return w.Null();
+                          w.Int(get(*r.memory));
+                        }};
+    };
+    c.push_back(bytes("alloc", [](const NodeMemory& m) { return m.allocated_bytes; }, true));
+    c.push_back(bytes("peak", [](const NodeMemory& m) { return m.peak_bytes; }, false));
+    c.push_back(bytes("output", [](const NodeMemory& m) { return m.output_bytes; }, false));
+  }
+  if (report.run_sources.size() > 1) {
+    auto spread = [](std::string key, double where) {
+      return UsColumn(key, [where](const ViewRow& r) {
+        std::vector<double> means = r.source_means;
+        if (means.empty()) return 0.0;
+        std::sort(means.begin(), means.end());
+        return means[static_cast<size_t>(where * static_cast<double>(means.size() - 1) + 0.5)];
+      });
+    };
+    c.push_back(spread("min_report_us", 0));
+    c.push_back(spread("median_report_us", 0.5));
+    c.push_back(spread("max_report_us", 1));
+    c.push_back(TextColumn("slowest", "slowest report", [&report](const ViewRow& r) {
+      const int k = r.slowest_source();
+      return k >= 0 ? report.run_sources[k].name : std::string();
+    }, true));
+  }
+}
+
+void WriteView(JsonWriter& w, const Report& report, GroupBy group_by) {
+  absl::StatusOr<View> view = MakeView(report, ViewOptions{group_by, group_by == GroupBy::kModule ? "order" : "", 0});
+  if (!view.ok()) return w.Null();
+  std::vector<ViewColumn> c;
+  switch (group_by) {
+    case GroupBy::kNode:
+      c.push_back(IntColumn("id", [](const ViewRow& r) { return r.id; }, false));
+      c.push_back(IntColumn("depth", [](const ViewRow& r) { return r.depth; }, false));
+      c.push_back(TextColumn("name", "name", [](const ViewRow& r) { return r.name; }, true));
+      c.push_back(TextColumn("kind", "kind", [](const ViewRow& r) { return r.kind; }));
+      c.push_back(TextColumn("module", "module", [](const ViewRow& r) { return r.module; }));
+      break;
+    case GroupBy::kKind:
+      c.push_back(TextColumn("kind", "kind", [](const ViewRow& r) { return r.name; }, true));
+      break;
+    case GroupBy::kModule:
+      c.push_back(IntColumn("depth", [](const ViewRow& r) { return r.depth; }, false));
+      c.push_back(TextColumn("module", "module", [](const ViewRow& r) { return r.name; }, true));
+      break;
+    case GroupBy::kShape:
+      c.push_back(TextColumn("name", "kind (input shapes)", [](const ViewRow& r) { return r.name; }, true));
+      c.push_back(TextColumn("kind", "kind", [](const ViewRow& r) { return r.kind; }));
+      break;
+  }
+  AddCommonColumns(report, group_by, c);
+  if (group_by == GroupBy::kNode) {
+    c.push_back(TextColumn("shapes", "input shapes", [](const ViewRow& r) { return r.shapes; }));
+    c.push_back(TextColumn("source", "source", [](const ViewRow& r) { return r.source; }));
+  }
+  const bool modules = group_by == GroupBy::kModule;
+  WriteTable(w, c, view->rows, modules ? nullptr : &view->sums, modules ? nullptr : "mean_us", true,
+             group_by == GroupBy::kNode || modules ? "depth" : nullptr);
+}
+
+void WriteSummary(JsonWriter& w, const Report& report) {
+  const Summary run = Summarize(report.run_ns());
+  w.BeginObject();
+  w.Key("model"); w.String(report.model);
+  w.Key("runs"); w.Int(report.runs);
+  w.Key("warmup"); w.Int(report.warmup);
+  w.Key("clock"); w.String(report.clock);
+  w.Key("run_us");
+  w.BeginObject();
+  w.Key("mean"); Us(w, run.mean);
+  w.Key("median"); Us(w, run.median);
+  w.Key("std"); Us(w, run.std);
+  w.Key("min"); Us(w, run.min);
+  w.Key("max"); Us(w, run.max);
+  w.EndObject();
+  w.Key("verified");
+  if (report.verification.has_value()) {
+    w.Bool(report.verification->passed());
+  } else {
+    w.Null();
+  }
+  w.Key("verify_detail"); w.String(DescribeVerification(report));
+  w.Key("timer_ns"); w.Fixed(report.timer_overhead_ns, 1);
+  w.Key("coverage"); w.Fixed(report.coverage(), 6);
+  w.Key("nodes"); w.Int(static_cast<int64_t>(report.nodes.size()));
+  w.Key("executions"); w.Int(report.executions_per_run());
+  const bool peak = report.memory.has_value() && report.memory->peak_node >= 0 &&
+                    report.memory->peak_node < static_cast<int>(report.nodes.size());
+  w.Key("peak_bytes");
+  if (report.memory.has_value()) {
+    w.Int(report.memory->peak_bytes);
+  } else {
+    w.Null();
+  }
+  w.Key("peak_node");
+  if (peak) {
+    w.Int(report.memory->peak_node);
+  } else {
+    w.Null();
+  }
+  w.Key("peak_node_name");
+  if (peak) {
+    w.String(report.nodes[report.memory->peak_node].identity.label);
+  } else {
+    w.Null();
+  }
+  // The summary's other lines, as the text report words them.
+  w.Key("lines");
+  w.BeginArray();
+  for (absl::string_view line : absl::StrSplit(RenderSummary(report), '\n')) {
+    if (!absl::ConsumePrefix(&line, "  ") || line.size() < 14) continue;
+    const std::string key(absl::StripTrailingAsciiWhitespace(line.substr(0, 14)));
+    if (key == "runs" || key == "run time" || key == "coverage" || key == "verified" || key == "memory") continue;
+    w.BeginArray();
+    w.String(key);
+    w.String(absl::StripLeadingAsciiWhitespace(line.substr(14)));
+    w.EndArray();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
+// The module tree for the icicle chart, from the module view (tree order).
+void WriteTree(JsonWriter& w, const Report& report) {
+  absl::StatusOr<View> view = MakeView(report, ViewOptions{GroupBy::kModule, "order", 0});
+  if (!view.ok() || view->rows.empty()) return w.Null();
+  const std::vector<ViewRow>& rows = view->rows;
+  std::vector<std::vector<size_t>> children(rows.size());
+  std::vector<size_t> stack;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    while (!stack.empty() && rows[stack.back()].depth >= rows[i].depth) stack.pop_back();
+    if (!stack.empty()) children[stack.back()].push_back(i);
+    stack.push_back(i);
+  }
+  std::function<void(size_t)> write = [&](size_t i) {
+    const ViewRow& row = rows[i];
+    w.BeginObject();
+    const std::string& path = row.module;
+    const size_t dot = path.rfind('.');
+    w.Key("name"); w.String(path.empty() ? "(root)" : dot == std::string::npos ? path : path.substr(dot + 1));
+    w.Key("path"); w.String(path);
+    w.Key("time_ns"); w.Int(static_cast<int64_t>(row.time().total.mean));
+    w.Key("self_ns"); w.Int(static_cast<int64_t>(row.time().self.mean));
+    w.Key("nodes"); w.Int(row.members);
+    w.Key("children");
+    w.BeginArray();
+    for (size_t child : children[i]) write(child);
+    w.EndArray();
+    w.EndObject();
+  };
+  write(0);
+}
+
+// The first timed run: node events (nested by depth) and the live-bytes curve.
+void WriteTimeline(JsonWriter& w, const Report& report) {
+  if (report.run_ns().empty() || report.events.empty()) return w.Null();
+  const int64_t origin = report.run_start_ns.empty() ? 0 : report.run_start_ns[0];
+  std::vector<const TraceEvent*> first_run;
+  for (const TraceEvent& e : report.events) {
+    if (e.run == 0 && e.node >= 0 && e.node < static_cast<int>(report.nodes.size())) first_run.push_back(&e);
+  }
+  w.BeginObject();
+  w.Key("run"); w.Int(0);
+  w.Key("duration_ns"); w.Int(report.run_ns()[0]);
+  w.Key("events");
+  w.BeginArray();
+  for (const TraceEvent* e : first_run) {
+    w.BeginArray();
+    w.Int(e->node);
+    w.Int(e->start_ns - origin);
+    w.Int(e->duration_ns);
+    w.Int(report.nodes[e->node].identity.depth);
+    w.EndArray();
+  }
+  w.EndArray();
+  // The inspection run's live bytes, one point per node execution in
+  // completion order, which is the order run 0's events were recorded in.
+  const std::vector<MemoryPoint>* timeline = report.memory.has_value() ? &report.memory->timeline : nullptr;
+  bool aligned = timeline != nullptr && timeline->size() == first_run.size();
+  for (size_t k = 0; aligned && k < first_run.size(); ++k) aligned = first_run[k]->node == (*timeline)[k].node;
+  w.Key("memory");
+  if (aligned) {
+    w.BeginArray();
+    for (size_t k = 0; k < first_run.size(); ++k) {
+      w.BeginArray();
+      w.Int(first_run[k]->start_ns + first_run[k]->duration_ns - origin);
+      w.Int((*timeline)[k].live_bytes);
+      w.EndArray();
+    }
+    w.EndArray();
+  } else {
+    w.Null();
+  }
+  w.Key("peak");
+  const TraceEvent* peak_event = nullptr;
+  if (aligned) {
+    for (const TraceEvent* e : first_run) {
+      if (e->node == report.memory->peak_node) {
+        peak_event = e;
+        break;
+      }
+    }
+  }
+  if (peak_event != nullptr) {
+    w.BeginObject();
+    w.Key("t_ns"); w.Int(peak_event->start_ns + peak_event->duration_ns / 2 - origin);
+    w.Key("bytes"); w.Int(report.memory->peak_bytes);
+    w.Key("node"); w.Int(peak_event->node);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  w.EndObject();
+}
+
+// The IR, each node line with its share of the run (the page annotates it).
+void WriteIr(JsonWriter& w, const Report& report) {
+  const double run_ns = report.total_us() * 1e3;
+  w.BeginArray();
+  for (const IrLine& line : report.ir) {
+    w.Newline();
+    w.BeginArray();
+    w.String(line.text);
+    w.Int(line.node);
+    if (line.node >= 0 && line.node < static_cast<int>(report.nodes.size()) && run_ns > 0) {
+      const double share = Summarize(report.nodes[line.node].time().total).mean / run_ns;
+      w.Approx(std::clamp(std::round(share * 1e4) / 1e4, 0.0, 1.0));
+    } else {
+      w.Int(0);
+    }
+    w.EndArray();
+  }
+  w.EndArray();
+}
+
+void WriteDiff(JsonWriter& w, const ReportDiff& diff) {
+  w.BeginObject();
+  w.Key("base_model"); w.String(diff.base_model);
+  w.Key("current_model"); w.String(diff.current_model);
+  w.Key("base_total_us"); Us(w, diff.base_total_ns);
+  w.Key("current_total_us"); Us(w, diff.current_total_ns);
+  w.Key("speedup"); w.Fixed(diff.speedup(), 4);
+  w.Key("matched_time_fraction"); w.Fixed(diff.matched_time_fraction, 4);
+  auto speedup = [](JsonWriter& w, double s) {
+    if (s > 0) return w.Fixed(s, 4);
+    w.Null();
+  };
+  using GroupColumn = Column<GroupDelta>;
+  auto group_columns = [&](const char* name_key) {
+    return std::vector<GroupColumn>{
+        {name_key, name_key, "text", [](JsonWriter& w, const GroupDelta& g, bool) { w.String(g.name); }},
+        {"base_nodes", "nodes", "int", [](JsonWriter& w, const GroupDelta& g, bool) { w.Int(g.base_nodes); }},
+        {"current_nodes", "->", "int", [](JsonWriter& w, const GroupDelta& g, bool) { w.Int(g.current_nodes); }},
+        {"base_us", "base_us", "us", [](JsonWriter& w, const GroupDelta& g, bool) { Us(w, g.base_ns); }},
+        {"current_us", "current_us", "us", [](JsonWriter& w, const GroupDelta& g, bool) { Us(w, g.current_ns); }},
+        {"delta_us", "delta_us", "delta_us", [](JsonWriter& w, const GroupDelta& g, bool) { Us(w, g.delta_ns()); }},
+        {"speedup", "speedup", "speedup", [speedup](JsonWriter& w, const GroupDelta& g, bool) { speedup(w, g.speedup()); }},
+    };
+  };
+  using NodeColumn = Column<NodeDelta>;
+  const std::vector<NodeColumn> node_columns = {
+      {"id", "id", "int", [](JsonWriter& w, const NodeDelta& d, bool) {
+         if (d.current_id >= 0) return w.Int(d.current_id);
+         w.Null();
+       }},
+      {"name", "node", "text", [](JsonWriter& w, const NodeDelta& d, bool) { w.String(d.name); }},
+      {"kind", "kind", "text", [](JsonWriter& w, const NodeDelta& d, bool) { w.String(d.kind); }},
+      {"module", "module", "text", [](JsonWriter& w, const NodeDelta& d, bool) { w.String(d.module); }},
+      {"match", "match", "text", [](JsonWriter& w, const NodeDelta& d, bool) { w.String(MatchName(d.match)); }},
+      {"base_us", "base_us", "us", [](JsonWriter& w, const NodeDelta& d, bool) { Us(w, d.base_ns); }},
+      {"current_us", "current_us", "us", [](JsonWriter& w, const NodeDelta& d, bool) { Us(w, d.current_ns); }},
+      {"delta_us", "delta_us", "delta_us", [](JsonWriter& w, const NodeDelta& d, bool) { Us(w, d.delta_ns()); }},
+      {"speedup", "speedup", "speedup", [speedup](JsonWriter& w, const NodeDelta& d, bool) { speedup(w, d.speedup()); }},
+  };
+  w.Key("tables");
+  w.BeginObject();
+  w.Key("module");
+  WriteTable<GroupDelta>(w, group_columns("module"), diff.modules, nullptr, nullptr, false, nullptr);
+  w.Key("kind");
+  WriteTable<GroupDelta>(w, group_columns("kind"), diff.kinds, nullptr, nullptr, false, nullptr);
+  w.Key("node");
+  WriteTable<NodeDelta>(w, node_columns, diff.nodes, nullptr, nullptr, false, nullptr);
+  w.EndObject();
+  w.EndObject();
+}
+
+std::string EscapeHtml(absl::string_view text) {
+  return absl::StrReplaceAll(text, {{"&", "&amp;"}, {"<", "&lt;"}, {">", "&gt;"}, {"\"", "&quot;"}, {"'", "&#39;"}});
+}
+
+}  // namespace
+
+std::string HtmlData(const Report& report, const ReportDiff* diff) {
+  std::string out;
+  JsonWriter w(&out, /*html_safe=*/true);
+  w.BeginObject();
+  w.Key("format"); w.String("graphprof-html");
+  w.Key("version"); w.Int(1);
+  w.Key("summary"); WriteSummary(w, report);
+  w.Key("tables");
+  w.BeginObject();
+  for (GroupBy g : {GroupBy::kNode, GroupBy::kKind, GroupBy::kModule, GroupBy::kShape}) {
+    w.Key(GroupByName(g));
+    WriteView(w, report, g);
+  }
+  w.EndObject();
+  w.Key("tree"); WriteTree(w, report);
+  w.Key("timeline"); WriteTimeline(w, report);
+  w.Key("ir"); WriteIr(w, report);
+  w.Key("diff");
+  if (diff != nullptr) {
+    WriteDiff(w, *diff);
+  } else {
+    w.Null();
+  }
+  w.EndObject();
+  return out;
+}
+
+std::string RenderHtml(const Report& report, const ReportDiff* diff) {
+  // One pass over the template: inserted text is never scanned again.
+  const absl::string_view page = html::kTemplate;
+  const std::vector<std::pair<absl::string_view, std::function<std::string()>>> fills = {
+      {"{{TITLE}}", [&] { return EscapeHtml(absl::StrCat("graphprof: ", report.model)); }},
+      {"/*{{STYLE}}*/", [] { return std::string(html::kStyle); }},
+      {"/*{{SCRIPT}}*/", [] { return std::string(html::kScript); }},
+      {"{{DATA}}", [&] { return HtmlData(report, diff); }},
+  };
+  std::string out;
+  size_t at = 0;
+  for (const auto& [placeholder, fill] : fills) {
+    const size_t found = page.find(placeholder, at);
+    if (found == absl::string_view::npos) continue;
+    absl::StrAppend(&out, page.substr(at, found - at), fill());
+    at = found + placeholder.size();
+  }
+  absl::StrAppend(&out, page.substr(at));
+  return out;
+}
+
+}  // namespace graphprof
