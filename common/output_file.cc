@@ -1,6 +1,8 @@
 #include "common/output_file.h"
 
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +11,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "common/interrupt.h"
 
 namespace graphprof {
 namespace {
@@ -20,56 +23,162 @@ std::string DirectoryOf(const std::string& path) {
   return path.substr(0, slash);
 }
 
+std::string BaseOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 absl::Status Error(const std::string& path, int err) {
   return absl::PermissionDeniedError(absl::StrCat("cannot write ", path, ": ", std::strerror(err)));
 }
 
+// The file a path writes to: symlinks followed, even when the final target
+// does not exist yet.
+std::string Resolve(const std::string& path) {
+  std::string current = path;
+  for (int hops = 0; hops < 32; ++hops) {
+    struct stat st;
+    if (lstat(current.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return current;
+    char target[PATH_MAX];
+    const ssize_t n = readlink(current.c_str(), target, sizeof(target) - 1);
+    if (n < 0) return current;
+    target[n] = '\0';
+    current = target[0] == '/' ? std::string(target) : absl::StrCat(DirectoryOf(current), "/", target);
+  }
+  return current;
+}
+
+absl::Status ErrnoStatus(int err) { return absl::Status(absl::ErrnoToStatusCode(err), std::strerror(err)); }
+
+absl::Status WriteAll(int fd, absl::string_view contents) {
+  size_t written = 0;
+  while (written < contents.size()) {
+    const ssize_t n = write(fd, contents.data() + written, contents.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus(errno);
+    }
+    written += static_cast<size_t>(n);
+  }
+  return absl::OkStatus();
+}
+
+// A temporary file being written for one target.
+struct Temp {
+  std::string target;
+  std::string path;
+  int slot = -1;
+};
+
+void Discard(std::vector<Temp>& temps) {
+  for (Temp& t : temps) {
+    unlink(t.path.c_str());
+    UnregisterTempFile(t.slot);
+  }
+  temps.clear();
+}
+
 }  // namespace
+
+void OutputFiles::Add(std::string path, std::string contents) {
+  outputs_.push_back(Output{std::move(path), std::move(contents)});
+}
+
+absl::Status OutputFiles::Commit() {
+  InstallInterruptHandlers();
+  std::vector<Temp> temps;
+  std::vector<const Output*> in_place;
+  for (const Output& output : outputs_) {
+    if (absl::Status writable = CheckWritable(output.path); !writable.ok()) {
+      Discard(temps);
+      return writable;
+    }
+    const std::string target = Resolve(output.path);
+    struct stat st;
+    const bool exists = stat(target.c_str(), &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
+      in_place.push_back(&output);  // a device or pipe: no rename over it
+      continue;
+    }
+    Temp temp;
+    temp.target = target;
+    static int counter = 0;
+    temp.path = absl::StrCat(DirectoryOf(target), "/.", BaseOf(target), ".tmp.", getpid(), ".", counter++);
+    const int fd = open(temp.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) {
+      const int err = errno;
+      Discard(temps);
+      return Error(output.path, err);
+    }
+    temp.slot = RegisterTempFile(temp.path.c_str());
+    temps.push_back(temp);
+    absl::Status written = WriteAll(fd, output.contents);
+    if (written.ok() && exists) {
+      // Keep the permissions of the file being replaced.
+      if (fchmod(fd, st.st_mode & 07777) != 0) written = ErrnoStatus(errno);
+    }
+    if (close(fd) != 0 && written.ok()) written = ErrnoStatus(errno);
+    if (!written.ok()) {
+      Discard(temps);
+      return absl::PermissionDeniedError(absl::StrCat("cannot write ", output.path, ": ", written.message()));
+    }
+  }
+  // Everything is written: now replace the targets.
+  for (size_t i = 0; i < temps.size(); ++i) {
+    if (rename(temps[i].path.c_str(), temps[i].target.c_str()) != 0) {
+      const int err = errno;
+      std::vector<Temp> rest(temps.begin() + static_cast<long>(i), temps.end());
+      Discard(rest);
+      for (size_t j = 0; j < i; ++j) UnregisterTempFile(temps[j].slot);
+      return Error(temps[i].target, err);
+    }
+    UnregisterTempFile(temps[i].slot);
+  }
+  for (const Output* output : in_place) {
+    const int fd = open(output->path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) return Error(output->path, errno);
+    absl::Status written = WriteAll(fd, output->contents);
+    close(fd);
+    if (!written.ok()) return absl::PermissionDeniedError(absl::StrCat("cannot write ", output->path, ": ", written.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents) {
+  OutputFiles files;
+  files.Add(path, std::string(contents));
+  return files.Commit();
+}
 
 absl::Status CheckWritable(const std::string& path) {
   if (path.empty()) return absl::InvalidArgumentError("empty output path");
+  const std::string target = Resolve(path);
   struct stat st;
-  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return Error(path, EISDIR);
-  const std::string dir = DirectoryOf(path);
+  if (stat(target.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return Error(path, EISDIR);
+    if (!S_ISREG(st.st_mode)) return access(target.c_str(), W_OK) == 0 ? absl::OkStatus() : Error(path, errno);
+  }
+  const std::string dir = DirectoryOf(target);
   if (stat(dir.c_str(), &st) != 0) return Error(path, errno);
   if (!S_ISDIR(st.st_mode)) return Error(path, ENOTDIR);
   if (access(dir.c_str(), W_OK | X_OK) != 0) return Error(path, errno);
   return absl::OkStatus();
 }
 
-absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents) {
-  absl::Status writable = CheckWritable(path);
-  if (!writable.ok()) return writable;
-  std::string temp = absl::StrCat(path, ".tmp.XXXXXX");
-  const int fd = mkstemp(temp.data());
-  if (fd < 0) return Error(path, errno);
-  size_t written = 0;
-  while (written < contents.size()) {
-    const ssize_t n = write(fd, contents.data() + written, contents.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      close(fd);
-      unlink(temp.c_str());
-      return Error(path, err);
-    }
-    written += static_cast<size_t>(n);
-  }
-  // mkstemp creates 0600; give the file the usual permissions.
-  const mode_t mask = umask(0);
-  umask(mask);
-  fchmod(fd, 0666 & ~mask);
-  if (close(fd) != 0) {
-    const int err = errno;
-    unlink(temp.c_str());
-    return Error(path, err);
-  }
-  if (rename(temp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    unlink(temp.c_str());
-    return Error(path, err);
-  }
-  return absl::OkStatus();
+bool SameFile(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  struct stat sa, sb;
+  const bool ea = stat(a.c_str(), &sa) == 0;
+  const bool eb = stat(b.c_str(), &sb) == 0;
+  if (ea && eb) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  if (ea != eb) return false;
+  auto where = [](const std::string& path) {
+    const std::string target = Resolve(path);
+    char dir[PATH_MAX];
+    if (realpath(DirectoryOf(target).c_str(), dir) == nullptr) return target;
+    return absl::StrCat(dir, "/", BaseOf(target));
+  };
+  return where(a) == where(b);
 }
 
 }  // namespace graphprof

@@ -1,22 +1,50 @@
-// Writing output files so that readers never see a partial file: the content
-// goes to a temporary file next to the target, which is then renamed over it.
+// Writing output files so that readers never see a partial file and a
+// failed run changes nothing.
+//
+// OutputFiles collects every output of a run, then commits them together:
+// each regular file is written to a temporary file next to its target
+// (created exclusively, with the target's permissions when it exists) and
+// only when all are written are they renamed over their targets. If writing
+// any of them fails, no target is touched and no temporary file is left;
+// SIGINT/SIGTERM meanwhile remove the temporaries (common/interrupt.h).
+// A symlink is followed (the file it points to is replaced, the link
+// stays); a target that exists and is not a regular file (/dev/null, a FIFO)
+// is written in place.
 #ifndef GRAPHPROF_COMMON_OUTPUT_FILE_H_
 #define GRAPHPROF_COMMON_OUTPUT_FILE_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 
 namespace graphprof {
 
-// On failure nothing is left behind and the target is untouched; the message
-// names the path ("cannot write out/report.json: No such file or directory").
+class OutputFiles {
+ public:
+  void Add(std::string path, std::string contents);
+  // Writes everything, or nothing; the message names the path that failed.
+  absl::Status Commit();
+
+ private:
+  struct Output {
+    std::string path;
+    std::string contents;
+  };
+  std::vector<Output> outputs_;
+};
+
+// One file, the same way.
 absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents);
 
 // Fails early, without creating anything, if `path` could not be written:
 // its directory does not exist or is not writable, or it is a directory.
 absl::Status CheckWritable(const std::string& path);
+
+// True when the two paths name the same file: the same inode when it
+// exists (symlinks followed), else the same resolved location.
+bool SameFile(const std::string& a, const std::string& b);
 
 }  // namespace graphprof
 

@@ -1,14 +1,21 @@
 #include "ir/loader.h"
 
+#include <caffe2/serialize/in_memory_adapter.h>
+#include <caffe2/serialize/inline_container.h>
+#include <sys/stat.h>
 #include <torch/csrc/jit/ir/irparser.h>
 #include <torch/csrc/jit/serialization/pickle.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "common/status_util.h"
 
 namespace graphprof {
@@ -21,30 +28,109 @@ absl::Status OpenError(const std::string& path, int err) {
   return absl::InvalidArgumentError(what);
 }
 
+std::string Gib(int64_t bytes) { return absl::StrFormat("%.1f GiB", static_cast<double>(bytes) / (1 << 30)); }
+
+// The size of a regular file at `path`, or why it cannot be read as one.
+absl::StatusOr<int64_t> RegularFileSize(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return OpenError(path, errno);
+  if (S_ISDIR(st.st_mode)) return absl::InvalidArgumentError(absl::StrCat(path, ": is a directory, not a file"));
+  if (!S_ISREG(st.st_mode)) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": is not a regular file (a device, pipe or socket)"));
+  }
+  if (st.st_size > kMaxInputFileBytes) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": is ", Gib(st.st_size), ", more than the ",
+                                                   Gib(kMaxInputFileBytes), " graphprof reads"));
+  }
+  return static_cast<int64_t>(st.st_size);
+}
+
+// Reads a regular file whole, once, into `out` (a std::string or std::vector<char>).
+template <typename Buffer>
+absl::Status ReadInto(const std::string& path, Buffer& out) {
+  absl::StatusOr<int64_t> size = RegularFileSize(path);
+  if (!size.ok()) return size.status();
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return OpenError(path, errno);
+  out.resize(static_cast<size_t>(*size));
+  const size_t got = out.empty() ? 0 : std::fread(out.data(), 1, out.size(), file);
+  const bool failed = std::ferror(file) != 0;
+  std::fclose(file);
+  if (failed) return absl::DataLossError(absl::StrCat(path, ": read failed"));
+  if (got != out.size()) {
+    return absl::DataLossError(absl::StrCat(path, ": short read: got ", got, " of ", out.size(),
+                                            " bytes (was the file being written?)"));
+  }
+  return absl::OkStatus();
+}
+
+// "line 3, column 17" for a parse error, from the parser's source excerpt.
+std::string ParseErrorLocation(absl::string_view ir_text, absl::string_view message) {
+  // LibTorch's parser reports "... here:\n<excerpt line>\n    ~~~ <--- HERE".
+  std::vector<absl::string_view> lines = absl::StrSplit(message, '\n');
+  for (size_t i = 1; i < lines.size(); ++i) {
+    const size_t marker = lines[i].find("<--- HERE");
+    if (marker == absl::string_view::npos) continue;
+    const size_t column = lines[i].find('~');
+    absl::string_view excerpt = lines[i - 1];
+    if (column == absl::string_view::npos || excerpt.empty()) break;
+    // Find the excerpt's line in the text.
+    size_t line_number = 1;
+    for (absl::string_view text_line : absl::StrSplit(ir_text, '\n')) {
+      if (text_line == excerpt) return absl::StrCat("line ", line_number, ", column ", column + 1);
+      ++line_number;
+    }
+    break;
+  }
+  return "";
+}
+
+// Nesting depth of IR text, from the indentation of its blocks (two spaces
+// per level, as graphs print).
+size_t IndentationDepth(absl::string_view ir_text) {
+  size_t deepest = 0;
+  for (absl::string_view line : absl::StrSplit(ir_text, '\n')) {
+    size_t spaces = 0;
+    while (spaces < line.size() && line[spaces] == ' ') ++spaces;
+    deepest = std::max(deepest, spaces / 2);
+  }
+  return deepest;
+}
+
+// What a torch.save archive holds, from the first opcode of its pickle.
+std::string PickledKind(caffe2::serialize::PyTorchStreamReader& reader, const std::string& record) {
+  at::DataPtr data;
+  size_t size = 0;
+  std::tie(data, size) = reader.getRecord(record);
+  const auto* bytes = static_cast<const unsigned char*>(data.get());
+  size_t at = 0;
+  if (size >= 2 && bytes[0] == 0x80) at = 2;  // PROTO n
+  if (at >= size) return "";
+  switch (bytes[at]) {
+    case '}': return "a dict";
+    case ']': return "a list";
+    case ')': case '(': return "a tuple";
+    case 'c': case 0x93: return "a Python object";
+    default: return "";
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return OpenError(path, errno != 0 ? errno : ENOENT);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read failed"));
-  // Directories open fine with ifstream but read nothing and fail.
-  if (buffer.str().empty() && in.fail()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": not a readable file"));
-  }
-  return buffer.str();
+  std::string contents;
+  if (absl::Status read = ReadInto(path, contents); !read.ok()) return read;
+  return contents;
 }
 
 absl::StatusOr<torch::jit::Module> LoadModule(const std::string& path) {
-  // Check the file first so that the message is ours, not the zip reader's.
-  absl::StatusOr<std::string> bytes = ReadFile(path);
-  if (!bytes.ok()) return bytes.status();
+  // Checked first so that the message is ours, not the zip reader's; then
+  // LibTorch reads the archive from the file itself (records on demand), so
+  // the model is never held twice.
+  absl::StatusOr<int64_t> size = RegularFileSize(path);
+  if (!size.ok()) return size.status();
   try {
-    std::istringstream stream(*bytes);
-    torch::jit::Module module = torch::jit::load(stream, torch::kCPU);
-    return module;
+    return torch::jit::load(path, torch::kCPU);
   } catch (const std::exception& e) {
     return StatusFromException(absl::StatusCode::kInvalidArgument,
                                absl::StrCat(path, ": not a loadable TorchScript module"), e);
@@ -63,11 +149,24 @@ absl::Status DefineMethods(torch::jit::Module& module, absl::string_view source)
 }
 
 absl::StatusOr<std::shared_ptr<torch::jit::Graph>> ParseGraph(absl::string_view ir_text) {
+  const size_t depth = IndentationDepth(ir_text);
+  if (depth > kMaxIrNesting) {
+    return absl::InvalidArgumentError(absl::StrCat("IR text nests ", depth, " levels deep; graphprof reads up to ",
+                                                   kMaxIrNesting));
+  }
   auto graph = std::make_shared<torch::jit::Graph>();
   try {
     torch::jit::parseIR(std::string(ir_text), graph.get());
   } catch (const std::exception& e) {
-    return StatusFromException(absl::StatusCode::kInvalidArgument, "IR text does not parse", e);
+    const std::string where = ParseErrorLocation(ir_text, e.what());
+    const std::string text = ExceptionMessage(e);
+    // The parser's message leads into a source excerpt ("... here:"); the
+    // location above replaces it.
+    absl::string_view trimmed = text;
+    absl::ConsumeSuffix(&trimmed, ":");
+    absl::ConsumeSuffix(&trimmed, " here");
+    return absl::InvalidArgumentError(
+        absl::StrCat("IR text does not parse", where.empty() ? "" : absl::StrCat(" at ", where), ": ", trimmed));
   }
   return graph;
 }
@@ -81,14 +180,37 @@ absl::StatusOr<std::shared_ptr<torch::jit::Graph>> LoadGraphFile(const std::stri
 }
 
 absl::StatusOr<std::vector<c10::IValue>> LoadInputs(const std::string& path) {
-  absl::StatusOr<std::string> bytes = ReadFile(path);
-  if (!bytes.ok()) return bytes.status();
+  std::vector<char> bytes;
+  if (absl::Status read = ReadInto(path, bytes); !read.ok()) return read;
+  const std::string how = "save the inputs with torch.save(x | (x, y) | [x, y], FILE)";
+  std::string held;
+  try {
+    auto adapter = std::make_shared<caffe2::serialize::MemoryReadAdapter>(bytes.data(), bytes.size());
+    caffe2::serialize::PyTorchStreamReader reader(adapter);
+    if (reader.hasRecord("constants.pkl") || reader.hasRecord("code/__torch__.py")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ": is a TorchScript module (torch.jit.save), not inputs: pass it as --model; ", how));
+    }
+    if (reader.hasRecord("data.pkl")) held = PickledKind(reader, "data.pkl");
+  } catch (const std::exception&) {
+    // Not a zip archive: pickle_load below says so.
+  }
+  if (held == "a dict") {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": holds a dict; positional inputs are needed: ", how));
+  }
   c10::IValue value;
   try {
-    value = torch::jit::pickle_load(std::vector<char>(bytes->begin(), bytes->end()));
+    value = torch::jit::pickle_load(bytes);
   } catch (const std::exception& e) {
-    return StatusFromException(absl::StatusCode::kInvalidArgument,
-                               absl::StrCat(path, ": not inputs saved with torch.save"), e);
+    const std::string message = ExceptionMessage(e);
+    const std::string unknown = "Unpickler found unknown type ";
+    const size_t at = message.find(unknown);
+    if (at != std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": holds a pickled Python object (",
+                                                     message.substr(at + unknown.size()),
+                                                     ") that only Python can read, not inputs: ", how));
+    }
+    return absl::InvalidArgumentError(absl::StrCat(path, ": not inputs saved with torch.save (", message, "); ", how));
   }
   std::vector<c10::IValue> inputs;
   if (value.isTuple()) {
@@ -98,8 +220,8 @@ absl::StatusOr<std::vector<c10::IValue>> LoadInputs(const std::string& path) {
   } else if (value.isTensor()) {
     inputs.push_back(value);
   } else {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path, ": expected a tensor, a tuple or a list of inputs but found ", value.tagKind()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": holds ", value.isGenericDict() ? "a dict" : value.tagKind(), ", not inputs: ", how));
   }
   return inputs;
 }

@@ -7,6 +7,7 @@
 
 #include <torch/script.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include "absl/strings/string_view.h"
@@ -15,6 +16,11 @@
 #include "absl/status/statusor.h"
 
 namespace graphprof {
+
+// Files larger than this are refused before anything is read.
+constexpr int64_t kMaxInputFileBytes = int64_t{64} << 30;
+// IR text nested deeper than this is refused (LibTorch's parser recurses per level).
+constexpr size_t kMaxIrNesting = 20000;
 
 // Loads a module saved with torch.jit.save / Module::save, on the CPU.
 absl::StatusOr<torch::jit::Module> LoadModule(const std::string& path);
@@ -34,7 +40,9 @@ absl::StatusOr<std::shared_ptr<torch::jit::Graph>> LoadGraphFile(const std::stri
 // tensor, a tuple or a list, returned as the list of positional inputs.
 absl::StatusOr<std::vector<c10::IValue>> LoadInputs(const std::string& path);
 
-// Reads a whole file; NotFound / PermissionDenied / DataLoss naming the path.
+// Reads a whole regular file once; NotFound / PermissionDenied / DataLoss
+// (short read) naming the path; directories, devices, pipes and files over
+// kMaxInputFileBytes are refused with a sentence saying so.
 absl::StatusOr<std::string> ReadFile(const std::string& path);
 
 }  // namespace graphprof

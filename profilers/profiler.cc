@@ -85,6 +85,10 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
   auto progress = [&](const char* phase, int done, int total) {
     if (options.progress) options.progress(phase, done, total);
   };
+  int64_t nodes_per_run = 0;
+  if (options.node_progress) {
+    interpreter.SetNodeProgress([&](int64_t done) { options.node_progress(done, nodes_per_run); });
+  }
 
   // Every run gets its own copy of the inputs, made before the run's clock
   // starts: a model that mutates its inputs sees the same values every time.
@@ -94,6 +98,7 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
     const std::vector<c10::IValue> fresh = DeepCopy(inputs);
     return interpreter.Run(fresh);
   };
+  progress("warmup", 0, options.warmup);  // starting
   for (int i = 0; i < options.warmup; ++i) {
     absl::StatusOr<c10::IValue> result = run();
     if (!result.ok()) return Annotate(result.status(), absl::StrCat("warm-up run ", i + 1));
@@ -104,9 +109,13 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
   absl::StatusOr<c10::IValue> inspected = run();
   if (!inspected.ok()) return inspected.status();
   progress("inspect", 1, 1);
+  nodes_per_run = interpreter.inspected_executions();
 
-  const size_t trace_capacity =
-      options.trace ? static_cast<size_t>(interpreter.inspected_executions()) * options.runs + 64 : 0;
+  // Trace events are preallocated (no allocation per node), up to a cap: a
+  // long loop times many runs would not fit in memory; the rest are counted
+  // as dropped.
+  const size_t wanted = static_cast<size_t>(interpreter.inspected_executions()) * options.runs + 64;
+  const size_t trace_capacity = options.trace ? std::min(wanted, options.max_trace_events) : 0;
   for (NodeObserver* observer : options.observers) {
     absl::Status prepared =
         observer->Prepare(interpreter.plan(), options.runs, interpreter.inspected_executions());
@@ -114,6 +123,7 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
     interpreter.AddObserver(observer);
   }
   interpreter.BeginTimedRuns(options.runs, trace_capacity);
+  progress("timed", 0, options.runs);  // starting
   for (int i = 0; i < options.runs; ++i) {
     absl::StatusOr<c10::IValue> result = run();
     if (!result.ok()) return Annotate(result.status(), absl::StrCat("timed run ", i + 1));
@@ -122,6 +132,11 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
   }
   interpreter.EndRecording();
   Report report = BuildReport(interpreter, options.warmup, overhead);
+  if (report.dropped_events > 0) {
+    report.notes.push_back(absl::StrCat("the trace keeps the first ", trace_capacity, " node executions of ",
+                                        wanted - 64, " (max_trace_events); ", report.dropped_events,
+                                        " were not recorded"));
+  }
   for (NodeObserver* observer : options.observers) {
     absl::Status contributed = observer->Contribute(report);
     if (!contributed.ok()) return contributed;

@@ -30,12 +30,19 @@ struct ProfileOptions {
   int runs = 10;
   bool memory = false;  // memory view (inspection run; use one intra-op thread)
   bool trace = true;    // keep per-execution events for the Chrome trace
+  // At most this many trace events (24 bytes each) are kept; the rest are
+  // counted in Report::dropped_events and a note says so.
+  size_t max_trace_events = 4'000'000;
   std::shared_ptr<TimeSource> clock;  // null: SteadyClock
   // Act around every node of the timed runs and add to the report (NVTX
   // ranges, CUDA-event device time, CUPTI kernels). Not owned.
   std::vector<NodeObserver*> observers;
-  // Called after each run: phase is "warmup", "inspect" or "timed".
+  // Called after each run: phase is "warmup", "inspect" or "timed"
+  // (and once with ("warmup", 0, warmup) before the first).
   std::function<void(const char* phase, int done, int total)> progress;
+  // Called every few thousand node executions during a run with the nodes
+  // done so far and the nodes per run (0 until the inspection run counted them).
+  std::function<void(int64_t done, int64_t per_run)> node_progress;
 };
 
 // Runs the session; on success the report is finalized. If `output` is

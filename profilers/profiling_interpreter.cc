@@ -32,7 +32,20 @@ void ProfilingInterpreter::BeginTimedRuns(int runs, size_t trace_capacity) {
   dropped_events_ = 0;
 }
 
+void ProfilingInterpreter::SetNodeProgress(std::function<void(int64_t)> progress, int64_t every) {
+  node_progress_ = std::move(progress);
+  progress_every_ = std::max<int64_t>(every, 1);
+  next_progress_ = node_progress_ ? progress_every_ : INT64_MAX;
+}
+
+void ProfilingInterpreter::ReportNodeProgress() {
+  next_progress_ += progress_every_;
+  node_progress_(executions_in_run_);
+}
+
 absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> inputs) {
+  executions_in_run_ = 0;
+  if (node_progress_) next_progress_ = progress_every_;
   switch (mode_) {
     case Mode::kPlain:
       return Interpreter::Run(std::move(inputs));
@@ -79,6 +92,7 @@ absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> i
 }
 
 absl::Status ProfilingInterpreter::RunNode(const NodePlan& node) {
+  if (ABSL_PREDICT_FALSE(++executions_in_run_ == next_progress_)) ReportNodeProgress();
   if (mode_ == Mode::kTimed) {
     for (NodeObserver* observer : observers_) observer->BeginNode(node);
     const int64_t start = clock_->NowNs();

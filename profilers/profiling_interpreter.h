@@ -18,6 +18,8 @@
 #ifndef GRAPHPROF_PROFILERS_PROFILING_INTERPRETER_H_
 #define GRAPHPROF_PROFILERS_PROFILING_INTERPRETER_H_
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -65,6 +67,10 @@ class ProfilingInterpreter : public Interpreter {
   // must outlive the timed runs).
   void AddObserver(NodeObserver* observer) { observers_.push_back(observer); }
 
+  // Calls `progress(nodes done in this run)` every `every` node executions,
+  // in every mode (long single runs can then show progress).
+  void SetNodeProgress(std::function<void(int64_t)> progress, int64_t every = 4096);
+
   absl::StatusOr<c10::IValue> Run(std::vector<c10::IValue> inputs) override;
 
   Mode mode() const { return mode_; }
@@ -96,8 +102,15 @@ class ProfilingInterpreter : public Interpreter {
   std::string DescribeInputs(const NodePlan& node) const;
   std::string DescribeOutputs(const NodePlan& node) const;
 
+  void ReportNodeProgress();
+
   std::shared_ptr<TimeSource> clock_;
   Mode mode_ = Mode::kPlain;
+  // Node progress: executions in the current run, and when to report next.
+  int64_t executions_in_run_ = 0;
+  int64_t next_progress_ = INT64_MAX;
+  int64_t progress_every_ = 0;
+  std::function<void(int64_t)> node_progress_;
   std::vector<NodeObserver*> observers_;
 
   // kInspect

@@ -48,9 +48,9 @@ TEST(InputSpecTest, RejectsMalformedSpecsWithReasons) {
 TEST(InputSpecTest, RandomInputsAreSeededAndRespectRanges) {
   absl::StatusOr<std::vector<InputSpec>> specs = ParseInputSpecs("16x8:float32,2x500:int64[3:7],10:bool");
   ASSERT_TRUE(specs.ok());
-  std::vector<c10::IValue> a = MakeRandomInputs(*specs, 42);
-  std::vector<c10::IValue> b = MakeRandomInputs(*specs, 42);
-  std::vector<c10::IValue> c = MakeRandomInputs(*specs, 43);
+  std::vector<c10::IValue> a = *MakeRandomInputs(*specs, 42);
+  std::vector<c10::IValue> b = *MakeRandomInputs(*specs, 42);
+  std::vector<c10::IValue> c = *MakeRandomInputs(*specs, 43);
   EXPECT_TRUE(a[0].toTensor().equal(b[0].toTensor()));
   EXPECT_FALSE(a[0].toTensor().equal(c[0].toTensor()));
   const at::Tensor& ints = a[1].toTensor();
@@ -58,6 +58,29 @@ TEST(InputSpecTest, RandomInputsAreSeededAndRespectRanges) {
   EXPECT_GE(ints.min().item<int64_t>(), 3);
   EXPECT_LT(ints.max().item<int64_t>(), 7);
   EXPECT_EQ(a[2].toTensor().scalar_type(), at::kBool);
+}
+
+TEST(InputSpecTest, ImpossibleInputsAreRefusedBeforeAllocating) {
+  absl::StatusOr<std::vector<InputSpec>> huge = ParseInputSpecs("100000x100000x100000");
+  ASSERT_TRUE(huge.ok());
+  absl::StatusOr<std::vector<c10::IValue>> made = MakeRandomInputs(*huge, 0);
+  ASSERT_FALSE(made.ok());
+  EXPECT_EQ(made.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_TRUE(absl::StrContains(made.status().message(), "input 1 (100000x100000x100000:float32) would need 3725290.3 GiB"))
+      << made.status();
+  absl::StatusOr<std::vector<InputSpec>> overflow = ParseInputSpecs("9223372036854775807x4");
+  ASSERT_TRUE(overflow.ok());
+  EXPECT_TRUE(absl::StrContains(MakeRandomInputs(*overflow, 0).status().message(), "more than 2^63 bytes"));
+  absl::StatusOr<std::vector<InputSpec>> small = ParseInputSpecs("1024x1024");
+  ASSERT_TRUE(small.ok());
+  EXPECT_FALSE(MakeRandomInputs(*small, 0, /*max_bytes=*/1 << 20).ok()) << "4 MiB over a 1 MiB limit";
+  EXPECT_TRUE(MakeRandomInputs(*small, 0, /*max_bytes=*/4 << 20).ok());
+  for (const char* bad : {"1x3x224x224:int8[0:1000]", "4:uint8[0:1000]", "4:uint8[-1:3]", "4:int16[0:40000]"}) {
+    absl::StatusOr<std::vector<InputSpec>> spec = ParseInputSpecs(bad);
+    ASSERT_FALSE(spec.ok()) << bad;
+    EXPECT_TRUE(absl::StrContains(spec.status().message(), "do not fit")) << spec.status();
+  }
+  EXPECT_TRUE(ParseInputSpecs("4:uint8[0:256]").ok()) << "255 is the largest value drawn";
 }
 
 }  // namespace

@@ -13,82 +13,22 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
+#include "tests/cli_test_util.h"
 #include "tests/test_util.h"
 
-extern char** environ;
 
 namespace graphprof {
 namespace {
 
+using ::graphprof::testing::Exists;
+using ::graphprof::testing::ExpectOneLineError;
 using ::graphprof::testing::FixturePath;
+using ::graphprof::testing::Quick;
+using ::graphprof::testing::Result;
+using ::graphprof::testing::RunTool;
+using ::graphprof::testing::Slurp;
 using ::graphprof::testing::TempDir;
-
-struct Result {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-bool Exists(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0;
-}
-
-Result RunTool(std::vector<std::string> args) {
-  static int counter = 0;
-  const std::string dir = TempDir("profile_graph_test");
-  const std::string out_path = dir + "/out" + std::to_string(counter);
-  const std::string err_path = dir + "/err" + std::to_string(counter++);
-  args.insert(args.begin(), "tools/profile_graph");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid;
-  Result result;
-  if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) {
-    ADD_FAILURE() << "cannot start tools/profile_graph";
-    return result;
-  }
-  posix_spawn_file_actions_destroy(&actions);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  result.out = Slurp(out_path);
-  result.err = Slurp(err_path);
-  return result;
-}
-
-// Fast settings for a small model.
-std::vector<std::string> Quick(std::vector<std::string> extra) {
-  std::vector<std::string> args = {"--warmup=1", "--runs=2"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
-}
-
-void ExpectOneLineError(const Result& r, int code, const std::string& text) {
-  EXPECT_EQ(r.code, code) << r.err;
-  EXPECT_TRUE(absl::StartsWith(r.err, "profile_graph: ")) << r.err;
-  EXPECT_TRUE(absl::StrContains(r.err, text)) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_EQ(r.out, "");
-}
-
-std::string Write(const std::string& name, const std::string& contents) {
-  const std::string path = TempDir("profile_graph_test") + "/" + name;
-  std::ofstream(path, std::ios::binary) << contents;
-  return path;
-}
+using ::graphprof::testing::Write;
 
 TEST(ProfileGraphTest, HotspotReportForAZooModel) {
   Result r = RunTool(Quick({"--zoo=mlp"}));
@@ -225,13 +165,18 @@ TEST(ProfileGraphTest, BadFlagsAreUsageErrors) {
   ExpectOneLineError(RunTool({"--input=4", "--inputs=x.pt"}), 2, "not both");
   ExpectOneLineError(RunTool({"extra"}), 2, "unexpected argument 'extra'");
   ExpectOneLineError(RunTool({"--output=/nonexistent_dir/report.json"}), 1, "cannot write /nonexistent_dir/report.json");
-  Result malformed = RunTool({"--runs=abc"});
-  EXPECT_NE(malformed.code, 0);
-  EXPECT_TRUE(absl::StrContains(malformed.err, "runs")) << malformed.err;
-  EXPECT_EQ(std::count(malformed.err.begin(), malformed.err.end(), '\n'), 1) << malformed.err;
-  Result unknown = RunTool({"--bogus"});
-  EXPECT_NE(unknown.code, 0);
-  EXPECT_TRUE(absl::StrContains(unknown.err, "bogus")) << unknown.err;
+  ExpectOneLineError(RunTool({"--runs=abc"}), 2, "--runs=abc: Illegal value 'abc'");
+  ExpectOneLineError(RunTool({"--bogus=1"}), 2, "unknown flag --bogus");
+  ExpectOneLineError(RunTool({"--runs"}), 2, "--runs needs a value");
+  ExpectOneLineError(RunTool({"--threads=100000"}), 2, "more than 4x the");
+  ExpectOneLineError(RunTool({"--device=cuda:x"}), 2, "unknown device 'cuda:x'");
+  Result help = RunTool({"--help"});
+  EXPECT_EQ(help.code, 0);
+  EXPECT_TRUE(absl::StrContains(help.out, "--model")) << help.out;
+  EXPECT_TRUE(absl::StrContains(help.out, "--ab")) << help.out;
+  Result negated = RunTool(Quick({"--zoo=mlp", "--noverify"}));
+  EXPECT_EQ(negated.code, 0) << negated.err;
+  EXPECT_TRUE(absl::StrContains(negated.out, "not checked")) << negated.out;
 }
 
 TEST(ProfileGraphTest, PassesByName) {

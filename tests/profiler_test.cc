@@ -366,5 +366,47 @@ TEST(ProfilerTest, MemoryViewMatchesTensorSizesAndNativePeak) {
   }
 }
 
+// Memory under control flow: a Loop's record includes its body, but views
+// add self memory, so nothing is counted twice.
+TEST(ProfilerTest, MemoryViewsDoNotCountLoopBodiesTwice) {
+  at::set_num_threads(1);
+  auto plan = PlanIr(R"IR(
+graph(%x : Tensor, %n : int):
+  %true : bool = prim::Constant[value=1]()
+  %one : int = prim::Constant[value=1]()
+  %y : Tensor = prim::Loop(%n, %true, %x)
+    block0(%i : int, %h : Tensor):
+      %h2 : Tensor = aten::add(%h, %x, %one)
+      -> (%true, %h2)
+  %z : Tensor = aten::mul(%y, %y)
+  return (%z)
+)IR");
+  ASSERT_NE(plan, nullptr);
+  ProfileOptions options;
+  options.warmup = 0;
+  options.runs = 1;
+  options.memory = true;
+  absl::StatusOr<Report> report = Profile(plan, {torch::ones({256}), int64_t{4}}, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  const int64_t total = report->memory->allocated_bytes;
+  EXPECT_EQ(total, 5 * 256 * 4) << "four adds and one mul";
+  const int loop = 2, add = 3;
+  ASSERT_EQ(report->nodes[loop].identity.kind, "prim::Loop");
+  EXPECT_EQ(report->nodes[loop].memory->allocated_bytes, 4 * 256 * 4) << "inclusive: the body's allocations";
+  EXPECT_EQ(report->nodes[loop].memory->self_allocated_bytes, 0) << "none of its own";
+  EXPECT_EQ(report->nodes[add].memory->self_allocated_bytes, 4 * 256 * 4);
+  for (GroupBy group_by : {GroupBy::kNode, GroupBy::kKind, GroupBy::kModule, GroupBy::kShape}) {
+    absl::StatusOr<View> view = MakeView(*report, ViewOptions{group_by, "", 0});
+    ASSERT_TRUE(view.ok());
+    ASSERT_TRUE(view->sums.memory.has_value());
+    EXPECT_EQ(view->sums.memory->allocated_bytes, total) << GroupByName(group_by);
+    if (group_by == GroupBy::kKind) {
+      int64_t rows = 0;
+      for (const ViewRow& row : view->rows) rows += row.memory ? row.memory->allocated_bytes : 0;
+      EXPECT_EQ(rows, total) << "kind rows add up to the run's allocations";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace graphprof

@@ -1,10 +1,35 @@
 #include "tools/cli_options.h"
 
+#include <c10/core/Device.h>
+
+#include <algorithm>
+#include <thread>
+
 #include "absl/strings/str_cat.h"
 #include "ir/passes.h"
 #include "profilers/gpu/nvtx.h"
 
 namespace graphprof::cli {
+
+int Fail(std::FILE* err, int code, absl::string_view message) {
+  std::string line;
+  bool space = false;
+  for (char c : message) {
+    const bool blank = c == '\n' || c == '\r' || c == '\t';
+    if (blank) {
+      space = !line.empty();
+      continue;
+    }
+    if (space) line += ' ';
+    space = false;
+    line += c;
+  }
+  std::fprintf(err, "profile_graph: %s\n", line.c_str());
+  std::fflush(err);
+  return code;
+}
+
+int Fail(std::FILE* err, int code, const absl::Status& status) { return Fail(err, code, status.message()); }
 
 absl::StatusOr<Format> ParseFormat(const std::string& name) {
   if (name == "table") return Format::kTable;
@@ -51,16 +76,21 @@ absl::Status Validate(const CliOptions& o) {
   if (o.nvtx && !NvtxAvailable()) {
     return absl::InvalidArgumentError("--nvtx needs a build with NVTX: ./bazelw run --config=cuda //tools:profile_graph");
   }
-  if (o.device != "cpu" && o.device.rfind("cuda", 0) != 0) {
-    return absl::InvalidArgumentError(absl::StrCat("--device: unknown device '", o.device, "' (use cpu, cuda or cuda:N)"));
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  if (o.threads > static_cast<int>(4 * cores)) {
+    return absl::InvalidArgumentError(absl::StrCat("--threads=", o.threads, " is more than 4x the ", cores,
+                                                   " cores of this machine"));
   }
-  const std::string* outputs[] = {&o.output, &o.trace, &o.annotate, &o.html};
-  for (int i = 0; i < 4; ++i) {
-    for (int j = i + 1; j < 4; ++j) {
-      if (!outputs[i]->empty() && *outputs[i] == *outputs[j]) {
-        return absl::InvalidArgumentError(absl::StrCat("two outputs go to the same file: ", *outputs[i]));
-      }
+  bool device_ok = o.device == "cpu" || o.device.rfind("cuda", 0) == 0;
+  if (device_ok) {
+    try {
+      c10::Device device(o.device);
+    } catch (const std::exception&) {
+      device_ok = false;
     }
+  }
+  if (!device_ok) {
+    return absl::InvalidArgumentError(absl::StrCat("--device: unknown device '", o.device, "' (use cpu, cuda or cuda:N)"));
   }
   return absl::OkStatus();
 }

@@ -3,10 +3,13 @@
 #define GRAPHPROF_TOOLS_CLI_OPTIONS_H_
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "profilers/report/views.h"
 
 namespace graphprof::cli {
@@ -64,6 +67,11 @@ struct CliOptions {
 };
 
 absl::Status Validate(const CliOptions& options);
+
+// Prints "profile_graph: <message>" on `err` as one line (newlines and tabs
+// in the message become spaces) and returns `code`.
+int Fail(std::FILE* err, int code, absl::string_view message);
+int Fail(std::FILE* err, int code, const absl::Status& status);
 
 absl::StatusOr<Format> ParseFormat(const std::string& name);
 

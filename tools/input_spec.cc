@@ -1,13 +1,20 @@
 #include "tools/input_spec.h"
 
+#include <unistd.h>
+
+#include <climits>
+#include <cstdint>
+
 #include <ATen/CPUGeneratorImpl.h>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "common/status_util.h"
 #include "ir/ivalue_util.h"
 
 namespace graphprof {
@@ -90,6 +97,22 @@ absl::StatusOr<InputSpec> ParseOne(absl::string_view item) {
     return absl::InvalidArgumentError(
         absl::StrCat("input '", item, "': a [low:high] range needs an integer dtype"));
   }
+  if (spec.has_range && IsIntegral(spec.dtype) && spec.dtype != c10::ScalarType::Long) {
+    // Values are drawn from [low, high): high - 1 must fit the dtype.
+    int64_t min = 0, max = 0;
+    switch (spec.dtype) {
+      case c10::ScalarType::Byte: min = 0; max = 255; break;
+      case c10::ScalarType::Char: min = -128; max = 127; break;
+      case c10::ScalarType::Short: min = -32768; max = 32767; break;
+      case c10::ScalarType::Int: min = INT32_MIN; max = INT32_MAX; break;
+      default: min = INT64_MIN; max = INT64_MAX; break;
+    }
+    if (spec.low < min || spec.high - 1 > max) {
+      return absl::InvalidArgumentError(absl::StrCat("input '", item, "': values in [", spec.low, ":", spec.high,
+                                                     ") do not fit ", dtype_text.substr(0, dtype_text.find('[')),
+                                                     " (", min, " to ", max, ")"));
+    }
+  }
   if (shape_text != "scalar") {
     for (absl::string_view dim : absl::StrSplit(shape_text, 'x')) {
       int64_t size;
@@ -145,7 +168,24 @@ std::string FormatInputSpecs(const std::vector<InputSpec>& specs) {
   return absl::StrJoin(items, ",");
 }
 
-std::vector<c10::IValue> MakeRandomInputs(const std::vector<InputSpec>& specs, uint64_t seed) {
+absl::StatusOr<std::vector<c10::IValue>> MakeRandomInputs(const std::vector<InputSpec>& specs, uint64_t seed,
+                                                          int64_t max_bytes) {
+  // Sizes first: nothing is allocated for a spec that cannot fit.
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const InputSpec& s = specs[i];
+    if (s.kind != InputSpec::Kind::kTensor) continue;
+    const int64_t element = static_cast<int64_t>(c10::elementSize(s.dtype));
+    int64_t bytes = element;
+    bool overflow = false;
+    for (int64_t dim : s.shape) overflow = overflow || __builtin_mul_overflow(bytes, dim, &bytes);
+    if (overflow || bytes > max_bytes) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "input ", i + 1, " (", FormatInputSpecs({s}), ") would need ",
+          overflow ? "more than 2^63 bytes" : absl::StrFormat("%.1f GiB", static_cast<double>(bytes) / (1 << 30)),
+          "; the limit is ", absl::StrFormat("%.1f GiB", static_cast<double>(max_bytes) / (1 << 30)),
+          " (this machine's memory)"));
+    }
+  }
   at::Generator generator = at::detail::createCPUGenerator(seed);
   std::vector<c10::IValue> inputs;
   for (const InputSpec& s : specs) {
@@ -156,16 +196,27 @@ std::vector<c10::IValue> MakeRandomInputs(const std::vector<InputSpec>& specs, u
       case InputSpec::Kind::kTensor: break;
     }
     at::Tensor t;
-    if (s.dtype == c10::ScalarType::Bool) {
-      t = at::randint(0, 2, s.shape, generator, at::kLong).to(at::kBool);
-    } else if (IsIntegral(s.dtype)) {
-      t = at::randint(s.low, s.high, s.shape, generator, at::TensorOptions().dtype(s.dtype));
-    } else {
-      t = at::randn(s.shape, generator, at::kFloat).to(s.dtype);
+    try {
+      if (s.dtype == c10::ScalarType::Bool) {
+        t = at::randint(0, 2, s.shape, generator, at::kLong).to(at::kBool);
+      } else if (IsIntegral(s.dtype)) {
+        t = at::randint(s.low, s.high, s.shape, generator, at::TensorOptions().dtype(s.dtype));
+      } else {
+        t = at::randn(s.shape, generator, at::kFloat).to(s.dtype);
+      }
+    } catch (const std::exception& e) {
+      return StatusFromException(absl::StatusCode::kInvalidArgument,
+                                 absl::StrCat("making input ", inputs.size() + 1, " (", FormatInputSpecs({s}), ")"), e);
     }
     inputs.emplace_back(std::move(t));
   }
   return inputs;
+}
+
+int64_t PhysicalMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<int64_t>(pages) * page : int64_t{1} << 40;
 }
 
 }  // namespace graphprof

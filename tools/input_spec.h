@@ -39,8 +39,14 @@ absl::StatusOr<std::vector<InputSpec>> ParseInputSpecs(absl::string_view text);
 // The text form ParseInputSpecs accepts.
 std::string FormatInputSpecs(const std::vector<InputSpec>& specs);
 
-// Random inputs for `specs`, identical for identical (specs, seed).
-std::vector<c10::IValue> MakeRandomInputs(const std::vector<InputSpec>& specs, uint64_t seed);
+// This machine's physical memory in bytes.
+int64_t PhysicalMemoryBytes();
+
+// Random inputs for `specs`, identical for identical (specs, seed). Fails,
+// before allocating anything, when one tensor would need more than
+// `max_bytes`, and with one line on any other failure.
+absl::StatusOr<std::vector<c10::IValue>> MakeRandomInputs(const std::vector<InputSpec>& specs, uint64_t seed,
+                                                          int64_t max_bytes = PhysicalMemoryBytes());
 
 // dtype from its name ("float32", "i64", ...).
 absl::StatusOr<c10::ScalarType> ParseDtype(absl::string_view name);

@@ -126,9 +126,13 @@ absl::StatusOr<std::vector<c10::IValue>> LoadModelInputs(const CliOptions& optio
   } else if (!options.input.empty()) {
     absl::StatusOr<std::vector<InputSpec>> specs = ParseInputSpecs(options.input);
     if (!specs.ok()) return Annotate(specs.status(), "--input");
-    inputs = MakeRandomInputs(*specs, options.seed);
+    absl::StatusOr<std::vector<c10::IValue>> made = MakeRandomInputs(*specs, options.seed);
+    if (!made.ok()) return Annotate(made.status(), "--input");
+    inputs = *std::move(made);
   } else if (!source.default_inputs.empty()) {
-    inputs = MakeRandomInputs(source.default_inputs, options.seed);
+    absl::StatusOr<std::vector<c10::IValue>> made = MakeRandomInputs(source.default_inputs, options.seed);
+    if (!made.ok()) return made.status();
+    inputs = *std::move(made);
   } else {
     return absl::InvalidArgumentError(absl::StrCat(
         source.display_name, " needs inputs for (", source.prepared.DescribeUserInputs(),

@@ -42,13 +42,6 @@ namespace {
 
 constexpr int kDefaultTableRows = 20;
 
-int Fail(std::FILE* err, int code, absl::string_view message) {
-  std::fprintf(err, "profile_graph: %s\n", std::string(message).c_str());
-  return code;
-}
-
-int Fail(std::FILE* err, int code, const absl::Status& status) { return Fail(err, code, status.message()); }
-
 std::string ListZoo() {
   std::string out;
   for (const std::string& name : ZooNames()) {
@@ -191,20 +184,16 @@ void Describe(Report& report, const ModelSource& source, const std::vector<c10::
 // null) goes into the HTML report.
 int WriteOutputs(const CliOptions& options, const Report& report, const std::string& main, std::FILE* out,
                  std::FILE* err, const ReportDiff* diff = nullptr) {
-  std::vector<std::pair<std::string, std::string>> files;
-  if (!options.html.empty()) files.emplace_back(options.html, RenderHtml(report, diff));
-  if (!options.trace.empty()) files.emplace_back(options.trace, RenderChromeTrace(report));
+  OutputFiles files;
+  if (!options.html.empty()) files.Add(options.html, RenderHtml(report, diff));
+  if (!options.trace.empty()) files.Add(options.trace, RenderChromeTrace(report));
   if (!options.annotate.empty()) {
     absl::StatusOr<std::string> ir = RenderAnnotatedIr(report);
     if (!ir.ok()) return Fail(err, kExitFailure, ir.status());
-    files.emplace_back(options.annotate, *ir);
+    files.Add(options.annotate, *std::move(ir));
   }
-  if (!options.output.empty()) files.emplace_back(options.output, main);
-  for (const auto& [path, contents] : files) {
-    if (absl::Status written = WriteFileAtomically(path, contents); !written.ok()) {
-      return Fail(err, kExitFailure, written);
-    }
-  }
+  if (!options.output.empty()) files.Add(options.output, main);
+  if (absl::Status written = files.Commit(); !written.ok()) return Fail(err, kExitFailure, written);
   if (options.output.empty()) std::fputs(main.c_str(), out);
   return kExitOk;
 }
@@ -219,10 +208,35 @@ int VerificationExit(const Report& report, const CliOptions& options, std::FILE*
 
 }  // namespace
 
-int RunMerge(const CliOptions& options, std::FILE* out, std::FILE* err) {
-  if (!options.output.empty()) {
-    if (absl::Status writable = CheckWritable(options.output); !writable.ok()) return Fail(err, kExitFailure, writable);
+// Outputs must go to distinct files, none of them an input, and be writable.
+int CheckOutputs(const CliOptions& options, std::FILE* err) {
+  const std::vector<std::pair<const char*, const std::string*>> outputs = {
+      {"--output", &options.output}, {"--trace", &options.trace}, {"--annotate", &options.annotate},
+      {"--html", &options.html}};
+  std::vector<std::pair<std::string, std::string>> inputs = {
+      {"--model", options.model}, {"--ir", options.ir}, {"--inputs", options.inputs}, {"--compare", options.compare}};
+  for (const std::string& merged : options.merge) inputs.emplace_back("merge input", merged);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const std::string& path = *outputs[i].second;
+    if (path.empty()) continue;
+    for (size_t j = i + 1; j < outputs.size(); ++j) {
+      if (SameFile(path, *outputs[j].second)) {
+        return Fail(err, kExitUsage, absl::StrCat(outputs[i].first, " and ", outputs[j].first,
+                                                   " go to the same file: ", path));
+      }
+    }
+    for (const auto& [flag, input] : inputs) {
+      if (SameFile(path, input)) {
+        return Fail(err, kExitUsage, absl::StrCat(outputs[i].first, "=", path, " would overwrite the ", flag, " file"));
+      }
+    }
+    if (absl::Status writable = CheckWritable(path); !writable.ok()) return Fail(err, kExitFailure, writable);
   }
+  return kExitOk;
+}
+
+int RunMerge(const CliOptions& options, std::FILE* out, std::FILE* err) {
+  if (int code = CheckOutputs(options, err); code != kExitOk) return code;
   ReportMerger merger;
   for (const std::string& path : options.merge) {
     // One report in memory at a time besides the merge.
@@ -260,10 +274,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     // Check the sort key now rather than after a long run.
     if (absl::Status known = CheckSortKey(options); !known.ok()) return Fail(err, kExitUsage, known);
   }
-  for (const std::string* path : {&options.output, &options.trace, &options.annotate, &options.html}) {
-    if (path->empty()) continue;
-    if (absl::Status writable = CheckWritable(*path); !writable.ok()) return Fail(err, kExitFailure, writable);
-  }
+  if (int code = CheckOutputs(options, err); code != kExitOk) return code;
   std::optional<Report> base;
   if (!options.compare.empty()) {
     absl::StatusOr<std::string> text = ReadFile(options.compare);
@@ -289,6 +300,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   profile.memory = true;
   profile.trace = !options.trace.empty() || !options.html.empty();
   profile.progress = [&](const char* phase, int done, int total) { progress.Update(phase, done, total); };
+  profile.node_progress = [&](int64_t done, int64_t per_run) { progress.Nodes(done, per_run); };
   SetUpObservers(options, err, observers, profile);
 
   if (!options.ab.empty()) {
@@ -323,6 +335,13 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   progress.Finish();
   if (!report.ok()) return Fail(err, kExitFailure, report.status());
   Describe(*report, *source, *inputs, observers, source->display_name);
+  if (base.has_value() && base->model != report->model) {
+    std::fprintf(err, "profile_graph: warning: --compare: the base report is of %s, this run profiles %s\n",
+                 base->model.c_str(), report->model.c_str());
+  } else if (base.has_value() && base->runs != report->runs) {
+    std::fprintf(err, "profile_graph: warning: --compare: the base report has %d timed runs, this one %d\n",
+                 base->runs, report->runs);
+  }
   if (!source->prepared.passes.empty()) report->notes.push_back(absl::StrCat("passes applied: ", source->prepared.passes));
 
   if (options.verify) {

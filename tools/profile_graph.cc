@@ -9,11 +9,12 @@
 #include <string>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/big_stack.h"
+#include "common/interrupt.h"
 #include "tools/cli_options.h"
+#include "tools/flag_parser.h"
 #include "tools/profile_command.h"
 
 ABSL_FLAG(std::string, model, "", "TorchScript module file (.pt) saved by torch.jit.save or Module::save");
@@ -63,22 +64,31 @@ std::string UserPath(const std::string& path) {
   return absl::StrCat(cwd, "/", path);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   namespace cli = graphprof::cli;
-  absl::SetProgramUsageMessage("profile a TorchScript graph node by node (see README.md)");
-  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  // Ctrl-C leaves no temporary output file and no half-drawn progress line.
+  graphprof::InstallInterruptHandlers();
+  absl::StatusOr<cli::CommandLine> command_line = cli::ParseFlags(argc, argv);
+  if (!command_line.ok()) return cli::Fail(stderr, cli::kExitUsage, command_line.status());
+  if (command_line->help) {
+    std::printf(
+        "profile_graph: profile a TorchScript graph node by node (README.md has examples)\n\n"
+        "  profile_graph [--model=FILE.pt | --zoo=NAME | --ir=FILE] [flags]\n"
+        "  profile_graph merge A.json B.json ... [--output=FILE] [--format=...]\n\n"
+        "flags:\n%s",
+        cli::DescribeFlags("tools/profile_graph.cc").c_str());
+    return cli::kExitOk;
+  }
+  const std::vector<std::string>& positional = command_line->positional;
   cli::CliOptions o;
-  if (positional.size() > 1 && std::string(positional[1]) == "merge") {
-    for (size_t i = 2; i < positional.size(); ++i) o.merge.push_back(UserPath(positional[i]));
+  if (!positional.empty() && positional[0] == "merge") {
+    for (size_t i = 1; i < positional.size(); ++i) o.merge.push_back(UserPath(positional[i]));
     if (o.merge.empty()) {
-      std::fprintf(stderr, "profile_graph: merge needs report files: profile_graph merge A.json B.json ...\n");
-      return cli::kExitUsage;
+      return cli::Fail(stderr, cli::kExitUsage, "merge needs report files: profile_graph merge A.json B.json ...");
     }
-  } else if (positional.size() > 1) {
-    std::fprintf(stderr, "profile_graph: unexpected argument '%s' (flags look like --model=FILE)\n", positional[1]);
-    return cli::kExitUsage;
+  } else if (!positional.empty()) {
+    return cli::Fail(stderr, cli::kExitUsage,
+                     absl::StrCat("unexpected argument '", positional[0], "' (flags look like --model=FILE)"));
   }
   o.model = UserPath(absl::GetFlag(FLAGS_model));
   o.zoo = absl::GetFlag(FLAGS_zoo);
@@ -112,17 +122,18 @@ int main(int argc, char** argv) {
   o.device = absl::GetFlag(FLAGS_device);
   o.cuda_profile = absl::GetFlag(FLAGS_cuda_profile);
   absl::StatusOr<cli::Format> format = cli::ParseFormat(absl::GetFlag(FLAGS_format));
-  if (!format.ok()) {
-    std::fprintf(stderr, "profile_graph: %s\n", std::string(format.status().message()).c_str());
-    return cli::kExitUsage;
-  }
+  if (!format.ok()) return cli::Fail(stderr, cli::kExitUsage, format.status());
   o.format = *format;
   absl::StatusOr<graphprof::GroupBy> group_by = graphprof::ParseGroupBy(absl::GetFlag(FLAGS_group_by));
-  if (!group_by.ok()) {
-    std::fprintf(stderr, "profile_graph: --group_by: %s\n", std::string(group_by.status().message()).c_str());
-    return cli::kExitUsage;
-  }
+  if (!group_by.ok()) return cli::Fail(stderr, cli::kExitUsage, absl::StrCat("--group_by: ", group_by.status().message()));
   o.group_by = *group_by;
   if (!o.merge.empty()) return cli::RunMerge(o, stdout, stderr);
   return cli::RunProfileGraph(o, stdout, stderr);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Deep graphs make LibTorch's parser and native executor recurse deeply.
+  return graphprof::RunWithStack(graphprof::kBigStackBytes, [&] { return Main(argc, argv); });
 }

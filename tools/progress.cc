@@ -2,9 +2,15 @@
 
 #include <unistd.h>
 
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "common/interrupt.h"
+
 namespace graphprof::cli {
 
 constexpr auto kQuietFor = std::chrono::milliseconds(700);
+constexpr auto kRedrawEvery = std::chrono::milliseconds(200);
 
 bool IsTerminal(std::FILE* stream) { return isatty(fileno(stream)) == 1; }
 
@@ -12,17 +18,46 @@ Progress::Progress(std::FILE* stream, bool enabled)
     : stream_(stream), enabled_(enabled), start_(std::chrono::steady_clock::now()) {}
 
 void Progress::Update(const char* phase, int done, int total) {
-  if (!enabled_ || std::chrono::steady_clock::now() - start_ < kQuietFor) return;
+  // The next run's phase: warm-up runs, then one inspection, then timed runs.
+  phase_ = phase;
+  run_ = done + 1;
+  runs_ = total;
+  if (std::string(phase) == "warmup" && done == total) {
+    phase_ = "inspect";
+    run_ = runs_ = 1;
+  } else if (std::string(phase) == "inspect") {
+    phase_ = "timed";
+    run_ = 1;
+    runs_ = 0;
+  }
+  if (!enabled_ || done == 0 || std::chrono::steady_clock::now() - start_ < kQuietFor) return;
   std::fprintf(stream_, "\rprofile_graph: %s run %d/%d\033[K", phase, done, total);
   std::fflush(stream_);
-  shown_ = true;
+  Shown(true);
+}
+
+void Progress::Nodes(int64_t done, int64_t total) {
+  if (!enabled_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - start_ < kQuietFor || now - last_draw_ < kRedrawEvery) return;
+  last_draw_ = now;
+  std::string runs = runs_ > 0 ? absl::StrCat(run_, "/", runs_) : absl::StrCat(run_);
+  std::string nodes = total > 0 ? absl::StrCat(done, "/", total) : absl::StrCat(done);
+  std::fprintf(stream_, "\rprofile_graph: %s run %s: %s nodes\033[K", phase_, runs.c_str(), nodes.c_str());
+  std::fflush(stream_);
+  Shown(true);
 }
 
 void Progress::Finish() {
   if (!shown_) return;
   std::fprintf(stream_, "\r\033[K");
   std::fflush(stream_);
-  shown_ = false;
+  Shown(false);
+}
+
+void Progress::Shown(bool shown) {
+  shown_ = shown;
+  SetProgressLineShown(shown);
 }
 
 }  // namespace graphprof::cli

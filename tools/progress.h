@@ -5,6 +5,7 @@
 #define GRAPHPROF_TOOLS_PROGRESS_H_
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 
 namespace graphprof::cli {
@@ -13,15 +14,25 @@ class Progress {
  public:
   Progress(std::FILE* stream, bool enabled);
   ~Progress() { Finish(); }
+  // After a run: "warmup run 2/3".
   void Update(const char* phase, int done, int total);
+  // Within a run: "timed run 4/10: 40000/100000 nodes" (total 0: unknown).
+  void Nodes(int64_t done, int64_t total);
   // Clears the line if anything was shown.
   void Finish();
 
  private:
+  void Shown(bool shown);
+
   std::FILE* stream_;
   bool enabled_;
   bool shown_ = false;
+  // The run in progress, for Nodes().
+  const char* phase_ = "warmup";
+  int run_ = 1;
+  int runs_ = 0;
   std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_draw_;
 };
 
 // True when `stream` is a terminal.
