@@ -55,8 +55,8 @@ TEST(LoaderTest, LoadsSavedModuleAndInputs) {
 }
 
 TEST(LoaderTest, InputsFileMustHoldTensors) {
-  ExpectOneLineMentioning(LoadInputs(FixturePath("lstm.pt")).status(), "not inputs saved with torch.save");
-  ExpectOneLineMentioning(LoadInputs(WriteFile("junk.pt", "junk")).status(), "junk.pt");
+  ExpectOneLineMentioning(LoadInputs(FixturePath("lstm.pt")).status(), "is a TorchScript module (torch.jit.save), not inputs");
+  ExpectOneLineMentioning(LoadInputs(WriteFile("junk.pt", "junk")).status(), "junk.pt: not inputs saved with torch.save");
   ExpectOneLineMentioning(LoadInputs("/nonexistent/in.pt").status(), "/nonexistent/in.pt");
 }
 
