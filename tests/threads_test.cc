@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "interpreter/interpreter.h"
+#include "profilers/profiler.h"
 #include "ir/ivalue_util.h"
 #include "tools/zoo/zoo.h"
 #include "tests/test_util.h"
@@ -51,6 +52,52 @@ TEST(ThreadsTest, FourInterpretersShareOnePlan) {
     for (std::thread& thread : threads) thread.join();
     for (const std::string& failure : failures) EXPECT_EQ(failure, "") << name;
     EXPECT_EQ(matches.load(), kThreads * kRunsPerThread) << name;
+  }
+}
+
+// The profiler over one shared plan: each thread its own
+// ProfilingInterpreter, every report complete and every output right.
+TEST(ThreadsTest, ProfilersShareOnePlan) {
+  at::set_num_threads(1);
+  for (const std::string name : {"mlp", "control_flow"}) {
+    absl::StatusOr<ZooModel> model = MakeZooModel(name);
+    ASSERT_TRUE(model.ok());
+    auto plan = testing::PlanModule(model->module);
+    ASSERT_NE(plan, nullptr);
+    ASSERT_TRUE(plan->shareable());
+    constexpr int kThreads = 3;
+    std::vector<std::vector<c10::IValue>> inputs;
+    std::vector<c10::IValue> expected;
+    for (int t = 0; t < kThreads; ++t) {
+      inputs.push_back(model->ExampleInputs(200 + t));
+      expected.push_back(model->module.forward(inputs.back()));
+    }
+    std::vector<std::string> failures(kThreads);
+    std::vector<size_t> nodes(kThreads, 0);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        ProfileOptions options;
+        options.warmup = 1;
+        options.runs = 3;
+        options.memory = true;
+        c10::IValue output;
+        absl::StatusOr<Report> report = Profile(plan, inputs[t], options, &output);
+        std::string why;
+        if (!report.ok()) {
+          failures[t] = std::string(report.status().message());
+        } else if (!IdenticalIValues(expected[t], output, &why)) {
+          failures[t] = why;
+        } else {
+          nodes[t] = report->nodes.size();
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    for (int t = 0; t < kThreads; ++t) {
+      EXPECT_EQ(failures[t], "") << name;
+      EXPECT_EQ(nodes[t], plan->nodes().size()) << name;
+    }
   }
 }
 
