@@ -8,6 +8,7 @@
 #include <ATen/Parallel.h>
 #include <c10/core/GradMode.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -29,9 +30,10 @@ inline BenchmarkCase Candidate(std::string name, std::function<void()> run, std:
   return c;
 }
 
-// Median wall time in nanoseconds of each candidate over `rounds` steps,
-// after `warmup` untimed steps. Exits with a message if a candidate fails.
-inline std::vector<double> MedianTimesNs(const std::vector<BenchmarkCase>& candidates, int warmup, int rounds) {
+// Times each candidate `rounds` times, interleaved (after `warmup` untimed
+// steps). Exits with a message if a candidate fails.
+inline std::vector<BenchmarkRow> TimeSideBySide(const std::vector<BenchmarkCase>& candidates, int warmup,
+                                                int rounds) {
   BenchmarkOptions options;
   options.warmup = warmup;
   options.steps = rounds;
@@ -40,9 +42,28 @@ inline std::vector<double> MedianTimesNs(const std::vector<BenchmarkCase>& candi
     std::fprintf(stderr, "benchmark failed: %s\n", rows.status().ToString().c_str());
     std::exit(1);
   }
+  return *std::move(rows);
+}
+
+// The median wall time in nanoseconds of each candidate (TimeSideBySide).
+inline std::vector<double> MedianTimesNs(const std::vector<BenchmarkCase>& candidates, int warmup, int rounds) {
   std::vector<double> medians;
-  for (const BenchmarkRow& row : *rows) medians.push_back(row.forward_ns.median);
+  for (const BenchmarkRow& row : TimeSideBySide(candidates, warmup, rounds)) medians.push_back(row.forward_ns.median);
   return medians;
+}
+
+// The median over steps of a.step - b.step: what `a` costs over `b`, with
+// slow phases of the machine (which hit both in one step) cancelled out.
+inline double MedianPairedDifferenceNs(const BenchmarkRow& a, const BenchmarkRow& b) {
+  std::vector<int64_t> differences;
+  for (size_t i = 0; i < a.forward_steps_ns.size() && i < b.forward_steps_ns.size(); ++i) {
+    differences.push_back(a.forward_steps_ns[i] - b.forward_steps_ns[i]);
+  }
+  std::sort(differences.begin(), differences.end());
+  if (differences.empty()) return 0;
+  const size_t mid = differences.size() / 2;
+  return differences.size() % 2 == 1 ? static_cast<double>(differences[mid])
+                                     : 0.5 * static_cast<double>(differences[mid - 1] + differences[mid]);
 }
 
 inline void WarnIfUnoptimised() {

@@ -2,45 +2,97 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
+#include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/status_util.h"
 #include "ir/graph_text.h"
 #include "ir/ivalue_util.h"
+#include "ir/loader.h"
+#include "ir/prepared_graph.h"
+#include "interpreter/interpreter.h"
 
 namespace graphprof {
 
-double MeasureTimerOverheadNs(TimeSource& clock) {
-  constexpr int kIterations = 20000;
-  constexpr int kRepetitions = 5;
-  NodeSample sample;
-  std::vector<TraceEvent> events(1);
-  double best = 1e300;
-  for (int rep = 0; rep < kRepetitions; ++rep) {
-    const auto begin = std::chrono::steady_clock::now();
-    for (int i = 0; i < kIterations; ++i) {
-      const int64_t start = clock.NowNs();
-      const int64_t stop = clock.NowNs();
-      sample.total_ns += stop - start;
-      ++sample.calls;
-      events[0] = TraceEvent{i, rep, start, stop - start};
-      // Keep the loop from being optimised away.
-      asm volatile("" : : "g"(&sample), "g"(events.data()) : "memory");
+namespace {
+
+// 1,000 constants (nodes whose own work is a few nanoseconds, so that timing
+// them measures the instrumentation), kept alive by one tuple of them all.
+std::shared_ptr<const GraphPlan> CalibrationPlan() {
+  static const std::shared_ptr<const GraphPlan>* plan = [] {
+    std::string ir = "graph():\n";
+    std::string names;
+    for (int i = 0; i < kCalibrationNodes; ++i) {
+      absl::StrAppend(&ir, "  %c", i, " : int = prim::Constant[value=", i, "]()\n");
+      absl::StrAppend(&names, i == 0 ? "" : ", ", "%c", i);
     }
-    const auto end = std::chrono::steady_clock::now();
-    best = std::min(best, std::chrono::duration<double, std::nano>(end - begin).count() / kIterations);
-  }
-  return best;
+    absl::StrAppend(&ir, "  %all : (", absl::StrJoin(std::vector<std::string>(kCalibrationNodes, "int"), ", "),
+                    ") = prim::TupleConstruct(", names, ")\n  return (%all)\n");
+    absl::StatusOr<std::shared_ptr<torch::jit::Graph>> graph = ParseGraph(ir);
+    absl::StatusOr<PreparedGraph> prepared =
+        graph.ok() ? PrepareOwnedGraph(*graph, "calibration") : absl::StatusOr<PreparedGraph>(graph.status());
+    absl::StatusOr<std::shared_ptr<const GraphPlan>> built =
+        prepared.ok() ? GraphPlan::Build(*std::move(prepared)) : prepared.status();
+    std::shared_ptr<const GraphPlan> result = built.ok() ? *built : nullptr;
+    // Every constant must survive preparation, or the cost is per run, not per node.
+    if (result != nullptr && result->nodes().size() != static_cast<size_t>(kCalibrationNodes) + 1) result = nullptr;
+    return new std::shared_ptr<const GraphPlan>(result);
+  }();
+  return *plan;
 }
 
-Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, double timer_overhead_ns) {
+}  // namespace
+
+TimerCost MeasureTimerCost(const std::shared_ptr<TimeSource>& clock, bool trace) {
+  std::shared_ptr<const GraphPlan> plan = CalibrationPlan();
+  if (plan == nullptr) return {};
+  constexpr int kRounds = 21;
+  const size_t num_nodes = plan->nodes().size();
+  Interpreter plain(plan);
+  ProfilingInterpreter timed(plan, clock);
+  timed.BeginTimedRuns(kRounds, trace ? static_cast<size_t>(kRounds) * num_nodes : 0);
+  // Interleaved, best of each, in the clock's own time: a clock that does
+  // not tick by itself (ManualClock) measures no cost.
+  int64_t best_plain = INT64_MAX, best_timed = INT64_MAX;
+  for (int round = 0; round < kRounds; ++round) {
+    int64_t t0 = clock->NowNs();
+    (void)plain.Run({});
+    int64_t t1 = clock->NowNs();
+    (void)timed.Run({});
+    int64_t t2 = clock->NowNs();
+    if (round == 0) continue;  // warm-up
+    best_plain = std::min(best_plain, t1 - t0);
+    best_timed = std::min(best_timed, t2 - t1);
+  }
+  timed.EndRecording();
+  // Inner: what a node that does (almost) nothing measures itself, the
+  // smallest mean over the constants (not the tuple) of a timed round.
+  int64_t best_inner = INT64_MAX;
+  for (int run = 1; run < timed.completed_runs(); ++run) {
+    int64_t sum = 0;
+    for (int node = 0; node < kCalibrationNodes; ++node) sum += timed.sample(run, node).total;
+    best_inner = std::min(best_inner, timed.UnitsToNs(sum));
+  }
+  TimerCost cost;
+  cost.per_execution_ns =
+      std::max(0.0, static_cast<double>(best_timed - best_plain) / static_cast<double>(num_nodes));
+  cost.inner_ns =
+      best_inner == INT64_MAX ? 0.0 : static_cast<double>(best_inner) / static_cast<double>(kCalibrationNodes);
+  cost.inner_ns = std::min(cost.inner_ns, cost.per_execution_ns);
+  return cost;
+}
+
+Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, TimerCost timer, bool compensate) {
   const GraphPlan& plan = interpreter.plan();
   Report report;
   report.model = plan.name();
   report.clock = std::string(interpreter.clock().name());
   report.warmup = warmup;
   report.runs = interpreter.completed_runs();
-  report.timer_overhead_ns = timer_overhead_ns;
+  report.timer_overhead_ns = timer.per_execution_ns;
+  report.timer_inner_ns = timer.inner_ns;
   report.metrics[0].run_total.assign(interpreter.run_ns().begin(), interpreter.run_ns().end());
   const std::vector<NodeInspection>& inspection = interpreter.inspection();
   report.nodes.resize(plan.nodes().size());
@@ -57,7 +109,7 @@ Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, double t
     total.reserve(report.runs);
     record.calls.reserve(report.runs);
     for (int r = 0; r < report.runs; ++r) {
-      total.push_back(interpreter.sample(r, node.id).total_ns);
+      total.push_back(interpreter.UnitsToNs(interpreter.sample(r, node.id).total));
       record.calls.push_back(interpreter.sample(r, node.id).calls);
     }
   }
@@ -67,11 +119,46 @@ Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, double t
   for (int64_t start : interpreter.run_start_ns()) report.run_start_ns.push_back(start - origin);
   report.events.reserve(interpreter.events().size());
   for (const TraceEvent& event : interpreter.events()) {
-    report.events.push_back(TraceEvent{event.node, event.run, event.start_ns - origin, event.duration_ns});
+    report.events.push_back(TraceEvent{event.node, event.run, interpreter.UnitsToNs(event.start_ns) - origin,
+                                       interpreter.UnitsToNs(event.duration_ns)});
   }
   report.dropped_events = interpreter.dropped_events();
+  if (compensate) Compensate(report, timer);
   report.Finalize();
   return report;
+}
+
+void Compensate(Report& report, const TimerCost& timer) {
+  // A node's inclusive time holds the outer cost of every execution nested
+  // in it, at any depth (a Loop's time holds its body's children's reads,
+  // and their children's), and the run holds every execution's. Children
+  // come after their parent in id order, so one backward pass counts each
+  // node's nested executions.
+  const int num_nodes = static_cast<int>(report.nodes.size());
+  std::vector<int64_t>& run_ns = report.metrics[0].run_total;
+  std::vector<int64_t> nested(num_nodes);
+  for (size_t r = 0; r < run_ns.size(); ++r) {
+    std::fill(nested.begin(), nested.end(), 0);
+    int64_t all = 0;
+    for (int id = num_nodes - 1; id >= 0; --id) {
+      NodeRecord& node = report.nodes[id];
+      const int64_t calls = r < node.calls.size() ? node.calls[r] : 0;
+      all += calls;
+      const int parent = node.identity.parent;
+      if (parent >= 0 && parent < id) nested[parent] += nested[id] + calls;
+      if (r >= node.metrics[0].total.size()) continue;
+      int64_t& total = node.metrics[0].total[r];
+      total -= std::llround(timer.inner_ns * static_cast<double>(calls) +
+                            timer.per_execution_ns * static_cast<double>(nested[id]));
+      total = std::max<int64_t>(total, 0);
+    }
+    // The run is timed like a node: its own start read lands inside it.
+    run_ns[r] = std::max<int64_t>(
+        run_ns[r] - std::llround(timer.inner_ns + timer.per_execution_ns * static_cast<double>(all)), 0);
+  }
+  report.timer_overhead_ns = timer.per_execution_ns;
+  report.timer_inner_ns = timer.inner_ns;
+  report.compensated = true;
 }
 
 absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
@@ -81,7 +168,7 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
   if (options.warmup < 0) return absl::InvalidArgumentError("warmup must not be negative");
   std::shared_ptr<TimeSource> clock = options.clock ? options.clock : DefaultTimeSource();
   ProfilingInterpreter interpreter(std::move(plan), clock);
-  const double overhead = MeasureTimerOverheadNs(*clock);
+  const TimerCost timer = MeasureTimerCost(clock, options.trace);
   auto progress = [&](const char* phase, int done, int total) {
     if (options.progress) options.progress(phase, done, total);
   };
@@ -131,7 +218,7 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
     progress("timed", i + 1, options.runs);
   }
   interpreter.EndRecording();
-  Report report = BuildReport(interpreter, options.warmup, overhead);
+  Report report = BuildReport(interpreter, options.warmup, timer, options.compensate && options.observers.empty());
   if (report.dropped_events > 0) {
     report.notes.push_back(absl::StrCat("the trace keeps the first ", trace_capacity, " node executions of ",
                                         wanted - 64, " (max_trace_events); ", report.dropped_events,

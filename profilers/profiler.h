@@ -1,11 +1,15 @@
 // Profile(): the whole profiling session for one graph and one set of inputs.
 //
-//   1. measure the timer's own per-node cost (reported as timer_overhead_ns)
+//   1. measure the timer's own per-node cost (reported as timer_overhead_ns):
+//      a graph of cheap nodes run plain and timed, in the clock's own time
 //   2. `warmup` plain runs (not recorded)
 //   3. one inspection run: shapes, and memory when options.memory is set
 //   4. `runs` timed runs: per-node times into preallocated storage, with the
 //      observers (if any) called around every node
-//   5. a Report built from the samples, completed by the observers
+//   5. a Report built from the samples, completed by the observers; with
+//      `compensate`, the timer's measured cost is taken off (Compensate), so
+//      If/Loop self times and run totals do not carry the children's timer
+//      reads (Report::compensated, timer_overhead_ns, timer_inner_ns)
 //
 // Every run gets its own deep copy of `inputs` (made outside the timed
 // region), so models that mutate their inputs see the same values each run;
@@ -33,7 +37,10 @@ struct ProfileOptions {
   // At most this many trace events (24 bytes each) are kept; the rest are
   // counted in Report::dropped_events and a note says so.
   size_t max_trace_events = 4'000'000;
-  std::shared_ptr<TimeSource> clock;  // null: SteadyClock
+  std::shared_ptr<TimeSource> clock;  // null: DefaultTimeSource() (TSC where invariant)
+  // Subtract the timer's measured cost from parents (see above). Not done
+  // with observers, whose cost varies by node.
+  bool compensate = true;
   // Act around every node of the timed runs and add to the report (NVTX
   // ranges, CUDA-event device time, CUPTI kernels). Not owned.
   std::vector<NodeObserver*> observers;
@@ -52,13 +59,37 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
                                const ProfileOptions& options = {},
                                c10::IValue* output = nullptr);
 
-// The Report for what `interpreter` recorded (inspection + timed runs).
-Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, double timer_overhead_ns);
+// What timing one node execution costs (ProfilingInterpreter, one clock).
+struct TimerCost {
+  // Added to the time of whatever encloses the node (its parent, or the
+  // run): two clock reads, the sample, the trace event, the dispatch.
+  double per_execution_ns = 0;
+  // The part of that inside the node's own interval (what a node doing
+  // nothing measures).
+  double inner_ns = 0;
+};
 
-// Per-node cost of the instrumentation in ProfilingInterpreter::RunNode with
-// `clock`: two reads, the sample update and a trace event write, measured in
-// a tight loop (best of several repetitions), in nanoseconds.
-double MeasureTimerOverheadNs(TimeSource& clock);
+// The Report for what `interpreter` recorded (inspection + timed runs),
+// compensated for `timer` when `compensate`.
+Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, TimerCost timer = {},
+                   bool compensate = false);
+
+// Takes the timer's cost off the recorded times, as instrumenting profilers
+// do: inner_ns per execution off every node's own time, and per_execution_ns
+// per nested execution (children, their children, ...) off every enclosing
+// node's inclusive time and off the run's (which also loses inner_ns once).
+// Self times then no longer carry the children's instrumentation, and times
+// still nest (a parent is never below the sum of its children unless the
+// estimate overshoots, when self time floors at 0). Trace events keep the
+// raw intervals. Sets Report::compensated; Finalize afterwards.
+void Compensate(Report& report, const TimerCost& timer);
+
+// Measures TimerCost for `clock` (with trace events when `trace`): 1,000
+// cheap nodes run plain and timed, interleaved, best of 20 each; the
+// difference per node, and the smallest mean node time, in the clock's
+// nanoseconds (0 for a clock that does not tick by itself).
+constexpr int kCalibrationNodes = 1000;
+TimerCost MeasureTimerCost(const std::shared_ptr<TimeSource>& clock, bool trace);
 
 }  // namespace graphprof
 

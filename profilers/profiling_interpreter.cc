@@ -9,10 +9,40 @@ namespace graphprof {
 
 ProfilingInterpreter::ProfilingInterpreter(std::shared_ptr<const GraphPlan> plan,
                                            std::shared_ptr<TimeSource> clock)
-    : Interpreter(std::move(plan)), clock_(std::move(clock)) {}
+    : Interpreter(std::move(plan)), clock_(std::move(clock)) {
+  if (clock_->kind() == TimeSource::Kind::kTsc) ns_per_unit_ = static_cast<TscClock&>(*clock_).ns_per_tick();
+}
+
+void ProfilingInterpreter::ChoosePath() {
+  switch (mode_) {
+    case Mode::kPlain: path_ = Path::kPlain; return;
+    case Mode::kInspect: path_ = Path::kInspect; return;
+    case Mode::kTimed: break;
+  }
+  const bool trace = !events_.empty();
+  if (!observers_.empty()) {
+    path_ = Path::kGeneric;
+  } else if (clock_->kind() == TimeSource::Kind::kTsc) {
+    path_ = trace ? Path::kTscTrace : Path::kTsc;
+  } else if (clock_->kind() == TimeSource::Kind::kSteady) {
+    path_ = trace ? Path::kSteadyTrace : Path::kSteady;
+  } else {
+    path_ = Path::kGeneric;
+  }
+}
+
+int64_t ProfilingInterpreter::ReadUnits() {
+  switch (clock_->kind()) {
+    case TimeSource::Kind::kTsc: return TscClock::Read();
+    case TimeSource::Kind::kSteady: return SteadyClock::Read();
+    case TimeSource::Kind::kOther: break;
+  }
+  return clock_->NowNs();
+}
 
 void ProfilingInterpreter::BeginInspection(bool memory) {
   mode_ = Mode::kInspect;
+  ChoosePath();
   inspection_.assign(plan().nodes().size(), NodeInspection{});
   inspected_executions_ = 0;
   memory_summary_ = MemorySummary{};
@@ -30,6 +60,7 @@ void ProfilingInterpreter::BeginTimedRuns(int runs, size_t trace_capacity) {
   events_.assign(trace_capacity, TraceEvent{});
   num_events_ = 0;
   dropped_events_ = 0;
+  ChoosePath();
 }
 
 void ProfilingInterpreter::SetNodeProgress(std::function<void(int64_t)> progress, int64_t every) {
@@ -65,7 +96,13 @@ absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> i
       return result;
     }
     case Mode::kTimed: {
-      if (completed_runs_ >= planned_runs_) return Interpreter::Run(std::move(inputs));
+      if (completed_runs_ >= planned_runs_) {
+        // Past the planned runs: not recorded.
+        path_ = Path::kPlain;
+        absl::StatusOr<c10::IValue> result = Interpreter::Run(std::move(inputs));
+        ChoosePath();
+        return result;
+      }
       // A failed run leaves nothing behind: its row and events are reused.
       const size_t num_nodes = plan().nodes().size();
       current_ = &samples_[static_cast<size_t>(completed_runs_) * num_nodes];
@@ -73,13 +110,13 @@ absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> i
       const size_t events_before = num_events_;
       const int64_t dropped_before = dropped_events_;
       for (NodeObserver* observer : observers_) observer->BeginRun(completed_runs_);
-      const int64_t start = clock_->NowNs();
+      const int64_t start = ReadUnits();
       absl::StatusOr<c10::IValue> result = Interpreter::Run(std::move(inputs));
-      const int64_t stop = clock_->NowNs();
+      const int64_t stop = ReadUnits();
       for (auto it = observers_.rbegin(); it != observers_.rend(); ++it) (*it)->EndRun(completed_runs_);
       if (result.ok()) {
-        run_start_ns_[completed_runs_] = start;
-        run_ns_[completed_runs_] = stop - start;
+        run_start_ns_[completed_runs_] = UnitsToNs(start);
+        run_ns_[completed_runs_] = UnitsToNs(stop) - UnitsToNs(start);
         ++completed_runs_;
       } else {
         num_events_ = events_before;
@@ -93,24 +130,54 @@ absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> i
 
 absl::Status ProfilingInterpreter::RunNode(const NodePlan& node) {
   if (ABSL_PREDICT_FALSE(++executions_in_run_ == next_progress_)) ReportNodeProgress();
-  if (mode_ == Mode::kTimed) {
-    for (NodeObserver* observer : observers_) observer->BeginNode(node);
-    const int64_t start = clock_->NowNs();
-    absl::Status status = Interpreter::RunNode(node);
-    const int64_t stop = clock_->NowNs();
-    for (auto it = observers_.rbegin(); it != observers_.rend(); ++it) (*it)->EndNode(node);
-    NodeSample& sample = current_[node.id];
-    sample.total_ns += stop - start;
-    ++sample.calls;
-    if (num_events_ < events_.size()) {
+  switch (path_) {
+    case Path::kPlain: return Interpreter::RunNode(node);
+    case Path::kInspect: return RunNodeInspected(node);
+    case Path::kTsc: return RunNodeTimed<TscClock, false>(node);
+    case Path::kTscTrace: return RunNodeTimed<TscClock, true>(node);
+    case Path::kSteady: return RunNodeTimed<SteadyClock, false>(node);
+    case Path::kSteadyTrace: return RunNodeTimed<SteadyClock, true>(node);
+    case Path::kGeneric: return RunNodeObserved(node);
+  }
+  return Interpreter::RunNode(node);
+}
+
+// The hot path: two inline clock reads around the node, the sample, and
+// (kTrace) one event into preallocated storage.
+template <typename Clock, bool kTrace>
+absl::Status ProfilingInterpreter::RunNodeTimed(const NodePlan& node) {
+  const int64_t start = Clock::Read();
+  absl::Status status = Interpreter::RunNode(node);
+  const int64_t stop = Clock::Read();
+  NodeSample& sample = current_[node.id];
+  sample.total += stop - start;
+  ++sample.calls;
+  if constexpr (kTrace) {
+    if (ABSL_PREDICT_TRUE(num_events_ < events_.size())) {
       events_[num_events_++] = TraceEvent{node.id, completed_runs_, start, stop - start};
-    } else if (!events_.empty()) {
+    } else {
       ++dropped_events_;
     }
-    return status;
   }
-  if (mode_ == Mode::kInspect) return RunNodeInspected(node);
-  return Interpreter::RunNode(node);
+  return status;
+}
+
+// Observers around every node (just outside the clock reads), any clock.
+absl::Status ProfilingInterpreter::RunNodeObserved(const NodePlan& node) {
+  for (NodeObserver* observer : observers_) observer->BeginNode(node);
+  const int64_t start = ReadUnits();
+  absl::Status status = Interpreter::RunNode(node);
+  const int64_t stop = ReadUnits();
+  for (auto it = observers_.rbegin(); it != observers_.rend(); ++it) (*it)->EndNode(node);
+  NodeSample& sample = current_[node.id];
+  sample.total += stop - start;
+  ++sample.calls;
+  if (num_events_ < events_.size()) {
+    events_[num_events_++] = TraceEvent{node.id, completed_runs_, start, stop - start};
+  } else if (!events_.empty()) {
+    ++dropped_events_;
+  }
+  return status;
 }
 
 std::string ProfilingInterpreter::DescribeInputs(const NodePlan& node) const {

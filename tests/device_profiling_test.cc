@@ -135,7 +135,7 @@ TEST(DeviceEventTimerTest, ExhaustedPoolDropsInsteadOfAllocating) {
   ASSERT_TRUE(profiler.Run({torch::ones({1}), int64_t{30}}).ok());
   profiler.BeginTimedRuns(1, 0);
   ASSERT_TRUE(profiler.Run({torch::ones({1}), int64_t{30}}).ok());
-  Report report = BuildReport(profiler, 0, 0);
+  Report report = BuildReport(profiler, 0);
   ASSERT_TRUE(timer.Contribute(report).ok());
   EXPECT_EQ(timer.dropped(), 3 + 1 + 30 - 16);
   EXPECT_TRUE(absl::StrContains(report.device_note, "not timed on the device")) << report.device_note;

@@ -54,6 +54,33 @@ TEST(ProfileGraphTest, JsonReportToAFile) {
   EXPECT_GT(j["nodes"].size(), 10u);
 }
 
+// The clock is named in the report; compensation is on unless turned off.
+TEST(ProfileGraphTest, ClockChoiceAndCompensation) {
+  const std::string dir = TempDir("profile_graph_test");
+  Result steady = RunTool(Quick({"--zoo=control_flow", "--clock=steady", "--format=json", "--output=" + dir + "/s.json"}));
+  ASSERT_EQ(steady.code, 0) << steady.err;
+  const nlohmann::json s = nlohmann::json::parse(Slurp(dir + "/s.json"));
+  EXPECT_EQ(s["clock"], "steady_clock");
+  EXPECT_EQ(s["compensated"], true);
+  EXPECT_GT(s["timer_overhead_ns"].get<double>(), 0);
+  EXPECT_GT(s["timer_inner_ns"].get<double>(), 0);
+
+  Result raw = RunTool(Quick({"--zoo=control_flow", "--nocompensate"}));
+  ASSERT_EQ(raw.code, 0) << raw.err;
+  EXPECT_TRUE(absl::StrContains(raw.out, "not compensated")) << raw.out;
+  Result compensated = RunTool(Quick({"--zoo=control_flow"}));
+  ASSERT_EQ(compensated.code, 0) << compensated.err;
+  EXPECT_TRUE(absl::StrContains(compensated.out, "; compensated: ")) << compensated.out;
+
+  Result tsc = RunTool(Quick({"--zoo=mlp", "--clock=tsc", "--format=json", "--output=" + dir + "/t.json"}));
+  if (tsc.code == 0) {
+    EXPECT_EQ(nlohmann::json::parse(Slurp(dir + "/t.json"))["clock"], "tsc");
+  } else {
+    ExpectOneLineError(tsc, 1, "--clock: ");  // no invariant TSC on this machine
+  }
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--clock=sundial"}), 2, "--clock: unknown clock 'sundial' (use tsc or steady)");
+}
+
 TEST(ProfileGraphTest, CsvGroupedByKind) {
   Result r = RunTool(Quick({"--zoo=mlp", "--format=csv", "--group_by=kind"}));
   ASSERT_EQ(r.code, 0) << r.err;

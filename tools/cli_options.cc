@@ -64,6 +64,9 @@ absl::Status Validate(const CliOptions& o) {
           absl::StrCat(passes == &o.ab ? "--ab: " : "--passes: ", parsed.status().message()));
     }
   }
+  if (!o.clock.empty() && o.clock != "tsc" && o.clock != "steady") {
+    return absl::InvalidArgumentError(absl::StrCat("--clock: unknown clock '", o.clock, "' (use tsc or steady)"));
+  }
   if (!(o.rtol >= 0) || !(o.atol >= 0)) return absl::InvalidArgumentError("--rtol and --atol must be 0 or more");
   if (!o.ir.empty() && o.method != "forward") {
     return absl::InvalidArgumentError("--method applies to modules, not to --ir graphs");

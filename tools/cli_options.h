@@ -38,6 +38,9 @@ struct CliOptions {
 
   int warmup = 3;
   int runs = 10;
+  // "tsc", "steady", or "" (TSC where invariant, else steady).
+  std::string clock;
+  bool compensate = true;  // take the timer's cost off parents' times
   int threads = 1;
 
   Format format = Format::kTable;

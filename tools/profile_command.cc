@@ -309,6 +309,12 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   ProfileOptions profile;
   profile.warmup = options.warmup;
   profile.runs = options.runs;
+  profile.compensate = options.compensate;
+  if (!options.clock.empty()) {
+    absl::StatusOr<std::shared_ptr<TimeSource>> clock = MakeTimeSource(options.clock);
+    if (!clock.ok()) return Fail(err, kExitFailure, absl::StrCat("--clock: ", clock.status().message()));
+    profile.clock = *std::move(clock);
+  }
   profile.memory = true;
   profile.trace = !options.trace.empty() || !options.html.empty();
   profile.progress = [&](const char* phase, int done, int total) { progress.Update(phase, done, total); };

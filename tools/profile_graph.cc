@@ -36,6 +36,10 @@ ABSL_FLAG(std::string, inputs, "", "inputs saved in Python with torch.save(tenso
 ABSL_FLAG(uint64_t, seed, 0, "seed for random inputs (and zoo weights)");
 ABSL_FLAG(int, warmup, 3, "untimed warm-up runs");
 ABSL_FLAG(int, runs, 10, "timed runs");
+ABSL_FLAG(std::string, clock, "",
+          "time source: tsc (the CPU's invariant time-stamp counter) or steady (steady_clock); default tsc where "
+          "available");
+ABSL_FLAG(bool, compensate, true, "take the timer's measured cost off the times (each node's own reads, and each child's off its parent and the run)");
 ABSL_FLAG(int, threads, 1, "intra-op threads (at::set_num_threads); memory is measured on one thread");
 ABSL_FLAG(std::string, format, "table", "output format: table, csv or json");
 ABSL_FLAG(std::string, group_by, "node", "rows: node, kind, module or shape");
@@ -107,6 +111,8 @@ int Main(int argc, char** argv) {
   o.seed = absl::GetFlag(FLAGS_seed);
   o.warmup = absl::GetFlag(FLAGS_warmup);
   o.runs = absl::GetFlag(FLAGS_runs);
+  o.clock = absl::GetFlag(FLAGS_clock);
+  o.compensate = absl::GetFlag(FLAGS_compensate);
   o.threads = absl::GetFlag(FLAGS_threads);
   o.sort = absl::GetFlag(FLAGS_sort);
   o.top = absl::GetFlag(FLAGS_top);

@@ -211,6 +211,7 @@ void WriteSummary(JsonWriter& w, const Report& report) {
   }
   w.Key("verify_detail"); w.String(DescribeVerification(report));
   w.Key("timer_ns"); w.Fixed(report.timer_overhead_ns, 1);
+  w.Key("compensated"); w.Bool(report.compensated);
   w.Key("coverage"); w.Fixed(report.coverage(), 6);
   w.Key("nodes"); w.Int(static_cast<int64_t>(report.nodes.size()));
   w.Key("executions"); w.Int(report.executions_per_run());

@@ -161,8 +161,14 @@ struct Report {
   std::string clock = "steady_clock";
   int warmup = 0;
   int runs = 0;
-  // Estimated cost the timer adds to each node (two clock reads + bookkeeping).
+  // Measured cost the timer adds to each node execution (two clock reads +
+  // bookkeeping), and the part of it that falls inside the node's own
+  // interval. When `compensated`, every node's time lost timer_inner_ns per
+  // execution, and every parent's (and the run's) lost timer_overhead_ns per
+  // child execution (see Compensate() in profiler.h).
   double timer_overhead_ns = 0;
+  double timer_inner_ns = 0;
+  bool compensated = false;
   std::vector<Metric> metrics;        // metrics[0] is host time ("time")
   std::vector<int64_t> run_start_ns;  // start of each timed run, since the first
   // Sizes (see toolbox/sizes.h), -1 when unknown.

@@ -5,7 +5,9 @@
 //   model              "ResNet.forward"
 //   clock              "steady_clock"
 //   runs, warmup       timed and warm-up run counts
-//   timer_overhead_ns  estimated instrumentation cost per node
+//   timer_overhead_ns  measured instrumentation cost per node execution
+//   timer_inner_ns     the part of it inside the node's own interval
+//   compensated        true: times had the timer's cost taken off (Compensate)
 //   coverage           mean over runs of (top-level node time / run time)   <- derived
 //   total_us           mean run time in microseconds                       <- derived
 //   run_ns             [host run time per timed run] (= metrics[0].run_total)

@@ -67,9 +67,13 @@ std::string RenderSummary(const Report& report) {
   const double overhead_share =
       run.mean > 0 ? 100.0 * report.timer_overhead_ns * static_cast<double>(executions) / run.mean : 0;
   absl::StrAppendFormat(&out,
-                        "  timer         %.1f ns per node (measured at start-up); %d node executions "
-                        "per run -> about %.2f%% of run time\n",
-                        report.timer_overhead_ns, executions, overhead_share);
+                        "  timer         %.1f ns per node (%s, measured at start-up); %d node executions "
+                        "per run -> about %.2f%% of run time%s\n",
+                        report.timer_overhead_ns, report.clock, executions, overhead_share,
+                        report.compensated
+                            ? absl::StrFormat("; compensated: %.1f ns off each node, %.1f ns off its parent",
+                                              report.timer_inner_ns, report.timer_overhead_ns)
+                            : "; not compensated");
   absl::StrAppendFormat(&out, "  coverage      %.2f%% of run time is inside top-level nodes\n",
                         100.0 * report.coverage());
   absl::StrAppend(&out, "  verified      ", DescribeVerification(report), "\n");

@@ -73,6 +73,7 @@ absl::StatusOr<std::vector<BenchmarkRow>> Benchmark(const std::vector<BenchmarkC
     row.name = cases[i].name;
     row.forward_ns = Summarize(forward_ns[i]);
     row.backward_ns = Summarize(backward_ns[i]);
+    row.forward_steps_ns = std::move(forward_ns[i]);
     const double scale = options.per_step ? row.forward_ns.mean / 1e9 : row.forward_ns.total / 1e9;
     row.forward_s = scale;
     row.backward_s = options.per_step ? row.backward_ns.mean / 1e9 : row.backward_ns.total / 1e9;

@@ -57,6 +57,9 @@ struct BenchmarkRow {
   std::string name;
   Summary forward_ns;   // over the timed steps, per step
   Summary backward_ns;  // count 0 without backward
+  // Each timed step's forward time, in step order: steps of different cases
+  // with one index ran side by side, so their differences pair up.
+  std::vector<int64_t> forward_steps_ns;
   // Seconds: totals over the steps, or per step (mean) with per_step.
   double forward_s = 0;
   double backward_s = 0;

@@ -144,6 +144,23 @@ try {
   check(modelText === wantModel, 'summary shows the model string verbatim', `got ${JSON.stringify(modelText)}, want ${JSON.stringify(wantModel)}`);
 
   // ---------------------------------------------------------------- node table: default sort
+  // The tables are virtualised: a scroll re-renders their rows on the next
+  // animation frame, which can detach an element between finding it and
+  // clicking it. Let pending frames run, and find the element again if it
+  // went away.
+  const settle = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const clickWhenSettled = async (selector) => {
+    for (let attempt = 1; ; attempt++) {
+      await page.waitForSelector(selector, { timeout: 5000 });
+      await settle();
+      try {
+        await page.click(selector);
+        return;
+      } catch (e) {
+        if (attempt >= 3 || !/detached|not clickable|no node found/i.test(String(e))) throw e;
+      }
+    }
+  };
   const firstRow = () => page.evaluate(() => {
     const tr = document.querySelector('#table-node tbody tr[data-id]');
     return tr ? { id: Number(tr.getAttribute('data-id')), row: Number(tr.getAttribute('data-row')) } : null;
@@ -237,8 +254,7 @@ try {
         sc.scrollTop = Math.max(0, k * (tr ? tr.getBoundingClientRect().height : 24) - 60);
         sc.dispatchEvent(new Event('scroll'));
       }, firstWithIr);
-      await page.waitForSelector(`#table-node tbody tr[data-id="${fr3.id}"]`, { timeout: 5000 });
-      await page.click(`#table-node tbody tr[data-id="${fr3.id}"] td:nth-child(2)`);
+      await clickWhenSettled(`#table-node tbody tr[data-id="${fr3.id}"] td:nth-child(2)`);
       const irRes = await page.evaluate((id) => {
         const el = document.querySelector(`#ir .ir-line[data-line-node="${id}"]`);
         const sc = document.getElementById('ir');
@@ -267,8 +283,7 @@ try {
       if (await page.$('#tab-kind')) await page.click('#tab-kind'); // the click must switch back to the node tab
       const lineIdx = data.ir.findIndex((l) => Array.isArray(l) && l[1] === target);
       await page.evaluate((i) => { const sc = document.getElementById('ir'); sc.scrollTop = Math.max(0, i * 18 - 100); sc.dispatchEvent(new Event('scroll')); }, lineIdx);
-      await page.waitForSelector(`#ir .ir-line[data-line-node="${target}"]`, { timeout: 5000 });
-      await page.click(`#ir .ir-line[data-line-node="${target}"]`);
+      await clickWhenSettled(`#ir .ir-line[data-line-node="${target}"]`);
       const rowRes = await page.evaluate((id) => {
         const tr = document.querySelector(`#table-node tbody tr.row[data-id="${id}"]`);
         const sc = document.querySelector('#table-node').parentElement;

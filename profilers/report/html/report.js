@@ -775,7 +775,7 @@
           : h('span', { class: 'gp-badge neutral', text: 'not checked' });
       cards.appendChild(card('Output check', ver, null, s.verify_detail ? asStr(s.verify_detail) : null));
       cards.appendChild(card('Coverage', isNum(s.coverage) ? (100 * s.coverage).toFixed(2) : '-', isNum(s.coverage) ? '%' : null,
-        isNum(s.timer_ns) ? `timer ${s.timer_ns.toFixed(1)} ns per node` : 'timer cost n/a'));
+        isNum(s.timer_ns) ? `timer ${s.timer_ns.toFixed(1)} ns per node${s.compensated ? ', compensated' : ''}` : 'timer cost n/a'));
       cards.appendChild(card('Nodes', isNum(s.nodes) ? s.nodes.toLocaleString('en-US') : '-', null,
         isNum(s.executions) ? `${s.executions.toLocaleString('en-US')} executions per run` : null));
       if (isNum(s.peak_bytes)) {
