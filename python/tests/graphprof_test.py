@@ -15,9 +15,36 @@ import tempfile
 import unittest
 from typing import List
 
-import torch
 
-import graphprof
+
+def _preload_sanitizer_runtime():
+    """Under --config=asan (or tsan) the extension links a sanitizer runtime,
+    which must be the first library of the process, before Python's own; and
+    ASan's exception interceptor needs libstdc++ loaded when it starts (Python
+    does not link it). So re-run this test with both preloaded. The C++
+    tests link the runtime into their executables and need none of this."""
+    if os.environ.get("GRAPHPROF_SANITIZER_PRELOADED"):
+        return
+    for entry in sys.path:
+        so = os.path.join(entry or ".", "graphprof", "_graphprof.so")
+        if os.path.exists(so):
+            break
+    else:
+        return
+    with open(so, "rb") as f:
+        runtime = re.search(rb"lib[at]san\.so\.\d+", f.read())
+    if runtime is None:
+        return
+    preload = [runtime.group().decode(), "libstdc++.so.6"] + os.environ.get("LD_PRELOAD", "").split()
+    env = dict(os.environ, LD_PRELOAD=" ".join(preload), GRAPHPROF_SANITIZER_PRELOADED="1")
+    os.execve(sys.executable, [sys.executable] + sys.argv, env)
+
+
+_preload_sanitizer_runtime()
+
+import torch  # noqa: E402  (after the sanitizer check)
+
+import graphprof  # noqa: E402
 
 torch.manual_seed(0)
 
