@@ -6,9 +6,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "common/interrupt.h"
@@ -72,7 +76,7 @@ struct Temp {
 
 void Discard(std::vector<Temp>& temps) {
   for (Temp& t : temps) {
-    unlink(t.path.c_str());
+    unlink(t.path.c_str());  // may not exist: not all were created
     UnregisterTempFile(t.slot);
   }
   temps.clear();
@@ -81,46 +85,73 @@ void Discard(std::vector<Temp>& temps) {
 }  // namespace
 
 void OutputFiles::Add(std::string path, std::string contents) {
-  outputs_.push_back(Output{std::move(path), std::move(contents)});
+  auto shared = std::make_shared<std::string>(std::move(contents));
+  Add(std::move(path), [shared] { return std::move(*shared); });
+}
+
+void OutputFiles::Add(std::string path, std::function<std::string()> render) {
+  outputs_.push_back(Output{std::move(path), std::move(render)});
 }
 
 absl::Status OutputFiles::Commit() {
   InstallInterruptHandlers();
+  // Resolve every target first; devices and pipes are written in place.
   std::vector<Temp> temps;
-  std::vector<const Output*> in_place;
+  std::vector<const Output*> to_temp, in_place;
+  std::vector<bool> replaces;
+  std::vector<mode_t> modes;
   for (const Output& output : outputs_) {
-    if (absl::Status writable = CheckWritable(output.path); !writable.ok()) {
-      Discard(temps);
-      return writable;
-    }
+    if (absl::Status writable = CheckWritable(output.path); !writable.ok()) return writable;
     const std::string target = Resolve(output.path);
     struct stat st;
     const bool exists = stat(target.c_str(), &st) == 0;
     if (exists && !S_ISREG(st.st_mode)) {
-      in_place.push_back(&output);  // a device or pipe: no rename over it
+      in_place.push_back(&output);
       continue;
     }
     Temp temp;
     temp.target = target;
-    static int counter = 0;
+    static std::atomic<int> counter{0};
     temp.path = absl::StrCat(DirectoryOf(target), "/.", BaseOf(target), ".tmp.", getpid(), ".", counter++);
+    temps.push_back(temp);
+    to_temp.push_back(&output);
+    replaces.push_back(exists);
+    modes.push_back(exists ? st.st_mode & 07777 : 0);
+  }
+  // Render and write the temporary files, two at a time (renderings are
+  // independent and the machine may have a second core).
+  std::vector<absl::Status> results(temps.size());
+  std::mutex slots_mutex;
+  auto write_one = [&](size_t i) {
+    Temp& temp = temps[i];
     const int fd = open(temp.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) {
-      const int err = errno;
-      Discard(temps);
-      return Error(output.path, err);
+      results[i] = Error(to_temp[i]->path, errno);
+      return;
     }
-    temp.slot = RegisterTempFile(temp.path.c_str());
-    temps.push_back(temp);
-    absl::Status written = WriteAll(fd, output.contents);
-    if (written.ok() && exists) {
-      // Keep the permissions of the file being replaced.
-      if (fchmod(fd, st.st_mode & 07777) != 0) written = ErrnoStatus(errno);
+    {
+      std::lock_guard<std::mutex> lock(slots_mutex);
+      temp.slot = RegisterTempFile(temp.path.c_str());
     }
+    absl::Status written = WriteAll(fd, to_temp[i]->render());
+    if (written.ok() && replaces[i] && fchmod(fd, modes[i]) != 0) written = ErrnoStatus(errno);  // keep the mode
     if (close(fd) != 0 && written.ok()) written = ErrnoStatus(errno);
     if (!written.ok()) {
+      results[i] = absl::PermissionDeniedError(absl::StrCat("cannot write ", to_temp[i]->path, ": ", written.message()));
+    }
+  };
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < temps.size(); i = next++) write_one(i);
+  };
+  std::vector<std::thread> workers;
+  for (size_t w = 1; w < std::min<size_t>(2, temps.size()); ++w) workers.emplace_back(worker);
+  worker();
+  for (std::thread& t : workers) t.join();
+  for (const absl::Status& result : results) {
+    if (!result.ok()) {
       Discard(temps);
-      return absl::PermissionDeniedError(absl::StrCat("cannot write ", output.path, ": ", written.message()));
+      return result;
     }
   }
   // Everything is written: now replace the targets.
@@ -135,9 +166,10 @@ absl::Status OutputFiles::Commit() {
     UnregisterTempFile(temps[i].slot);
   }
   for (const Output* output : in_place) {
+    const std::string contents = output->render();
     const int fd = open(output->path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd < 0) return Error(output->path, errno);
-    absl::Status written = WriteAll(fd, output->contents);
+    absl::Status written = WriteAll(fd, contents);
     close(fd);
     if (!written.ok()) return absl::PermissionDeniedError(absl::StrCat("cannot write ", output->path, ": ", written.message()));
   }

@@ -9,10 +9,12 @@
 // SIGINT/SIGTERM meanwhile remove the temporaries (common/interrupt.h).
 // A symlink is followed (the file it points to is replaced, the link
 // stays); a target that exists and is not a regular file (/dev/null, a FIFO)
-// is written in place.
+// is written in place. Renderings run two at a time, on two threads: a
+// render function must not touch shared mutable state.
 #ifndef GRAPHPROF_COMMON_OUTPUT_FILE_H_
 #define GRAPHPROF_COMMON_OUTPUT_FILE_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,13 +26,16 @@ namespace graphprof {
 class OutputFiles {
  public:
   void Add(std::string path, std::string contents);
+  // The contents are made when the file is written, one file at a time, so
+  // big outputs are not all in memory at once.
+  void Add(std::string path, std::function<std::string()> render);
   // Writes everything, or nothing; the message names the path that failed.
   absl::Status Commit();
 
  private:
   struct Output {
     std::string path;
-    std::string contents;
+    std::function<std::string()> render;
   };
   std::vector<Output> outputs_;
 };

@@ -27,11 +27,23 @@ const char* NodeFamilyName(NodeFamily family) {
   return "?";
 }
 
+// Nesting graphprof's own recursion (planning, running) handles.
+constexpr int kMaxPlanDepth = 20000;
+
 class GraphPlan::Builder {
  public:
   explicit Builder(GraphPlan& plan) : plan_(plan) {}
 
   absl::Status Build() {
+    // Sizes first, so that the maps and vectors never rehash or regrow.
+    size_t nodes = 0, values = plan_.prepared_.graph->inputs().size();
+    CountNodes(plan_.prepared_.graph->block(), nodes, values);
+    slots_.reserve(values);
+    values_.reserve(values);
+    node_id_.reserve(nodes);
+    position_.reserve(nodes);
+    plan_.nodes_.reserve(nodes);
+    lists_.reserve(nodes);
     absl::Status status = PlanBlock(plan_.prepared_.graph->block(), /*parent=*/-1, /*depth=*/0);
     if (!status.ok()) return status;
     if (plan_.options_.garbage_collect_values) PlanLifetimes();
@@ -48,7 +60,20 @@ class GraphPlan::Builder {
     return it->second;
   }
 
+  static void CountNodes(const jit::Block* block, size_t& nodes, size_t& values) {
+    values += block->inputs().size();
+    for (const jit::Node* node : block->nodes()) {
+      ++nodes;
+      values += node->outputs().size();
+      for (const jit::Block* sub : node->blocks()) CountNodes(sub, nodes, values);
+    }
+  }
+
   absl::Status PlanBlock(const jit::Block* block, int parent, int depth) {
+    if (depth > kMaxPlanDepth) {
+      return absl::UnimplementedError(
+          absl::StrCat("blocks nest deeper than ", kMaxPlanDepth, " levels; graphprof plans up to that"));
+    }
     const int index = static_cast<int>(plan_.blocks_.size());
     block_index_[block] = index;
     plan_.blocks_.emplace_back();

@@ -2,6 +2,8 @@
 
 #include <torch/csrc/jit/passes/dead_code_elimination.h>
 
+#include <iterator>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/status_util.h"
@@ -49,27 +51,48 @@ void KeepLiveNodes(const torch::jit::Block* block,
   }
 }
 
+void InlineAndClean(torch::jit::Graph& graph, bool inline_calls);
+
 std::shared_ptr<torch::jit::Graph> CopyForInterpretation(
     const torch::jit::Graph& graph, bool inline_calls,
     std::unordered_map<const torch::jit::Node*, const torch::jit::Node*>* original_of) {
   std::shared_ptr<torch::jit::Graph> copy = const_cast<torch::jit::Graph&>(graph).copy();
   std::unordered_map<const torch::jit::Node*, const torch::jit::Node*> all;
+  all.reserve(static_cast<size_t>(std::distance(graph.nodes().begin(), graph.nodes().end())));
   MapCopiedNodes(copy->block(), graph.block(), all);
-  if (inline_calls) InlineCalls(*copy);
-  try {
-    // Drops what the graph executor would drop too (it runs the same pass).
-    torch::jit::EliminateDeadCode(copy);
-  } catch (const std::exception&) {
-    // Alias analysis rejects node kinds LibTorch does not know; GraphPlan
-    // reports those clearly. Only the inliner's leftovers must go.
-    RemoveDeadFunctionConstants(copy->block());
-  }
+  InlineAndClean(*copy, inline_calls);
   original_of->clear();
   KeepLiveNodes(copy->block(), all, *original_of);
   return copy;
 }
 
+void InlineAndClean(torch::jit::Graph& graph, bool inline_calls) {
+  if (inline_calls) InlineCalls(graph);
+  std::shared_ptr<torch::jit::Graph> shared(&graph, [](torch::jit::Graph*) {});
+  try {
+    // Drops what the graph executor would drop too (it runs the same pass).
+    torch::jit::EliminateDeadCode(shared);
+  } catch (const std::exception&) {
+    // Alias analysis rejects node kinds LibTorch does not know; GraphPlan
+    // reports those clearly. Only the inliner's leftovers must go.
+    RemoveDeadFunctionConstants(graph.block());
+  }
+}
+
 }  // namespace
+
+absl::StatusOr<PreparedGraph> PrepareOwnedGraph(std::shared_ptr<torch::jit::Graph> graph, std::string name) {
+  if (graph == nullptr) return absl::InvalidArgumentError("PrepareOwnedGraph: no graph");
+  PreparedGraph prepared;
+  prepared.name = std::move(name);
+  try {
+    InlineAndClean(*graph, /*inline_calls=*/true);
+  } catch (const std::exception& e) {
+    return StatusFromException(absl::StatusCode::kInvalidArgument, absl::StrCat("preparing ", prepared.name), e);
+  }
+  prepared.graph = std::move(graph);
+  return prepared;
+}
 
 size_t PreparedGraph::num_user_inputs() const {
   return graph->inputs().size() - (has_self() ? 1 : 0);

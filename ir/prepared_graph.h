@@ -62,6 +62,10 @@ struct PreparedGraph {
 absl::StatusOr<PreparedGraph> PrepareMethod(const torch::jit::Module& module,
                                             const PrepareOptions& options = {});
 
+// Prepares a graph the caller hands over (e.g. just parsed): inlined and
+// dead code removed in place, no copy (original_of stays empty).
+absl::StatusOr<PreparedGraph> PrepareOwnedGraph(std::shared_ptr<torch::jit::Graph> graph, std::string name);
+
 // Prepares a bare graph (e.g. from ParseGraph): copied, inlined, dead code removed.
 absl::StatusOr<PreparedGraph> PrepareGraph(const torch::jit::Graph& graph, std::string name,
                                            bool inline_calls = true);

@@ -146,7 +146,7 @@ TEST(ChromeTraceTest, OneCompleteEventPerNodePerRun) {
       EXPECT_EQ(e["ph"], "X");
       EXPECT_TRUE(e["args"].contains("kind"));
       EXPECT_TRUE(e["args"].contains("module"));
-      EXPECT_TRUE(e["args"].contains("shapes"));
+      EXPECT_TRUE(e["args"].contains("id")) << "shapes and source are in the report, by id";
       EXPECT_GE(e["dur"].get<double>(), 0);
     }
     if (e.value("cat", "") == "run") ++run_events;

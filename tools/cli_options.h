@@ -62,6 +62,11 @@ struct CliOptions {
   bool cuda_profile = false;
   bool progress = true;  // on stderr, when it is a terminal and the run is long
 
+  // End the process as soon as the outputs are written (std::_Exit), without
+  // freeing the graph, plan and report: for 100k-node graphs freeing takes
+  // longer than anything but the runs. Set by the CLI's main only.
+  bool exit_when_done = false;
+
   // `profile_graph merge FILE...`: JSON reports to merge instead of profiling.
   std::vector<std::string> merge;
 };

@@ -87,16 +87,20 @@ absl::StatusOr<ModelSource> LoadModelSource(const CliOptions& options) {
   if (!options.ir.empty()) {
     absl::StatusOr<std::shared_ptr<torch::jit::Graph>> graph = LoadGraphFile(options.ir);
     if (!graph.ok()) return graph.status();
-    absl::StatusOr<PreparedGraph> prepared = PrepareGraph(**graph, options.ir);
+    // The parsed graph is ours: prepared in place, no copy. Inlining does
+    // nothing to IR text (it has no calls) and dead code elimination keeps
+    // every side effect, so --verify runs a copy of it natively.
+    absl::StatusOr<PreparedGraph> prepared = PrepareOwnedGraph(*std::move(graph), options.ir);
     if (!prepared.ok()) return prepared.status();
     ModelSource source;
     source.display_name = options.ir;
     source.device = *device;
-    auto native = std::make_shared<torch::jit::GraphFunction>("native", (*graph)->copy(), nullptr);
-    source.run_native = [native](const std::vector<c10::IValue>& inputs) -> absl::StatusOr<c10::IValue> {
+    std::shared_ptr<const torch::jit::Graph> parsed = prepared->graph;
+    source.run_native = [parsed](const std::vector<c10::IValue>& inputs) -> absl::StatusOr<c10::IValue> {
       try {
+        torch::jit::GraphFunction native("native", const_cast<torch::jit::Graph&>(*parsed).copy(), nullptr);
         torch::jit::Stack stack(inputs.begin(), inputs.end());
-        native->run(stack);
+        native.run(stack);
         if (stack.size() == 1) return stack[0];
         return c10::IValue(c10::ivalue::Tuple::create(std::move(stack)));
       } catch (const std::exception& e) {

@@ -4,6 +4,7 @@
 #include <torch/script.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -180,21 +181,32 @@ void Describe(Report& report, const ModelSource& source, const std::vector<c10::
   report.input_bytes = DataSize(inputs);
 }
 
+// The main output (--output, or stdout): rendered already, or on demand.
+struct MainOutput {
+  std::string text;
+  std::function<std::string()> render;  // when set, `text` is unused
+};
+
 // Writes every output file, or none: all are rendered first. `diff` (may be
 // null) goes into the HTML report.
-int WriteOutputs(const CliOptions& options, const Report& report, const std::string& main, std::FILE* out,
-                 std::FILE* err, const ReportDiff* diff = nullptr) {
+int WriteOutputs(const CliOptions& options, const Report& report, MainOutput main, std::FILE* out, std::FILE* err,
+                 const ReportDiff* diff = nullptr) {
   OutputFiles files;
-  if (!options.html.empty()) files.Add(options.html, RenderHtml(report, diff));
-  if (!options.trace.empty()) files.Add(options.trace, RenderChromeTrace(report));
+  if (!options.html.empty()) files.Add(options.html, [&] { return RenderHtml(report, diff); });
+  if (!options.trace.empty()) files.Add(options.trace, [&] { return RenderChromeTrace(report); });
   if (!options.annotate.empty()) {
-    absl::StatusOr<std::string> ir = RenderAnnotatedIr(report);
-    if (!ir.ok()) return Fail(err, kExitFailure, ir.status());
-    files.Add(options.annotate, *std::move(ir));
+    if (report.ir.empty()) return Fail(err, kExitFailure, "--annotate: the report carries no IR to annotate");
+    files.Add(options.annotate, [&] { return *RenderAnnotatedIr(report); });
   }
-  if (!options.output.empty()) files.Add(options.output, main);
+  if (!options.output.empty()) {
+    if (main.render) {
+      files.Add(options.output, main.render);
+    } else {
+      files.Add(options.output, std::move(main.text));
+    }
+  }
   if (absl::Status written = files.Commit(); !written.ok()) return Fail(err, kExitFailure, written);
-  if (options.output.empty()) std::fputs(main.c_str(), out);
+  if (options.output.empty()) std::fputs(main.render ? main.render().c_str() : main.text.c_str(), out);
   return kExitOk;
 }
 
@@ -257,7 +269,7 @@ int RunMerge(const CliOptions& options, std::FILE* out, std::FILE* err) {
   CliOptions files_only;  // no trace or annotation for merged reports
   files_only.output = options.output;
   files_only.html = options.html;
-  return WriteOutputs(files_only, *merged, *main, out, err);
+  return WriteOutputs(files_only, *merged, MainOutput{*std::move(main), nullptr}, out, err);
 }
 
 int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
@@ -323,7 +335,10 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     ab->diff.current_model = ab->after.model;
     absl::StatusOr<std::string> main = RenderAb(*ab, options);
     if (!main.ok()) return Fail(err, kExitUsage, main.status());
-    if (int code = WriteOutputs(options, ab->after, *main, out, err, &ab->diff); code != kExitOk) return code;
+    if (int code = WriteOutputs(options, ab->after, MainOutput{*std::move(main), nullptr}, out, err, &ab->diff);
+        code != kExitOk) {
+      return code;
+    }
     if (int code = VerificationExit(ab->before, options, err, "A: "); code != kExitOk) return code;
     return VerificationExit(ab->after, options, err, "B: ");
   }
@@ -355,21 +370,32 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
                                                               : "native execution");
   }
 
-  absl::StatusOr<std::string> main;
+  MainOutput main;
   std::optional<ReportDiff> diff;
   if (base.has_value()) {
     DiffOptions diff_options;
     diff_options.include_unexecuted = options.diff_all;
     diff = DiffReports(*base, *report, diff_options);
-    main = RenderDiffAs(*diff, options);
+    main.text = RenderDiffAs(*diff, options);
+  } else if (options.format == Format::kJson) {
+    // The biggest rendering: made while the other outputs are written.
+    const Report* r = &*report;
+    main.render = [r] { return ReportToJson(*r); };
   } else {
-    main = RenderReport(*report, options);
+    absl::StatusOr<std::string> text = RenderReport(*report, options);
+    if (!text.ok()) return Fail(err, kExitUsage, text.status());
+    main.text = *std::move(text);
   }
-  if (!main.ok()) return Fail(err, kExitUsage, main.status());
-  if (int code = WriteOutputs(options, *report, *main, out, err, diff ? &*diff : nullptr); code != kExitOk) {
+  if (int code = WriteOutputs(options, *report, std::move(main), out, err, diff ? &*diff : nullptr); code != kExitOk) {
     return code;
   }
-  return VerificationExit(*report, options, err, "");
+  const int code = VerificationExit(*report, options, err, "");
+  if (options.exit_when_done) {
+    std::fflush(out);
+    std::fflush(err);
+    std::_Exit(code);
+  }
+  return code;
 }
 
 }  // namespace graphprof::cli

@@ -127,6 +127,7 @@ int Main(int argc, char** argv) {
   absl::StatusOr<graphprof::GroupBy> group_by = graphprof::ParseGroupBy(absl::GetFlag(FLAGS_group_by));
   if (!group_by.ok()) return cli::Fail(stderr, cli::kExitUsage, absl::StrCat("--group_by: ", group_by.status().message()));
   o.group_by = *group_by;
+  o.exit_when_done = true;
   if (!o.merge.empty()) return cli::RunMerge(o, stdout, stderr);
   return cli::RunProfileGraph(o, stdout, stderr);
 }

@@ -34,8 +34,8 @@ void BeginComplete(JsonWriter& w, absl::string_view name, const char* category, 
   w.Key("name"); w.String(name);
   w.Key("cat"); w.String(category);
   w.Key("ph"); w.String("X");
-  w.Key("ts"); w.Double(static_cast<double>(start_ns) / 1e3);
-  w.Key("dur"); w.Double(static_cast<double>(duration_ns) / 1e3);
+  w.Key("ts"); w.Micros(start_ns);
+  w.Key("dur"); w.Micros(duration_ns);
   w.Key("pid"); w.Int(kPid);
   w.Key("tid"); w.Int(tid);
   w.Key("args");
@@ -69,8 +69,6 @@ std::string RenderChromeTrace(const Report& report) {
     w.Key("id"); w.Int(e.node);
     w.Key("kind"); w.String(node.identity.kind);
     w.Key("module"); w.String(node.identity.module);
-    w.Key("shapes"); w.String(node.input_shapes);
-    w.Key("source"); w.String(node.identity.source);
     w.Key("run"); w.Int(e.run);
     w.EndObject();
     w.EndObject();
@@ -92,7 +90,7 @@ std::string RenderChromeTrace(const Report& report) {
       w.BeginObject();
       w.Key("name"); w.String("live bytes (inspection run)");
       w.Key("ph"); w.String("C");
-      w.Key("ts"); w.Double(static_cast<double>(first_run[k]->start_ns + first_run[k]->duration_ns) / 1e3);
+      w.Key("ts"); w.Micros(first_run[k]->start_ns + first_run[k]->duration_ns);
       w.Key("pid"); w.Int(kPid);
       w.Key("args");
       w.BeginObject();

@@ -3,8 +3,8 @@
 //
 // One complete event ("ph": "X", category "node") per node execution on the
 // host thread track, nested as they ran (If/Loop around their blocks), plus
-// one "run" event per timed run around them. args carry the node id, kind,
-// module path, input shapes and run index. Timestamps are microseconds since
+// one "run" event per timed run around them. args carry the node id (the
+// report's node: shapes and source are there), kind, module path and run. Timestamps are microseconds since
 // the first timed run started. For a graph without loops, the number of
 // "node" events is nodes x runs. With CUPTI data, kernels, memcpys and
 // memsets appear on a second track ("device", category "device"), args

@@ -1,5 +1,6 @@
 #include "profilers/report/json_writer.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -106,16 +107,24 @@ void JsonWriter::Int(int64_t value) {
   absl::StrAppend(out_, value);
 }
 
+namespace {
+
+// Shortest text that reads back to exactly `value` (std::to_chars, no locale).
+void AppendShortest(std::string* out, double value) {
+  char buffer[32];
+  const std::to_chars_result r = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  out->append(buffer, r.ptr);
+}
+
+}  // namespace
+
 void JsonWriter::Double(double value) {
   BeforeValue();
   if (!std::isfinite(value)) {
     out_->append("null");
     return;
   }
-  char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%.15g", value);
-  if (std::strtod(buffer, nullptr) != value) std::snprintf(buffer, sizeof(buffer), "%.17g", value);
-  out_->append(buffer);
+  AppendShortest(out_, value);
 }
 
 void JsonWriter::Approx(double value) {
@@ -125,8 +134,9 @@ void JsonWriter::Approx(double value) {
     return;
   }
   char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%.10g", value);
-  out_->append(buffer);
+  const std::to_chars_result r =
+      std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::general, 10);
+  out_->append(buffer, r.ptr);
 }
 
 void JsonWriter::Fixed(double value, int decimals) {
@@ -136,8 +146,26 @@ void JsonWriter::Fixed(double value, int decimals) {
     return;
   }
   char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), "%.*f", decimals, value);
-  out_->append(buffer);
+  const std::to_chars_result r =
+      std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::fixed, decimals);
+  if (r.ec != std::errc()) {
+    AppendShortest(out_, value);  // too long for fixed notation
+    return;
+  }
+  out_->append(buffer, r.ptr);
+}
+
+void JsonWriter::Micros(int64_t ns) {
+  BeforeValue();
+  // ns / 1000 with three decimals, in integers: "12.345", "-0.005".
+  const bool negative = ns < 0;
+  const uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
+  if (negative) out_->push_back('-');
+  absl::StrAppend(out_, magnitude / 1000);
+  const unsigned fraction = static_cast<unsigned>(magnitude % 1000);
+  const char digits[4] = {'.', static_cast<char>('0' + fraction / 100), static_cast<char>('0' + fraction / 10 % 10),
+                          static_cast<char>('0' + fraction % 10)};
+  out_->append(digits, 4);
 }
 
 void JsonWriter::Bool(bool value) {

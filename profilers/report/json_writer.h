@@ -40,6 +40,8 @@ class JsonWriter {
   void Approx(double value);
   // With `decimals` digits after the point ("12.346"); NaN and infinities as null.
   void Fixed(double value, int decimals);
+  // Nanoseconds as microseconds with three decimals ("12.345"), exactly.
+  void Micros(int64_t ns);
   void Bool(bool value);
   void Null();
   void IntArray(const std::vector<int64_t>& values);

@@ -336,11 +336,24 @@ absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options) 
     std::stable_sort(view.rows.begin(), view.rows.end(),
                      [](const ViewRow& a, const ViewRow& b) { return a.name < b.name; });
   } else if (key != nullptr) {
-    std::stable_sort(view.rows.begin(), view.rows.end(), [&](const ViewRow& a, const ViewRow& b) {
-      return key->descending ? key->get(a) > key->get(b) : key->get(a) < key->get(b);
+    // Keys are read once per row, then the rows are permuted.
+    const size_t n = view.rows.size();
+    std::vector<double> keys(n);
+    for (size_t i = 0; i < n; ++i) keys[i] = key->get(view.rows[i]);
+    std::vector<size_t> order(n);
+    for (size_t i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return key->descending ? keys[a] > keys[b] : keys[a] < keys[b];
     });
+    std::vector<ViewRow> sorted;
+    sorted.reserve(n);
+    for (size_t i : order) sorted.push_back(std::move(view.rows[i]));
+    view.rows = std::move(sorted);
   }
-  if (options.top > 0 && view.rows.size() > static_cast<size_t>(options.top)) view.rows.resize(options.top);
+  if (options.top > 0 && view.rows.size() > static_cast<size_t>(options.top)) {
+    view.rows.resize(options.top);
+    view.rows.shrink_to_fit();
+  }
   return view;
 }
 

@@ -1,0 +1,208 @@
+// How graphprof scales with graph size: a chain of N tiny ops (x = x + 1).
+//
+//   ./bazelw run -c opt //bench:scale [-- --sizes=10000,100000,1000000 --runs=10]
+//
+// Part 1, in process, per size: the seconds of each phase (parse, prepare,
+// plan, profile = inspection + timed runs, views + table, JSON, trace, HTML)
+// and "outside", everything but the timed runs themselves. Load, plan and
+// stats should grow linearly with N.
+//
+// Part 2, the CLI as a user runs it, on the 100k chain with --runs=10
+// --format=json --trace --html: wall time, the time outside the timed runs,
+// and peak RSS. The goal: outside <= 1 s + 10% of the timed runs, RSS < 1 GiB.
+//
+// Part 3, merging 64 reports of a 10k-node model: peak RSS (goal < 1 GiB).
+//
+// The last line is
+//   scale outside_s=<x> budget_s=<y> rss_mb=<z> html_mb=<h> merge_rss_mb=<m>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "bench/bench_util.h"
+#include "interpreter/graph_plan.h"
+#include "ir/loader.h"
+#include "ir/prepared_graph.h"
+#include "profilers/profiler.h"
+#include "profilers/report/chrome_trace.h"
+#include "profilers/report/html_report.h"
+#include "profilers/report/report_json.h"
+#include "profilers/report/text_report.h"
+#include "profilers/report/views.h"
+
+ABSL_FLAG(std::string, sizes, "10000,100000,1000000", "chain lengths for part 1");
+ABSL_FLAG(int, runs, 10, "timed runs (part 1 uses 2 for sizes over 100k)");
+ABSL_FLAG(std::string, tool, "tools/profile_graph", "the profile_graph binary (parts 2 and 3)");
+
+namespace graphprof {
+namespace {
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+std::string Chain(int n) {
+  std::string ir = "graph(%x : Tensor):\n  %one : int = prim::Constant[value=1]()\n";
+  ir.reserve(static_cast<size_t>(n) * 48);
+  std::string previous = "x";
+  for (int i = 0; i < n; ++i) {
+    absl::StrAppend(&ir, "  %v", i, " : Tensor = aten::add(%", previous, ", %one, %one)\n");
+    previous = absl::StrCat("v", i);
+  }
+  absl::StrAppend(&ir, "  return (%", previous, ")\n");
+  return ir;
+}
+
+void InProcess(int n, int runs) {
+  std::vector<std::pair<std::string, double>> phases;
+  auto time = [&](const char* name, const std::function<void()>& fn) {
+    const auto start = std::chrono::steady_clock::now();
+    fn();
+    phases.emplace_back(name, Seconds(start));
+  };
+  const std::string ir = Chain(n);
+  std::shared_ptr<torch::jit::Graph> graph;
+  PreparedGraph prepared;
+  std::shared_ptr<const GraphPlan> plan;
+  Report report;
+  time("parse", [&] { graph = *ParseGraph(ir); });
+  time("prepare", [&] { prepared = *PrepareGraph(*graph, "chain"); });
+  time("plan", [&] { plan = *GraphPlan::Build(prepared); });
+  time("profile", [&] {
+    ProfileOptions options;
+    options.warmup = 0;
+    options.runs = runs;
+    options.memory = true;
+    report = *Profile(plan, {torch::ones({1})}, options);
+  });
+  time("views+table", [&] {
+    for (GroupBy g : {GroupBy::kNode, GroupBy::kKind, GroupBy::kModule}) {
+      std::string table = RenderTable(report, *MakeView(report, ViewOptions{g, "", 20}));
+    }
+  });
+  size_t json_bytes = 0, trace_bytes = 0, html_bytes = 0;
+  time("json", [&] { json_bytes = ReportToJson(report).size(); });
+  time("trace", [&] { trace_bytes = RenderChromeTrace(report).size(); });
+  time("html", [&] { html_bytes = RenderHtml(report).size(); });
+  double timed = 0;
+  for (int64_t ns : report.run_ns()) timed += static_cast<double>(ns) / 1e9;
+  double total = 0;
+  std::vector<std::string> parts;
+  for (const auto& [name, s] : phases) {
+    total += s;
+    parts.push_back(absl::StrFormat("%s=%.2f", name, s));
+  }
+  std::printf("n=%-8d runs=%-2d %s  | timed=%.2f outside=%.2f s  json=%.0fMB trace=%.0fMB html=%.1fMB\n", n, runs,
+              absl::StrJoin(parts, " ").c_str(), timed, total - timed, json_bytes / 1e6, trace_bytes / 1e6,
+              html_bytes / 1e6);
+  std::fflush(stdout);
+}
+
+struct Child {
+  int code = -1;
+  double seconds = 0;
+  long max_rss_kb = 0;
+};
+
+Child Run(const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  std::vector<std::string> copy = args;
+  for (std::string& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const auto start = std::chrono::steady_clock::now();
+  Child child;
+  std::fflush(stdout);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    freopen("/dev/null", "w", stdout);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage usage;
+  wait4(pid, &status, 0, &usage);
+  child.seconds = Seconds(start);
+  child.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  child.max_rss_kb = usage.ru_maxrss;
+  return child;
+}
+
+double TimedSeconds(const std::string& json_path) {
+  std::ifstream in(json_path);
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  double timed = 0;
+  if (j.is_object() && j.contains("run_ns")) {
+    for (const auto& ns : j["run_ns"]) timed += ns.get<double>() / 1e9;
+  }
+  return timed;
+}
+
+}  // namespace
+}  // namespace graphprof
+
+int main(int argc, char** argv) {
+  graphprof::bench::InitBenchmark(argc, argv);
+  using namespace graphprof;
+  const int runs = absl::GetFlag(FLAGS_runs);
+  std::printf("part 1: in process, seconds per phase (chain of N aten::add)\n");
+  for (absl::string_view size : absl::StrSplit(absl::GetFlag(FLAGS_sizes), ',')) {
+    int n = 0;
+    if (absl::SimpleAtoi(size, &n) && n > 0) InProcess(n, n > 100000 ? 2 : runs);
+  }
+
+  const std::string tool = absl::GetFlag(FLAGS_tool);
+  const std::string dir = absl::StrCat(std::getenv("TMPDIR") != nullptr ? std::getenv("TMPDIR") : "/tmp",
+                                       "/graphprof_scale_", getpid());
+  system(absl::StrCat("mkdir -p ", dir).c_str());
+  const std::string ir = dir + "/chain100k.ir";
+  std::ofstream(ir) << Chain(100000);
+  const std::string json = dir + "/report.json", trace = dir + "/trace.json", html = dir + "/report.html";
+  const Child cli = Run({tool, "--ir=" + ir, "--input=1", "--warmup=0", "--runs=10", "--noverify", "--format=json",
+                         "--output=" + json, "--trace=" + trace, "--html=" + html});
+  const double timed = TimedSeconds(json);
+  const double outside = cli.seconds - timed;
+  const double budget = 1.0 + 0.1 * timed;
+  struct stat st;
+  const double html_mb = stat(html.c_str(), &st) == 0 ? st.st_size / 1e6 : 0;
+  std::printf("part 2: profile_graph on the 100k chain, --runs=10 --format=json --trace --html (exit %d)\n", cli.code);
+  std::printf("  wall %.2f s, timed runs %.2f s, outside %.2f s (budget 1 s + 10%% = %.2f s), peak RSS %.0f MB, "
+              "HTML %.1f MB\n",
+              cli.seconds, timed, outside, budget, cli.max_rss_kb / 1024.0, html_mb);
+
+  // Part 3: 64 reports of a 10k-node model.
+  const std::string ir10k = dir + "/chain10k.ir";
+  std::ofstream(ir10k) << Chain(10000);
+  const std::string one = dir + "/r0.json";
+  Run({tool, "--ir=" + ir10k, "--input=1", "--warmup=0", "--runs=10", "--noverify", "--format=json", "--output=" + one});
+  std::vector<std::string> merge = {tool, "merge"};
+  for (int i = 0; i < 64; ++i) {
+    const std::string copy = absl::StrCat(dir, "/r", i, ".json");
+    if (i > 0) system(absl::StrCat("cp ", one, " ", copy).c_str());
+    merge.push_back(copy);
+  }
+  merge.push_back("--format=json");
+  merge.push_back("--output=" + dir + "/merged.json");
+  const Child merged = Run(merge);
+  std::printf("part 3: merge of 64 reports of a 10k-node model (exit %d): %.2f s, peak RSS %.0f MB\n", merged.code,
+              merged.seconds, merged.max_rss_kb / 1024.0);
+  system(absl::StrCat("rm -rf ", dir).c_str());
+  std::printf("scale outside_s=%.2f budget_s=%.2f rss_mb=%.0f html_mb=%.1f merge_rss_mb=%.0f\n", outside, budget,
+              cli.max_rss_kb / 1024.0, html_mb, merged.max_rss_kb / 1024.0);
+  return 0;
+}
