@@ -617,6 +617,17 @@ class PyInterpreter : public Interpreter {
   // Python), else without it.
   py::object RunPython(const py::tuple& args) {
     std::vector<c10::IValue> inputs = ConvertInputs(plan().prepared(), args);
+    // One run at a time (checked under the GIL): the fast path releases the
+    // GIL, and an Interpreter's values are per run.
+    if (running_) {
+      throw py::value_error("this Interpreter is already running (run() from run_node, or from two threads): "
+                            "make one Interpreter per thread");
+    }
+    running_ = true;
+    struct Done {
+      bool& flag;
+      ~Done() { flag = false; }
+    } done{running_};
     override_ = py::get_override(static_cast<const Interpreter*>(this), "run_node");
     absl::StatusOr<c10::IValue> output;
     if (override_) {
@@ -708,6 +719,7 @@ class PyInterpreter : public Interpreter {
   }
 
   py::function override_;
+  bool running_ = false;
   // The exception a run_node override raised (it ends the run).
   py::object python_error_;
 

@@ -480,6 +480,15 @@ class InterpreterTest(unittest.TestCase):
         with self.assertRaises(graphprof.InvalidArgumentError):
             graphprof.Interpreter(self.module).run(self.x)
 
+    def test_one_run_at_a_time(self):
+        class Reenter(graphprof.Interpreter):
+            def run_node(self, node):
+                self.run(torch.zeros(4, 8), 1, [True])
+
+        with self.assertRaises(ValueError) as e:
+            Reenter(self.module).run(self.x, 1, [True])
+        self.assertIn("already running", str(e.exception))
+
     def test_node_outside_run_node(self):
         class Keep(graphprof.Interpreter):
             def run_node(self, node):
