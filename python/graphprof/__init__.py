@@ -1,0 +1,190 @@
+"""graphprof: a per-node profiler for TorchScript graphs, from Python.
+
+    import torch, torchvision, graphprof
+    m = torch.jit.script(torchvision.models.resnet18().eval())
+    r = graphprof.profile(m, torch.randn(1, 3, 224, 224))
+    print(r)                       # profile_graph's report
+    r.to_pandas("kind")            # a DataFrame per op kind
+
+The C++ engine runs the TorchScript graph node by node with its own
+interpreter (the output is checked against module.forward), times every
+node over many runs and reports per node, kind, module and input shape.
+The module is handed to C++ as it is in memory: nothing is saved to files.
+
+profile()      profile one module, function or nn.Module -> Report
+ab()           before/after compiler passes, in one process -> ABResult
+diff()         compare two reports -> Diff
+merge()        reports of one model from several processes -> Report
+Interpreter    torch.fx-style interpreter whose run_node can be overridden
+               in Python (a debugging tool: Python per node is slow)
+list_passes()  the passes `passes=` and ab() accept
+"""
+
+import torch  # first: registers torch's pybind11 types the extension uses
+
+from . import _graphprof
+from ._errors import (
+    FailedPreconditionError,
+    GraphprofError,
+    InvalidArgumentError,
+    VerificationError,
+)
+from ._interpreter import Interpreter, Node
+from ._report import ABResult, Diff, Report
+
+__all__ = [
+    "ABResult",
+    "Diff",
+    "FailedPreconditionError",
+    "GraphprofError",
+    "Interpreter",
+    "InvalidArgumentError",
+    "Node",
+    "Report",
+    "VerificationError",
+    "ab",
+    "diff",
+    "list_passes",
+    "merge",
+    "profile",
+]
+
+_BACKWARD_MESSAGE = (
+    "backward=True: profiling the backward pass is not available in this graphprof build yet "
+    "(graphprof profiles forward; attribution of autograd time to forward nodes is being added to "
+    "the C++ engine)")
+
+
+def _passes_text(passes):
+    if passes is None:
+        return ""
+    if isinstance(passes, str):
+        return passes
+    try:
+        names = list(passes)
+    except TypeError:
+        raise TypeError("passes: expected None, a string such as \"freeze,optimize_for_inference\" "
+                        "or a list of pass names, got %s" % type(passes).__name__) from None
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError("passes: pass names are strings, got %s" % type(name).__name__)
+    return ",".join(names)
+
+
+def _target(module, inputs, trace, method):
+    """What the C++ side takes: a ScriptModule's C++ module (`_c`) or a
+    ScriptFunction. nn.Modules and plain functions are scripted, or traced
+    on `inputs` with trace=True."""
+    if isinstance(module, torch.jit.ScriptModule):
+        if trace:
+            raise ValueError("trace=True applies to nn.Modules and functions; this is already a ScriptModule")
+        return module._c
+    if isinstance(module, torch.jit.ScriptFunction):
+        if trace:
+            raise ValueError("trace=True applies to nn.Modules and functions; this is already a ScriptFunction")
+        return module
+    if isinstance(module, torch.nn.Module) or callable(module):
+        if trace:
+            if method != "forward":
+                raise ValueError("trace=True traces forward; method=%r needs a scripted module" % (method,))
+            if not inputs:
+                raise ValueError("trace=True needs example inputs")
+            traced = torch.jit.trace(module, tuple(inputs))
+        else:
+            traced = torch.jit.script(module)
+        return traced._c if isinstance(traced, torch.jit.ScriptModule) else traced
+    raise TypeError("expected a torch.jit.ScriptModule, a torch.jit.ScriptFunction, an nn.Module or a function, "
+                    "got %s" % type(module).__name__)
+
+
+def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backward=False, verify=True,
+            trace=False, method="forward", rtol=1e-4, atol=1e-5, name=None):
+    """Profiles `module(*inputs)` node by node: the engine and the numbers of
+    profile_graph.
+
+    module   a torch.jit.ScriptModule (scripted, traced, frozen, loaded), a
+             torch.jit.ScriptFunction, or an nn.Module / function, which is
+             scripted (or traced on `inputs` with trace=True)
+    inputs   the positional inputs (tensors, ints, lists, tuples, dicts,
+             None...), converted as TorchScript converts call arguments;
+             never modified (each run gets fresh copies)
+    runs, warmup   timed runs and untimed warm-up runs
+    memory   show the per-node memory columns in tables (the memory view is
+             always measured, as by the CLI)
+    passes   LibTorch passes applied to a copy first, "freeze,optimize_for_inference"
+             or a list of names (list_passes())
+    verify   compare the output with native execution of the unmodified
+             module: identical, or within rtol/atol after passes; a
+             difference raises VerificationError (its .report has the profile)
+    method   the module method to profile
+    name     the report's model name (default "<Class>.<method>")
+
+    Runs without autograd (torch.no_grad), on the calling thread, with the
+    current torch.get_num_threads(). Returns a Report; engine failures raise
+    GraphprofError subclasses with profile_graph's one-line message.
+    """
+    if backward:
+        raise NotImplementedError(_BACKWARD_MESSAGE)
+    target = _target(module, inputs, trace, method)
+    r = _graphprof.profile(target, tuple(inputs), runs=int(runs), warmup=int(warmup), passes=_passes_text(passes),
+                           verify=bool(verify), rtol=float(rtol), atol=float(atol), method=method,
+                           name=name or "")
+    report = Report(r, memory=memory, method=method)
+    failure = r.verification_failure(method)
+    if failure is not None:
+        raise VerificationError(failure, report=report)
+    return report
+
+
+def ab(module, passes, *inputs, runs=10, warmup=3, memory=False, verify=True, trace=False, method="forward",
+       rtol=1e-4, atol=1e-5, diff_all=False, name=None):
+    """Profiles `module` as given (A) and after `passes` (B) on the same
+    inputs in one process, and diffs them: profile_graph --ab.
+
+    With verify, both outputs are compared with native execution of the
+    unmodified module (A identical, B within rtol/atol); a failure raises
+    VerificationError whose .result holds the ABResult.
+    """
+    passes = _passes_text(passes)
+    target = _target(module, inputs, trace, method)
+    if not isinstance(target, torch._C.ScriptModule):
+        raise TypeError("ab() needs a module: passes apply to modules, not to script functions")
+    before, after, d = _graphprof.ab(target, passes, tuple(inputs), runs=int(runs), warmup=int(warmup),
+                                     verify=bool(verify), rtol=float(rtol), atol=float(atol), method=method,
+                                     diff_all=bool(diff_all), name=name or "")
+    before = Report(before, memory=memory, method=method)
+    after = Report(after, memory=memory, method=method)
+    result = ABResult(before, after, Diff(d, current=after), passes)
+    for which, report in (("A: ", before), ("B: ", after)):
+        failure = report._r.verification_failure(method)
+        if failure is not None:
+            raise VerificationError(which + failure, report=report, result=result)
+    return result
+
+
+def diff(a, b, diff_all=False):
+    """Compares report `a` (base) with `b` (current): profile_graph --compare."""
+    for r in (a, b):
+        if not isinstance(r, Report):
+            raise TypeError("diff() compares graphprof.Report objects, got %s" % type(r).__name__)
+    return Diff(_graphprof.diff(a._r, b._r, bool(diff_all)), current=b)
+
+
+def merge(reports, names=None):
+    """Merges reports of the same model (from several processes, ranks or
+    inputs) into one: runs concatenated, per-report spread in every view.
+    `names` label the reports (default report1, report2, ...)."""
+    reports = list(reports)
+    for r in reports:
+        if not isinstance(r, Report):
+            raise TypeError("merge() takes graphprof.Report objects, got %s" % type(r).__name__)
+    names = ["report%d" % (i + 1) for i in range(len(reports))] if names is None else [str(n) for n in names]
+    if len(names) != len(reports):
+        raise ValueError("merge(): %d names for %d reports" % (len(names), len(reports)))
+    memory = any(r._memory for r in reports)
+    return Report(_graphprof.merge([r._r for r in reports], names), memory=memory)
+
+
+def list_passes():
+    """[(name, description)] of the passes `passes=` and ab() accept."""
+    return _graphprof.list_passes()
