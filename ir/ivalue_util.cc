@@ -4,6 +4,8 @@
 #include <cmath>
 #include <unordered_set>
 
+#include <ATen/core/grad_mode.h>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -142,6 +144,8 @@ c10::IValue DeepCopy(const c10::IValue& value) {
   if (value.isTensor()) {
     const at::Tensor& t = value.toTensor();
     if (!t.defined()) return value;
+    // A leaf like the original (no CloneBackward), requiring grad as it does.
+    at::NoGradGuard no_grad;
     at::Tensor copy = t.clone(at::MemoryFormat::Preserve);
     copy.set_requires_grad(t.requires_grad());
     return copy;

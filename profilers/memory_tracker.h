@@ -19,8 +19,39 @@
 
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
+#include <vector>
 
 namespace graphprof {
+
+// Each live allocation's size and tag, to find what forward allocated and
+// backward freed: the memory kept for backward (saved activations). A hash
+// map update per allocation: for inspection runs, not timed ones.
+class AllocationLedger {
+ public:
+  explicit AllocationLedger(int num_tags) : saved_by_tag_(num_tags, 0) {}
+  // Between these, frees of forward's allocations count as saved.
+  void BeginBackward() { phase_ = Phase::kBackward; }
+  void EndBackward() { phase_ = Phase::kAfter; }
+  void Allocated(void* ptr, int64_t bytes, int tag) {
+    if (phase_ == Phase::kForward) live_[ptr] = Entry{bytes, tag};
+  }
+  void Freed(void* ptr);
+  // Per tag: bytes allocated in forward under it and freed in backward.
+  const std::vector<int64_t>& saved_by_tag() const { return saved_by_tag_; }
+  int64_t saved_bytes() const { return saved_; }
+
+ private:
+  struct Entry {
+    int64_t bytes;
+    int tag;
+  };
+  enum class Phase { kForward, kBackward, kAfter };
+  Phase phase_ = Phase::kForward;
+  std::unordered_map<void*, Entry> live_;
+  std::vector<int64_t> saved_by_tag_;
+  int64_t saved_ = 0;
+};
 
 class MemoryTracker : public c10::MemoryReportingInfoBase {
  public:
@@ -43,7 +74,12 @@ class MemoryTracker : public c10::MemoryReportingInfoBase {
   // window_peak(), set_window_peak(live_bytes()), run, read window_peak(),
   // then restore max(saved, read).
   int64_t window_peak() const { return window_peak_; }
-  void set_window_peak(int64_t bytes) { window_peak_ = bytes; }
+  void set_window_peak(int64_t bytes) {
+    window_peak_ = bytes;
+    window_peak_tag_ = tag_;
+  }
+  // The tag current when window_peak() was last raised.
+  int window_peak_tag() const { return window_peak_tag_; }
 
   // A caller-defined tag (e.g. the running node's id) recorded with the peak.
   void set_tag(int tag) { tag_ = tag; }
@@ -51,7 +87,11 @@ class MemoryTracker : public c10::MemoryReportingInfoBase {
 
   void Reset();
 
+  // Also reports every allocation and free to `ledger` (not owned; null: none).
+  void set_ledger(AllocationLedger* ledger) { ledger_ = ledger; }
+
  private:
+  AllocationLedger* ledger_ = nullptr;
   int64_t live_ = 0;
   int64_t allocated_ = 0;
   int64_t freed_ = 0;
@@ -61,6 +101,7 @@ class MemoryTracker : public c10::MemoryReportingInfoBase {
   int64_t window_peak_ = 0;
   int tag_ = -1;
   int peak_tag_ = -1;
+  int window_peak_tag_ = -1;
 };
 
 // Routes this thread's memory reports to `tracker` for the guard's lifetime.

@@ -1,9 +1,12 @@
 #include "profilers/profiler.h"
 
+#include <ATen/core/grad_mode.h>
+
 #include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -12,6 +15,7 @@
 #include "ir/ivalue_util.h"
 #include "ir/loader.h"
 #include "ir/prepared_graph.h"
+#include "profilers/backward_pass.h"
 #include "interpreter/interpreter.h"
 
 namespace graphprof {
@@ -176,6 +180,12 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
   if (options.node_progress) {
     interpreter.SetNodeProgress([&](int64_t done) { options.node_progress(done, nodes_per_run); });
   }
+  // Training steps: every forward is followed by a backward.
+  std::optional<BackwardPass> backward;
+  if (options.backward.enabled) {
+    interpreter.RecordSequences(true);
+    backward.emplace(interpreter, clock, options.backward, options.runs, options.trace);
+  }
 
   // Every run gets its own copy of the inputs, made before the run's clock
   // starts: a model that mutates its inputs sees the same values every time.
@@ -183,18 +193,29 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
   // module.forward), so memory is freed where it is natively.
   auto run = [&]() {
     const std::vector<c10::IValue> fresh = DeepCopy(inputs);
+    if (!backward.has_value()) return interpreter.Run(fresh);
+    backward->BeforeForward();
+    at::AutoGradMode grad_mode(true);
     return interpreter.Run(fresh);
   };
   progress("warmup", 0, options.warmup);  // starting
   for (int i = 0; i < options.warmup; ++i) {
     absl::StatusOr<c10::IValue> result = run();
+    if (result.ok() && backward.has_value()) {
+      if (absl::Status done = backward->AfterWarmup(*result); !done.ok()) result = done;
+    }
     if (!result.ok()) return Annotate(result.status(), absl::StrCat("warm-up run ", i + 1));
     progress("warmup", i + 1, options.warmup);
   }
 
   interpreter.BeginInspection(options.memory);
+  if (backward.has_value()) backward->BeforeInspection();
   absl::StatusOr<c10::IValue> inspected = run();
   if (!inspected.ok()) return inspected.status();
+  if (backward.has_value()) {
+    if (absl::Status done = backward->AfterInspection(*inspected); !done.ok()) return done;
+  }
+  inspected = c10::IValue();
   progress("inspect", 1, 1);
   nodes_per_run = interpreter.inspected_executions();
 
@@ -213,12 +234,19 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
   progress("timed", 0, options.runs);  // starting
   for (int i = 0; i < options.runs; ++i) {
     absl::StatusOr<c10::IValue> result = run();
+    if (result.ok() && backward.has_value()) {
+      if (absl::Status done = backward->AfterTimed(*result, i); !done.ok()) result = done;
+    }
     if (!result.ok()) return Annotate(result.status(), absl::StrCat("timed run ", i + 1));
     if (output != nullptr && i + 1 == options.runs) *output = *std::move(result);
     progress("timed", i + 1, options.runs);
   }
   interpreter.EndRecording();
   Report report = BuildReport(interpreter, options.warmup, timer, options.compensate && options.observers.empty());
+  if (backward.has_value()) {
+    backward->AddTo(report, report.runs > 0 ? interpreter.run_start_ns()[0] : 0);
+    report.Finalize();
+  }
   if (report.dropped_events > 0) {
     report.notes.push_back(absl::StrCat("the trace keeps the first ", trace_capacity, " node executions of ",
                                         wanted - 64, " (max_trace_events); ", report.dropped_events,

@@ -6,6 +6,10 @@
 //   3. one inspection run: shapes, and memory when options.memory is set
 //   4. `runs` timed runs: per-node times into preallocated storage, with the
 //      observers (if any) called around every node
+//   With options.backward, each of those runs is a training step: forward
+//   with gradients enabled, then loss and backward (BackwardPass: timed
+//   function by function in the timed runs and attributed to the nodes that
+//   created the functions; saved-for-backward memory in the inspection run).
 //   5. a Report built from the samples, completed by the observers; with
 //      `compensate`, the timer's measured cost is taken off (Compensate), so
 //      If/Loop self times and run totals do not carry the children's timer
@@ -23,6 +27,7 @@
 
 #include "absl/status/statusor.h"
 #include "interpreter/graph_plan.h"
+#include "profilers/autograd/training_step.h"
 #include "profilers/profiling_interpreter.h"
 #include "profilers/report/report.h"
 #include "profilers/time_source.h"
@@ -41,6 +46,10 @@ struct ProfileOptions {
   // Subtract the timer's measured cost from parents (see above). Not done
   // with observers, whose cost varies by node.
   bool compensate = true;
+  // Training steps: every run is forward with gradients enabled, a loss,
+  // then backward (BackwardPass); gradients are reset before each run.
+  // The parameters keep the last timed run's gradients.
+  BackwardOptions backward;
   // Act around every node of the timed runs and add to the report (NVTX
   // ranges, CUDA-event device time, CUPTI kernels). Not owned.
   std::vector<NodeObserver*> observers;

@@ -1,5 +1,7 @@
 #include "profilers/profiling_interpreter.h"
 
+#include <ATen/SequenceNumber.h>
+
 #include <algorithm>
 
 #include "absl/strings/str_join.h"
@@ -20,12 +22,14 @@ void ProfilingInterpreter::ChoosePath() {
     case Mode::kTimed: break;
   }
   const bool trace = !events_.empty();
+  const bool seq = record_sequences_;
   if (!observers_.empty()) {
     path_ = Path::kGeneric;
   } else if (clock_->kind() == TimeSource::Kind::kTsc) {
-    path_ = trace ? Path::kTscTrace : Path::kTsc;
+    path_ = trace ? (seq ? Path::kTscTraceSequences : Path::kTscTrace) : (seq ? Path::kTscSequences : Path::kTsc);
   } else if (clock_->kind() == TimeSource::Kind::kSteady) {
-    path_ = trace ? Path::kSteadyTrace : Path::kSteady;
+    path_ = trace ? (seq ? Path::kSteadyTraceSequences : Path::kSteadyTrace)
+                  : (seq ? Path::kSteadySequences : Path::kSteady);
   } else {
     path_ = Path::kGeneric;
   }
@@ -38,6 +42,13 @@ int64_t ProfilingInterpreter::ReadUnits() {
     case TimeSource::Kind::kOther: break;
   }
   return clock_->NowNs();
+}
+
+void ProfilingInterpreter::RecordSequences(bool on) {
+  record_sequences_ = on;
+  sequence_ranges_.clear();
+  if (on) sequence_ranges_.reserve(std::max<size_t>(plan().nodes().size(), 1024));
+  ChoosePath();
 }
 
 void ProfilingInterpreter::BeginInspection(bool memory) {
@@ -76,6 +87,7 @@ void ProfilingInterpreter::ReportNodeProgress() {
 
 absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> inputs) {
   executions_in_run_ = 0;
+  sequence_ranges_.clear();
   if (node_progress_) next_progress_ = progress_every_;
   switch (mode_) {
     case Mode::kPlain:
@@ -131,24 +143,44 @@ absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> i
 absl::Status ProfilingInterpreter::RunNode(const NodePlan& node) {
   if (ABSL_PREDICT_FALSE(++executions_in_run_ == next_progress_)) ReportNodeProgress();
   switch (path_) {
-    case Path::kPlain: return Interpreter::RunNode(node);
+    case Path::kPlain:
+      return record_sequences_ ? RunNodeRecordingSequences(node) : Interpreter::RunNode(node);
     case Path::kInspect: return RunNodeInspected(node);
-    case Path::kTsc: return RunNodeTimed<TscClock, false>(node);
-    case Path::kTscTrace: return RunNodeTimed<TscClock, true>(node);
-    case Path::kSteady: return RunNodeTimed<SteadyClock, false>(node);
-    case Path::kSteadyTrace: return RunNodeTimed<SteadyClock, true>(node);
+    case Path::kTsc: return RunNodeTimed<TscClock, false, false>(node);
+    case Path::kTscTrace: return RunNodeTimed<TscClock, true, false>(node);
+    case Path::kSteady: return RunNodeTimed<SteadyClock, false, false>(node);
+    case Path::kSteadyTrace: return RunNodeTimed<SteadyClock, true, false>(node);
+    case Path::kTscSequences: return RunNodeTimed<TscClock, false, true>(node);
+    case Path::kTscTraceSequences: return RunNodeTimed<TscClock, true, true>(node);
+    case Path::kSteadySequences: return RunNodeTimed<SteadyClock, false, true>(node);
+    case Path::kSteadyTraceSequences: return RunNodeTimed<SteadyClock, true, true>(node);
     case Path::kGeneric: return RunNodeObserved(node);
   }
   return Interpreter::RunNode(node);
 }
 
+absl::Status ProfilingInterpreter::RunNodeRecordingSequences(const NodePlan& node) {
+  const uint64_t begin = at::sequence_number::peek();
+  absl::Status status = Interpreter::RunNode(node);
+  const uint64_t end = at::sequence_number::peek();
+  if (end != begin) sequence_ranges_.push_back(SequenceRange{begin, end, node.id});
+  return status;
+}
+
 // The hot path: two inline clock reads around the node, the sample, and
-// (kTrace) one event into preallocated storage.
-template <typename Clock, bool kTrace>
+// (kTrace) one event into preallocated storage; (kSequences) the autograd
+// sequence numbers the node took.
+template <typename Clock, bool kTrace, bool kSequences>
 absl::Status ProfilingInterpreter::RunNodeTimed(const NodePlan& node) {
+  uint64_t first_sequence = 0;
+  if constexpr (kSequences) first_sequence = at::sequence_number::peek();
   const int64_t start = Clock::Read();
   absl::Status status = Interpreter::RunNode(node);
   const int64_t stop = Clock::Read();
+  if constexpr (kSequences) {
+    const uint64_t end = at::sequence_number::peek();
+    if (end != first_sequence) sequence_ranges_.push_back(SequenceRange{first_sequence, end, node.id});
+  }
   NodeSample& sample = current_[node.id];
   sample.total += stop - start;
   ++sample.calls;
@@ -166,7 +198,7 @@ absl::Status ProfilingInterpreter::RunNodeTimed(const NodePlan& node) {
 absl::Status ProfilingInterpreter::RunNodeObserved(const NodePlan& node) {
   for (NodeObserver* observer : observers_) observer->BeginNode(node);
   const int64_t start = ReadUnits();
-  absl::Status status = Interpreter::RunNode(node);
+  absl::Status status = record_sequences_ ? RunNodeRecordingSequences(node) : Interpreter::RunNode(node);
   const int64_t stop = ReadUnits();
   for (auto it = observers_.rbegin(); it != observers_.rend(); ++it) (*it)->EndNode(node);
   NodeSample& sample = current_[node.id];
@@ -210,7 +242,11 @@ absl::Status ProfilingInterpreter::RunNodeInspected(const NodePlan& node) {
     tracker->set_window_peak(tracker->live_bytes());
     tracker->set_tag(node.id);
   }
+  const uint64_t first_sequence = at::sequence_number::peek();
   absl::Status status = Dispatch(node);
+  if (const uint64_t end = at::sequence_number::peek(); record_sequences_ && end != first_sequence) {
+    sequence_ranges_.push_back(SequenceRange{first_sequence, end, node.id});
+  }
   if (status.ok()) {
     if (first) info.output_shapes = DescribeOutputs(node);
     if (tracker != nullptr) {

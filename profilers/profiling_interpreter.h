@@ -19,6 +19,8 @@
 // call, no branch on observers) and, with a trace, one event write; times
 // are kept in the clock's own units (TSC ticks) and converted when read.
 // Other clocks (ManualClock in tests) and observers take a general path.
+// Training steps add one read of the autograd sequence counter per node
+// (RecordSequences), in a path of its own.
 //
 // Profile() in profiler.h drives these modes and turns the samples into a Report.
 #ifndef GRAPHPROF_PROFILERS_PROFILING_INTERPRETER_H_
@@ -32,6 +34,7 @@
 
 #include "absl/types/span.h"
 #include "interpreter/interpreter.h"
+#include "profilers/autograd/sequence_owners.h"
 #include "profilers/memory_tracker.h"
 #include "profilers/node_observer.h"
 #include "profilers/report/report.h"
@@ -79,6 +82,16 @@ class ProfilingInterpreter : public Interpreter {
     ChoosePath();
   }
 
+  // Training steps: every node execution records the autograd sequence
+  // numbers it took (SequenceOwners), in every mode, until turned off.
+  void RecordSequences(bool on);
+  // The last (or current) run's ranges, in completion order.
+  absl::Span<const SequenceRange> sequence_ranges() const { return sequence_ranges_; }
+
+  // The inspection run's memory tracker (null unless memory is inspected):
+  // track a backward pass with it to continue the inspection's counts.
+  const std::shared_ptr<MemoryTracker>& memory_tracker() const { return tracker_; }
+
   // Calls `progress(nodes done in this run)` every `every` node executions,
   // in every mode (long single runs can then show progress).
   void SetNodeProgress(std::function<void(int64_t)> progress, int64_t every = 4096);
@@ -116,10 +129,24 @@ class ProfilingInterpreter : public Interpreter {
 
  private:
   // How timed nodes are measured (chosen by BeginTimedRuns and AddObserver).
-  enum class Path { kPlain, kInspect, kTsc, kTscTrace, kSteady, kSteadyTrace, kGeneric };
+  enum class Path {
+    kPlain,
+    kInspect,
+    kTsc,
+    kTscTrace,
+    kSteady,
+    kSteadyTrace,
+    kTscSequences,
+    kTscTraceSequences,
+    kSteadySequences,
+    kSteadyTraceSequences,
+    kGeneric,
+  };
   void ChoosePath();
-  template <typename Clock, bool kTrace>
+  template <typename Clock, bool kTrace, bool kSequences>
   absl::Status RunNodeTimed(const NodePlan& node);
+  // Runs the node (Interpreter::RunNode), recording its sequence range.
+  absl::Status RunNodeRecordingSequences(const NodePlan& node);
   absl::Status RunNodeObserved(const NodePlan& node);
   int64_t ReadUnits();
   absl::Status RunNodeInspected(const NodePlan& node);
@@ -138,6 +165,8 @@ class ProfilingInterpreter : public Interpreter {
   int64_t progress_every_ = 0;
   std::function<void(int64_t)> node_progress_;
   std::vector<NodeObserver*> observers_;
+  bool record_sequences_ = false;
+  std::vector<SequenceRange> sequence_ranges_;
 
   // kInspect
   std::shared_ptr<MemoryTracker> tracker_;  // null unless memory is inspected

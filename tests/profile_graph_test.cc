@@ -81,6 +81,43 @@ TEST(ProfileGraphTest, ClockChoiceAndCompensation) {
   ExpectOneLineError(RunTool({"--zoo=mlp", "--clock=sundial"}), 2, "--clock: unknown clock 'sundial' (use tsc or steady)");
 }
 
+// Training steps: backward columns in every format, gradients verified.
+TEST(ProfileGraphTest, BackwardTrainingStep) {
+  const std::string dir = TempDir("profile_graph_test");
+  Result json = RunTool(Quick({"--zoo=mlp", "--backward", "--format=json", "--output=" + dir + "/b.json",
+                               "--trace=" + dir + "/b.trace.json"}));
+  ASSERT_EQ(json.code, 0) << json.err;
+  const nlohmann::json j = nlohmann::json::parse(Slurp(dir + "/b.json"));
+  EXPECT_EQ(j["verified"], true);
+  EXPECT_EQ(j["gradient_verification"]["identical"], true);
+  EXPECT_EQ(j["loss"], "the sum of all floating outputs");
+  EXPECT_EQ(j["gradient_bytes"].size(), 3u);
+  bool has_backward = false;
+  for (const auto& m : j["metrics"]) has_backward |= m["name"] == "backward";
+  EXPECT_TRUE(has_backward);
+  EXPECT_GT(j["backward_events"].size(), 0u);
+  EXPECT_NE(Slurp(dir + "/b.trace.json").find("\"cat\":\"backward\""), std::string::npos);
+
+  Result table = RunTool(Quick({"--zoo=mlp", "--backward", "--memory", "--group_by=module"}));
+  ASSERT_EQ(table.code, 0) << table.err;
+  for (const char* text : {"backward_us", "backward_fns", "saved", "(unattributed)", "gradients identical to",
+                           "backward peak", "kept from forward for backward", "training      backward of"}) {
+    EXPECT_TRUE(absl::StrContains(table.out, text)) << text << "\n" << table.out;
+  }
+  Result csv = RunTool(Quick({"--zoo=mlp", "--backward", "--format=csv", "--sort=backward"}));
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_TRUE(absl::StrContains(csv.out, "backward_us,backward_self_us")) << csv.out;
+
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--loss_output=0"}), 2, "--loss_output needs --backward");
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--backward", "--freeze"}), 2, "--backward cannot follow --freeze");
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--backward", "--loss_output=0"})), 1,
+                     "--loss_output=0: output 0 must be a one-element floating tensor");
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--backward", "--loss_output=2"})), 1,
+                     "--loss_output=2: the graph returns one output");
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--backward", "--passes=freeze"})), 1,
+                     "no floating output requires grad");
+}
+
 TEST(ProfileGraphTest, CsvGroupedByKind) {
   Result r = RunTool(Quick({"--zoo=mlp", "--format=csv", "--group_by=kind"}));
   ASSERT_EQ(r.code, 0) << r.err;

@@ -1,5 +1,6 @@
 #include "tests/test_ops.h"
 
+#include <torch/csrc/autograd/custom_function.h>
 #include <torch/csrc/jit/frontend/resolver.h>
 #include <torch/csrc/jit/frontend/sugared_value.h>
 #include <torch/library.h>
@@ -43,6 +44,30 @@ at::Tensor FailIf(const at::Tensor& x, bool fail) {
   return x;
 }
 
+at::Tensor TimedCpu(const at::Tensor& x, int64_t forward_ns, int64_t /*backward_ns*/) {
+  TestClock()->Advance(forward_ns);
+  return x.clone();
+}
+
+// timed's autograd: its backward advances the clock by backward_ns.
+struct TimedFunction : torch::autograd::Function<TimedFunction> {
+  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& x, int64_t forward_ns,
+                            int64_t backward_ns) {
+    ctx->saved_data["backward_ns"] = backward_ns;
+    at::AutoDispatchBelowADInplaceOrView below_autograd;
+    return TimedCpu(x, forward_ns, backward_ns);
+  }
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grads) {
+    TestClock()->Advance(ctx->saved_data["backward_ns"].toInt());
+    return {grads[0], at::Tensor(), at::Tensor()};
+  }
+};
+
+at::Tensor TimedAutograd(const at::Tensor& x, int64_t forward_ns, int64_t backward_ns) {
+  return TimedFunction::apply(x, forward_ns, backward_ns);
+}
+
 }  // namespace
 
 void DefineWithTestOps(torch::jit::Module& module, const std::string& source) {
@@ -53,6 +78,10 @@ TORCH_LIBRARY(graphprof_test, m) {
   m.def("advance(Tensor(a) x, int ns) -> Tensor(a)", &Advance);
   m.def("busy_wait(Tensor(a) x, int us) -> Tensor(a)", &BusyWait);
   m.def("fail_if(Tensor(a) x, bool fail) -> Tensor(a)", &FailIf);
+  m.def("timed(Tensor x, int forward_ns, int backward_ns) -> Tensor");
 }
+
+TORCH_LIBRARY_IMPL(graphprof_test, CPU, m) { m.impl("timed", &TimedCpu); }
+TORCH_LIBRARY_IMPL(graphprof_test, Autograd, m) { m.impl("timed", &TimedAutograd); }
 
 }  // namespace graphprof::testing

@@ -4,6 +4,9 @@
 //   advance(Tensor(a) x, int ns) -> Tensor(a)    advances TestClock() by ns
 //   busy_wait(Tensor(a) x, int us) -> Tensor(a)  spins for us microseconds
 //   fail_if(Tensor(a) x, bool fail) -> Tensor(a) throws "graphprof_test failure" when fail
+//   timed(Tensor x, int forward_ns, int backward_ns) -> Tensor
+//                                                a copy of x; advances TestClock() by forward_ns,
+//                                                and by backward_ns when its backward runs
 // (in TorchScript source defined with DefineWithTestOps: graphprof_test.advance(x, 5)).
 #ifndef GRAPHPROF_TESTS_TEST_OPS_H_
 #define GRAPHPROF_TESTS_TEST_OPS_H_

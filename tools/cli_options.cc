@@ -76,6 +76,11 @@ absl::Status Validate(const CliOptions& o) {
   if (o.runs < 1) return absl::InvalidArgumentError("--runs must be at least 1");
   if (o.threads < 1) return absl::InvalidArgumentError("--threads must be at least 1");
   if (o.top < -1) return absl::InvalidArgumentError("--top must be 0 (all rows) or more");
+  if (o.loss_output < -1) return absl::InvalidArgumentError("--loss_output must be an output index (0 or more)");
+  if (o.loss_output >= 0 && !o.backward) return absl::InvalidArgumentError("--loss_output needs --backward");
+  if (o.backward && o.freeze) {
+    return absl::InvalidArgumentError("--backward cannot follow --freeze: frozen parameters are constants without gradients");
+  }
   if (o.nvtx && !NvtxAvailable()) {
     return absl::InvalidArgumentError("--nvtx needs a build with NVTX: ./bazelw run --config=cuda //tools:profile_graph");
   }

@@ -41,6 +41,10 @@ struct CliOptions {
   // "tsc", "steady", or "" (TSC where invariant, else steady).
   std::string clock;
   bool compensate = true;  // take the timer's cost off parents' times
+  // Training steps: forward with gradients, then backward of the loss (the
+  // sum of all floating outputs, or output `loss_output`).
+  bool backward = false;
+  int loss_output = -1;
   int threads = 1;
 
   Format format = Format::kTable;

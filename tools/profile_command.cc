@@ -16,6 +16,7 @@
 #include "ir/ivalue_util.h"
 #include "ir/loader.h"
 #include "ir/passes.h"
+#include "profilers/autograd/training_step.h"
 #include "profilers/before_after.h"
 #include "profilers/gpu/cuda_runtime.h"
 #include "profilers/gpu/cupti_collector.h"
@@ -70,6 +71,12 @@ absl::Status CheckSortKey(const CliOptions& options) {
   if (options.cuda_profile) {
     for (const char* metric : {DeviceEventTimer::kMetricName, KernelAttribution::kCountMetric,
                                KernelAttribution::kTimeMetric}) {
+      keys.push_back(metric);
+      keys.push_back(absl::StrCat(metric, "_self"));
+    }
+  }
+  if (options.backward) {
+    for (const char* metric : {"backward", "backward_fns"}) {
       keys.push_back(metric);
       keys.push_back(absl::StrCat(metric, "_self"));
     }
@@ -310,6 +317,8 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   profile.warmup = options.warmup;
   profile.runs = options.runs;
   profile.compensate = options.compensate;
+  profile.backward.enabled = options.backward;
+  profile.backward.loss_output = options.loss_output;
   if (!options.clock.empty()) {
     absl::StatusOr<std::shared_ptr<TimeSource>> clock = MakeTimeSource(options.clock);
     if (!clock.ok()) return Fail(err, kExitFailure, absl::StrCat("--clock: ", clock.status().message()));
@@ -374,6 +383,17 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     report->verification = Verify(*expected, output, rtol, atol,
                                   source->prepared.has_self() ? absl::StrCat("module.", options.method)
                                                               : "native execution");
+    if (options.backward) {
+      // The parameters hold the last timed run's gradients.
+      const TrainingStep training((*plan)->self(), profile.backward);
+      const std::vector<at::Tensor> actual = training.Gradients();
+      absl::StatusOr<std::vector<at::Tensor>> reference = training.ReferenceGradients(source->run_native, *inputs);
+      if (!reference.ok()) return Fail(err, kExitFailure, reference.status());
+      report->gradient_verification = training.CompareGradients(
+          *reference, actual, rtol, atol,
+          absl::StrCat(source->prepared.has_self() ? absl::StrCat("module.", options.method) : "native execution",
+                       " + backward"));
+    }
   }
 
   MainOutput main;

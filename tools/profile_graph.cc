@@ -39,7 +39,14 @@ ABSL_FLAG(int, runs, 10, "timed runs");
 ABSL_FLAG(std::string, clock, "",
           "time source: tsc (the CPU's invariant time-stamp counter) or steady (steady_clock); default tsc where "
           "available");
-ABSL_FLAG(bool, compensate, true, "take the timer's measured cost off the times (each node's own reads, and each child's off its parent and the run)");
+ABSL_FLAG(bool, compensate, true,
+          "take the timer's measured cost off the times (each node's own reads, and each child's off its parent and "
+          "the run)");
+ABSL_FLAG(bool, backward, false,
+          "training step: forward with gradients, then backward of the loss; per-node backward time, saved memory, "
+          "gradients verified");
+ABSL_FLAG(int, loss_output, -1,
+          "with --backward: differentiate output K (a one-element tensor) instead of the sum of all floating outputs");
 ABSL_FLAG(int, threads, 1, "intra-op threads (at::set_num_threads); memory is measured on one thread");
 ABSL_FLAG(std::string, format, "table", "output format: table, csv or json");
 ABSL_FLAG(std::string, group_by, "node", "rows: node, kind, module or shape");
@@ -113,6 +120,8 @@ int Main(int argc, char** argv) {
   o.runs = absl::GetFlag(FLAGS_runs);
   o.clock = absl::GetFlag(FLAGS_clock);
   o.compensate = absl::GetFlag(FLAGS_compensate);
+  o.backward = absl::GetFlag(FLAGS_backward);
+  o.loss_output = absl::GetFlag(FLAGS_loss_output);
   o.threads = absl::GetFlag(FLAGS_threads);
   o.sort = absl::GetFlag(FLAGS_sort);
   o.top = absl::GetFlag(FLAGS_top);

@@ -9,6 +9,7 @@ namespace {
 constexpr int kPid = 1;
 constexpr int kHostTid = 1;
 constexpr int kDeviceTid = 2;
+constexpr int kBackwardTid = 3;
 
 void Metadata(JsonWriter& w, const char* what, int tid, const std::string& name) {
   w.Newline();
@@ -98,6 +99,22 @@ std::string RenderChromeTrace(const Report& report) {
       w.EndObject();
       w.EndObject();
     }
+  }
+  // Backward: each autograd function, named after the node that created it.
+  if (!report.backward_events.empty()) Metadata(w, "thread_name", kBackwardTid, "backward (autograd functions)");
+  for (const TraceEvent& e : report.backward_events) {
+    const bool ours = e.node >= 0 && e.node < num_nodes;
+    BeginComplete(w, ours ? absl::StrCat(report.nodes[e.node].identity.label, " (backward)") : "(unattributed backward)",
+                  "backward", kBackwardTid, e.start_ns, e.duration_ns);
+    w.BeginObject();
+    w.Key("node"); w.Int(ours ? e.node : -1);
+    if (ours) {
+      w.Key("kind"); w.String(report.nodes[e.node].identity.kind);
+      w.Key("module"); w.String(report.nodes[e.node].identity.module);
+    }
+    w.Key("run"); w.Int(e.run);
+    w.EndObject();
+    w.EndObject();
   }
   if (!report.device_events.empty()) Metadata(w, "thread_name", kDeviceTid, absl::StrCat("device ", report.device));
   for (const DeviceEvent& e : report.device_events) {

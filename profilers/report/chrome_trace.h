@@ -8,8 +8,10 @@
 // the first timed run started. For a graph without loops, the number of
 // "node" events is nodes x runs. With CUPTI data, kernels, memcpys and
 // memsets appear on a second track ("device", category "device"), args
-// naming the node that launched them. With a memory view, live bytes after
-// each node are drawn as a counter over the first run.
+// naming the node that launched them. Training steps (--backward) add a
+// third track, "backward": each autograd function (category "backward"),
+// named "<node> (backward)" after the node that created it. With a memory
+// view, live bytes after each node are drawn as a counter over the first run.
 #ifndef GRAPHPROF_PROFILERS_REPORT_CHROME_TRACE_H_
 #define GRAPHPROF_PROFILERS_REPORT_CHROME_TRACE_H_
 

@@ -25,6 +25,8 @@ std::string RenderCsv(const Report& report, const View& view) {
     header.push_back(absl::StrCat(metric.name, ns ? "_us" : ""));
     header.push_back(absl::StrCat(metric.name, ns ? "_self_us" : "_self"));
   }
+  const bool saved = report.memory.has_value() && report.memory->backward;
+  if (saved) header.push_back("saved_bytes");
   const bool spread = report.run_sources.size() > 1;
   if (spread) {
     for (const char* column : {"min_report_us", "median_report_us", "max_report_us", "slowest_report"}) {
@@ -63,6 +65,7 @@ std::string RenderCsv(const Report& report, const View& view) {
         f.push_back(s->count == 0 ? "" : ns ? us(s->mean) : absl::StrFormat("%g", s->mean));
       }
     }
+    if (saved) f.push_back(row.memory ? absl::StrCat(row.memory->saved_bytes) : "");
     if (spread) {
       std::vector<double> means = row.source_means;
       std::sort(means.begin(), means.end());

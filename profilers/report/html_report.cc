@@ -134,6 +134,9 @@ void AddCommonColumns(const Report& report, GroupBy group_by, std::vector<ViewCo
     c.push_back(bytes("alloc", [](const NodeMemory& m) { return m.allocated_bytes; }, true));
     c.push_back(bytes("peak", [](const NodeMemory& m) { return m.peak_bytes; }, false));
     c.push_back(bytes("output", [](const NodeMemory& m) { return m.output_bytes; }, false));
+    if (report.memory->backward) {
+      c.push_back(bytes("saved", [](const NodeMemory& m) { return m.saved_bytes; }, true));
+    }
   }
   if (report.run_sources.size() > 1) {
     auto spread = [](std::string key, double where) {

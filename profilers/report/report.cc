@@ -59,6 +59,7 @@ void DeriveSelfMemory(std::vector<NodeRecord>& nodes) {
     m.self_freed_bytes = m.freed_bytes;
     m.self_allocations = m.allocations;
     m.self_output_bytes = m.output_bytes;
+    m.self_saved_bytes = m.saved_bytes;
   }
   for (const NodeRecord& node : nodes) {
     const int parent = node.identity.parent;
@@ -69,6 +70,7 @@ void DeriveSelfMemory(std::vector<NodeRecord>& nodes) {
     p->self_freed_bytes -= node.memory->freed_bytes;
     p->self_allocations -= node.memory->allocations;
     p->self_output_bytes = 0;
+    p->self_saved_bytes -= node.memory->saved_bytes;
   }
 }
 
@@ -144,20 +146,25 @@ double Report::PercentOf(int m, double value) const {
   return denominator > 0 ? 100.0 * value / denominator : 0;
 }
 
-double Report::coverage() const {
-  const std::vector<int64_t>& runs_ns = run_ns();
-  if (runs_ns.empty()) return 0;
+double Report::coverage() const { return CoverageOf(0); }
+
+double Report::CoverageOf(int m) const {
+  if (m < 0 || m >= static_cast<int>(metrics.size())) return 0;
+  const std::vector<int64_t>& run_total = metrics[m].run_total;
+  const std::vector<int64_t>& unattributed = metrics[m].unattributed;
+  if (run_total.empty()) return 0;
   double sum = 0;
-  for (size_t r = 0; r < runs_ns.size(); ++r) {
-    double top_level = 0;
+  for (size_t r = 0; r < run_total.size(); ++r) {
+    double inside = r < unattributed.size() ? static_cast<double>(unattributed[r]) : 0;
     for (const NodeRecord& node : nodes) {
-      if (node.identity.parent < 0 && r < node.time().total.size()) {
-        top_level += static_cast<double>(node.time().total[r]);
+      if (node.identity.parent < 0 && node.metrics.size() > static_cast<size_t>(m) &&
+          r < node.metrics[m].total.size()) {
+        inside += static_cast<double>(node.metrics[m].total[r]);
       }
     }
-    sum += runs_ns[r] > 0 ? top_level / static_cast<double>(runs_ns[r]) : 0;
+    sum += run_total[r] > 0 ? inside / static_cast<double>(run_total[r]) : 0;
   }
-  return sum / static_cast<double>(runs_ns.size());
+  return sum / static_cast<double>(run_total.size());
 }
 
 int64_t Report::executions_per_run() const {

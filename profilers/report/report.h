@@ -53,8 +53,9 @@ struct Metric {
   // run (host: run time). Empty when there is none; percentages then refer
   // to the sum of top-level nodes.
   std::vector<int64_t> run_total;
-  // Per timed run, the part of run_total no node accounts for (e.g. autograd
-  // engine work); empty when not measured.
+  // Per timed run, the part of run_total measured but not attributed to a
+  // node (e.g. backward's gradient accumulation and loss functions); empty
+  // when not measured. What neither covers (engine gaps) is 1 - CoverageOf.
   std::vector<int64_t> unattributed;
 };
 
@@ -74,12 +75,17 @@ struct NodeMemory {
   int64_t peak_bytes = 0;        // highest live bytes while it ran
   int64_t live_after_bytes = 0;  // live bytes right after it
   int64_t output_bytes = 0;      // bytes of its outputs, each storage once
+  // Training steps (--backward): bytes it allocated in forward that were
+  // still alive when forward ended and were freed by backward, i.e. kept
+  // for backward (saved activations and the autograd graph's buffers).
+  int64_t saved_bytes = 0;
   // Without the nodes of its blocks (derived by Report::Finalize): what
   // grouped views and sums add up, so nothing is counted twice.
   int64_t self_allocated_bytes = 0;
   int64_t self_freed_bytes = 0;
   int64_t self_allocations = 0;
   int64_t self_output_bytes = 0;  // 0 for If/Loop: their outputs come from their blocks
+  int64_t self_saved_bytes = 0;
 };
 
 struct MemoryPoint {
@@ -94,6 +100,17 @@ struct MemorySummary {
   int64_t freed_bytes = 0;
   int64_t allocations = 0;
   std::vector<MemoryPoint> timeline;  // one point per node execution
+  // Training steps: the whole step's peak is max(peak_bytes, backward_peak_bytes).
+  bool backward = false;
+  int64_t backward_peak_bytes = 0;  // highest live bytes during backward
+  int backward_peak_node = -1;      // whose backward functions were running (-1: none of the graph's)
+  int64_t saved_bytes = 0;          // all nodes' saved_bytes
+};
+
+// Bytes that belong to one module (gradients of its own parameters, say).
+struct ModuleBytes {
+  std::string module;  // "layer1.0.conv1"; "" is the root module
+  int64_t bytes = 0;
 };
 
 // One node execution in a timed run, for timelines.
@@ -188,10 +205,26 @@ struct Report {
   std::string device;
   std::string device_note;
   std::vector<DeviceEvent> device_events;
+  // Training steps (--backward; the "backward" metric): what was
+  // differentiated, each autograd function's execution (node -1: not the
+  // graph's, e.g. AccumulateGrad) for the trace's backward track, parameter
+  // gradient bytes per module, and gradients compared with native backward.
+  std::string loss;
+  std::vector<TraceEvent> backward_events;
+  std::vector<ModuleBytes> gradient_bytes;
+  std::optional<Verification> gradient_verification;
   // Anything else a reader must know, one line each (shown in the summary).
   std::vector<std::string> notes;
   // Set when this report merges several (merge.h): which runs came from which.
   std::vector<RunSource> run_sources;
+
+  // Output (and gradients, when checked) matched native execution; false
+  // when nothing was checked.
+  bool verified() const {
+    return (verification.has_value() || gradient_verification.has_value()) &&
+           (!verification.has_value() || verification->passed()) &&
+           (!gradient_verification.has_value() || gradient_verification->passed());
+  }
 
   // --- Metrics. ---
   const Metric& time_metric() const { return metrics[0]; }
@@ -216,6 +249,10 @@ struct Report {
   double PercentOf(int m, double value) const;
   // Mean over runs of (sum of top-level node times) / (run time).
   double coverage() const;
+  // The same for metric `m`: (top-level nodes + its unattributed part) / its
+  // run total (backward: the share of backward time inside timed autograd
+  // functions); 0 without run totals.
+  double CoverageOf(int m) const;
   // Node executions in one run (run 0).
   int64_t executions_per_run() const;
 };

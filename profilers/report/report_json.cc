@@ -1,5 +1,7 @@
 #include "profilers/report/report_json.h"
 
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
@@ -35,6 +37,8 @@ void WriteMemory(JsonWriter& w, const NodeMemory& m) {
       {"self_freed_bytes", m.self_freed_bytes},
       {"self_allocations", m.self_allocations},
       {"self_output_bytes", m.self_output_bytes},
+      {"saved_bytes", m.saved_bytes},
+      {"self_saved_bytes", m.self_saved_bytes},
   };
   for (const auto& [key, value] : fields) {
     w.Key(key);
@@ -125,6 +129,7 @@ NodeMemory MemoryFromJson(const json& j) {
   m.peak_bytes = j.at("peak_bytes").get<int64_t>();
   m.live_after_bytes = j.at("live_after_bytes").get<int64_t>();
   m.output_bytes = j.at("output_bytes").get<int64_t>();
+  m.saved_bytes = j.value("saved_bytes", int64_t{0});
   return m;  // self_* are derived by Finalize
 }
 
@@ -223,6 +228,62 @@ absl::Status CheckStructure(const Report& report) {
   return absl::OkStatus();
 }
 
+void WriteVerification(JsonWriter& w, const std::optional<Verification>& verification) {
+  if (!verification.has_value()) {
+    w.Null();
+    return;
+  }
+  const Verification& v = *verification;
+  w.BeginObject();
+  w.Key("identical"); w.Bool(v.identical);
+  w.Key("within_tolerance"); w.Bool(v.within_tolerance);
+  w.Key("max_abs_error"); w.Double(v.max_abs_error);
+  w.Key("max_rel_error"); w.Double(v.max_rel_error);
+  w.Key("rtol"); w.Double(v.rtol);
+  w.Key("atol"); w.Double(v.atol);
+  w.Key("detail"); w.String(v.detail);
+  w.Key("reference"); w.String(v.reference);
+  w.EndObject();
+}
+
+std::optional<Verification> VerificationFromJson(const json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+  const json& v = j.at(key);
+  Verification verification;
+  verification.identical = v.at("identical").get<bool>();
+  verification.within_tolerance = v.value("within_tolerance", false);
+  verification.max_abs_error = v.value("max_abs_error", 0.0);
+  verification.max_rel_error = v.value("max_rel_error", 0.0);
+  verification.rtol = v.value("rtol", 0.0);
+  verification.atol = v.value("atol", 0.0);
+  verification.detail = v.value("detail", "");
+  verification.reference = v.value("reference", "native execution");
+  return verification;
+}
+
+void WriteEvents(JsonWriter& w, const std::vector<TraceEvent>& events) {
+  w.BeginArray();
+  for (const TraceEvent& e : events) {
+    w.BeginArray();
+    w.Int(e.node);
+    w.Int(e.run);
+    w.Int(e.start_ns);
+    w.Int(e.duration_ns);
+    w.EndArray();
+  }
+  w.EndArray();
+}
+
+std::vector<TraceEvent> EventsFromJson(const json& j, const char* key) {
+  std::vector<TraceEvent> events;
+  if (!j.contains(key)) return events;
+  for (const json& e : j.at(key)) {
+    events.push_back(TraceEvent{e.at(0).get<int32_t>(), e.at(1).get<int32_t>(), e.at(2).get<int64_t>(),
+                                e.at(3).get<int64_t>()});
+  }
+  return events;
+}
+
 }  // namespace
 
 void WriteReportJson(const Report& report, JsonWriter& w) {
@@ -253,27 +314,23 @@ void WriteReportJson(const Report& report, JsonWriter& w) {
   }
   w.EndArray();
   w.Key("verified");
-  if (report.verification.has_value()) {
-    w.Bool(report.verification->passed());
+  if (report.verification.has_value() || report.gradient_verification.has_value()) {
+    w.Bool(report.verified());
   } else {
     w.Null();
   }
-  w.Key("verification");
-  if (report.verification.has_value()) {
-    const Verification& v = *report.verification;
-    w.BeginObject();
-    w.Key("identical"); w.Bool(v.identical);
-    w.Key("within_tolerance"); w.Bool(v.within_tolerance);
-    w.Key("max_abs_error"); w.Double(v.max_abs_error);
-    w.Key("max_rel_error"); w.Double(v.max_rel_error);
-    w.Key("rtol"); w.Double(v.rtol);
-    w.Key("atol"); w.Double(v.atol);
-    w.Key("detail"); w.String(v.detail);
-    w.Key("reference"); w.String(v.reference);
-    w.EndObject();
-  } else {
-    w.Null();
+  w.Key("verification"); WriteVerification(w, report.verification);
+  w.Key("gradient_verification"); WriteVerification(w, report.gradient_verification);
+  w.Key("loss"); w.String(report.loss);
+  w.Key("gradient_bytes");
+  w.BeginArray();
+  for (const ModuleBytes& m : report.gradient_bytes) {
+    w.BeginArray();
+    w.String(m.module);
+    w.Int(m.bytes);
+    w.EndArray();
   }
+  w.EndArray();
   WriteOptionalCount(w, "parameters", report.parameters);
   WriteOptionalCount(w, "trainable_parameters", report.trainable_parameters);
   WriteOptionalCount(w, "model_bytes", report.model_bytes);
@@ -288,6 +345,11 @@ void WriteReportJson(const Report& report, JsonWriter& w) {
     w.Key("allocated_bytes"); w.Int(m.allocated_bytes);
     w.Key("freed_bytes"); w.Int(m.freed_bytes);
     w.Key("allocations"); w.Int(m.allocations);
+    if (m.backward) {
+      w.Key("backward_peak_bytes"); w.Int(m.backward_peak_bytes);
+      w.Key("backward_peak_node"); w.Int(m.backward_peak_node);
+      w.Key("saved_bytes"); w.Int(m.saved_bytes);
+    }
     w.Key("timeline");
     w.BeginArray();
     for (const MemoryPoint& p : m.timeline) {
@@ -318,17 +380,8 @@ void WriteReportJson(const Report& report, JsonWriter& w) {
     w.EndArray();
   }
   w.EndArray();
-  w.Key("events");
-  w.BeginArray();
-  for (const TraceEvent& e : report.events) {
-    w.BeginArray();
-    w.Int(e.node);
-    w.Int(e.run);
-    w.Int(e.start_ns);
-    w.Int(e.duration_ns);
-    w.EndArray();
-  }
-  w.EndArray();
+  w.Key("events"); WriteEvents(w, report.events);
+  w.Key("backward_events"); WriteEvents(w, report.backward_events);
   w.Key("dropped_events"); w.Int(report.dropped_events);
   w.Key("device"); w.String(report.device);
   w.Key("device_note"); w.String(report.device_note);
@@ -406,18 +459,13 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
           }
         }
       }
-      if (j.contains("verification") && !j.at("verification").is_null()) {
-        const json& v = j.at("verification");
-        Verification verification;
-        verification.identical = v.at("identical").get<bool>();
-        verification.within_tolerance = v.value("within_tolerance", false);
-        verification.max_abs_error = v.value("max_abs_error", 0.0);
-        verification.max_rel_error = v.value("max_rel_error", 0.0);
-        verification.rtol = v.value("rtol", 0.0);
-        verification.atol = v.value("atol", 0.0);
-        verification.detail = v.value("detail", "");
-        verification.reference = v.value("reference", "native execution");
-        report.verification = verification;
+      report.verification = VerificationFromJson(j, "verification");
+      report.gradient_verification = VerificationFromJson(j, "gradient_verification");
+      report.loss = j.value("loss", "");
+      if (j.contains("gradient_bytes")) {
+        for (const json& m : j.at("gradient_bytes")) {
+          report.gradient_bytes.push_back(ModuleBytes{m.at(0).get<std::string>(), m.at(1).get<int64_t>()});
+        }
       }
     } else if (!j.at("verified").is_null()) {
       Verification verification;
@@ -440,18 +488,18 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
       memory.allocated_bytes = m.at("allocated_bytes").get<int64_t>();
       memory.freed_bytes = m.at("freed_bytes").get<int64_t>();
       memory.allocations = m.at("allocations").get<int64_t>();
+      memory.backward = m.contains("backward_peak_bytes");
+      memory.backward_peak_bytes = m.value("backward_peak_bytes", int64_t{0});
+      memory.backward_peak_node = m.value("backward_peak_node", -1);
+      memory.saved_bytes = m.value("saved_bytes", int64_t{0});
       for (const json& p : m.at("timeline")) memory.timeline.push_back(MemoryPoint{p.at(0).get<int>(), p.at(1).get<int64_t>()});
       report.memory = memory;
     }
     if (j.contains("ir")) {
       for (const json& line : j.at("ir")) report.ir.push_back(IrLine{line.at(0).get<std::string>(), line.at(1).get<int>()});
     }
-    if (j.contains("events")) {
-      for (const json& e : j.at("events")) {
-        report.events.push_back(TraceEvent{e.at(0).get<int32_t>(), e.at(1).get<int32_t>(),
-                                           e.at(2).get<int64_t>(), e.at(3).get<int64_t>()});
-      }
-    }
+    report.events = EventsFromJson(j, "events");
+    report.backward_events = EventsFromJson(j, "backward_events");
     report.dropped_events = j.value("dropped_events", int64_t{0});
     report.device = j.value("device", "");
     report.device_note = j.value("device_note", "");

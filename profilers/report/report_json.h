@@ -18,13 +18,19 @@
 //   verified           true | false | null (not checked)                   <- derived
 //   verification       null | {identical, within_tolerance, max_abs_error,
 //                       max_rel_error, rtol, atol, detail, reference}
+//   gradient_verification  the same for parameter gradients (--backward), or null
+//   loss               what backward differentiated ("" without --backward)
+//   gradient_bytes     [[module, bytes of its parameters' gradients], ...]
 //   parameters, trainable_parameters, model_bytes, input_bytes   (null: unknown)
 //   peak_bytes         peak live bytes of the inspection run, or null       <- derived
 //   memory             {peak_bytes, peak_node, allocated_bytes, freed_bytes,
-//                       allocations, timeline: [[node, live_bytes], ...]} or null
+//                       allocations, timeline: [[node, live_bytes], ...],
+//                       with --backward: backward_peak_bytes, backward_peak_node,
+//                       saved_bytes} or null
 //   nodes              [node, ...] in id order (below)
 //   ir                 [[line text, node id or -1], ...]
 //   events             [[node, run, start_ns, duration_ns], ...] (timelines)
+//   backward_events    the same for autograd functions (node -1: not the graph's)
 //   dropped_events     trace events that did not fit the buffer
 //   device, device_note, device_events [[node, run, name, kind, start_ns, duration_ns], ...]
 //   notes              ["...", ...]
@@ -38,7 +44,7 @@
 //   percent, and <metric>_us / <metric>_self_us (counts: <metric>,
 //   <metric>_self) for the other metrics                           <- derived
 //   memory {allocated_bytes, freed_bytes, allocations, peak_bytes,
-//           live_after_bytes, output_bytes, self_*}               <- only with a memory view
+//           live_after_bytes, output_bytes, saved_bytes, self_*}  <- only with a memory view
 //   top_kernels [[name, ns per run], ...]                        <- only with kernel data
 //
 // ReportFromJson reads the raw fields back and recomputes everything derived,

@@ -1,6 +1,7 @@
 #include "profilers/report/text_report.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -22,16 +23,31 @@ std::string MetricHeader(const Metric& metric) {
 
 }  // namespace
 
-std::string DescribeVerification(const Report& report) {
-  if (!report.verification.has_value()) return "not checked (use --verify)";
-  const Verification& v = *report.verification;
-  if (v.identical) return absl::StrCat("output identical to ", v.reference);
+namespace {
+
+// One comparison with native execution, "output"/"gradients" as `what`.
+std::string DescribeComparison(const Verification& v, const char* what) {
+  if (v.identical) return absl::StrCat(what, " identical to ", v.reference);
   const std::string errors = absl::StrFormat("max abs error %.3g, max rel error %.3g (rtol %g, atol %g)",
                                              v.max_abs_error, v.max_rel_error, v.rtol, v.atol);
-  if (v.within_tolerance) return absl::StrCat("output within tolerance of ", v.reference, ": ", errors);
-  return absl::StrCat("OUTPUT DIFFERS from ", v.reference, ": ", v.detail, v.detail.empty() ? "" : "; ", errors);
+  if (v.within_tolerance) return absl::StrCat(what, " within tolerance of ", v.reference, ": ", errors);
+  std::string upper(what);
+  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
+  return absl::StrCat(upper, " DIFFER", upper == "OUTPUT" ? "S" : "", " from ", v.reference, ": ", v.detail,
+                      v.detail.empty() ? "" : "; ", errors);
 }
 
+}  // namespace
+
+std::string DescribeVerification(const Report& report) {
+  if (!report.verification.has_value()) return "not checked (use --verify)";
+  return DescribeComparison(*report.verification, "output");
+}
+
+std::string DescribeGradientVerification(const Report& report) {
+  if (!report.gradient_verification.has_value()) return "";
+  return DescribeComparison(*report.gradient_verification, "gradients");
+}
 
 std::string RenderSummary(const Report& report) {
   std::string out = absl::StrCat("graphprof report: ", report.model, "\n");
@@ -59,7 +75,9 @@ std::string RenderSummary(const Report& report) {
     absl::StrAppendFormat(&out, "  %-13s mean %s us  median %s us (%s)", metric.name, FormatMicros(total.mean),
                           FormatMicros(total.median), metric.description);
     if (!metric.unattributed.empty()) {
-      absl::StrAppend(&out, "; unattributed ", FormatMicros(Summarize(metric.unattributed).mean), " us");
+      absl::StrAppendFormat(&out, "; unattributed %s us; coverage %.2f%%",
+                            FormatMicros(Summarize(metric.unattributed).mean),
+                            100.0 * report.CoverageOf(static_cast<int>(m)));
     }
     out += "\n";
   }
@@ -77,6 +95,15 @@ std::string RenderSummary(const Report& report) {
   absl::StrAppendFormat(&out, "  coverage      %.2f%% of run time is inside top-level nodes\n",
                         100.0 * report.coverage());
   absl::StrAppend(&out, "  verified      ", DescribeVerification(report), "\n");
+  if (report.gradient_verification.has_value()) {
+    absl::StrAppend(&out, "                ", DescribeGradientVerification(report), "\n");
+  }
+  if (!report.loss.empty()) {
+    int64_t gradient_bytes = 0;
+    for (const ModuleBytes& m : report.gradient_bytes) gradient_bytes += m.bytes;
+    absl::StrAppend(&out, "  training      backward of ", report.loss, "; parameter gradients ",
+                    FormatBytes(gradient_bytes), " in ", report.gradient_bytes.size(), " modules\n");
+  }
   if (report.memory.has_value()) {
     const MemorySummary& m = *report.memory;
     std::string where = "-";
@@ -86,6 +113,15 @@ std::string RenderSummary(const Report& report) {
     absl::StrAppend(&out, "  memory        peak ", FormatBytes(m.peak_bytes), " live (at ", where, "); ",
                     m.allocations, " allocations, ", FormatBytes(m.allocated_bytes), " allocated, ",
                     FormatBytes(m.freed_bytes), " freed\n");
+    if (m.backward) {
+      std::string backward_where = "functions outside the graph's nodes: gradient accumulation, the loss";
+      if (m.backward_peak_node >= 0 && m.backward_peak_node < static_cast<int>(report.nodes.size())) {
+        backward_where = absl::StrCat("node ", m.backward_peak_node, " ",
+                                      report.nodes[m.backward_peak_node].identity.label, " backward");
+      }
+      absl::StrAppend(&out, "                backward peak ", FormatBytes(m.backward_peak_bytes), " live (at ",
+                      backward_where, "); ", FormatBytes(m.saved_bytes), " kept from forward for backward\n");
+    }
   }
   if (!report.device.empty() || !report.device_note.empty()) {
     absl::StrAppend(&out, "  device        ",
@@ -115,6 +151,7 @@ std::string RenderSummary(const Report& report) {
 
 std::string RenderTable(const Report& report, const View& view, const TableOptions& options) {
   const bool memory = options.memory && report.memory.has_value();
+  const bool saved = memory && report.memory->backward;  // kept for backward
   const bool nodes = view.group_by == GroupBy::kNode;
   const bool modules = view.group_by == GroupBy::kModule;
   using C = TextTable::Column;
@@ -139,6 +176,7 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
     columns.push_back(C{"alloc", TextTable::kRight});
     columns.push_back(C{"peak", TextTable::kRight});
     columns.push_back(C{"output", TextTable::kRight});
+    if (saved) columns.push_back(C{"saved", TextTable::kRight});
   }
   // Merged reports: the spread of the per-report means, and the straggler.
   const bool spread = report.run_sources.size() > 1;
@@ -155,19 +193,21 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
     std::vector<std::string> c;
     std::string name = row.name;
     if (!sums && (modules || (nodes && row.depth > 0))) name = std::string(2 * row.depth, ' ') + name;
-    if (nodes) c.push_back(sums ? "" : absl::StrCat(row.id));
+    if (nodes) c.push_back(sums || row.id < 0 ? "" : absl::StrCat(row.id));
     c.push_back(name);
     if (nodes) {
       c.push_back(sums ? "" : row.kind);
     } else {
       c.push_back(absl::StrCat(row.members));
     }
-    c.push_back(FormatCount(row.calls));
-    c.push_back(FormatMicros(row.time().total.mean));
-    c.push_back(absl::StrFormat("%.2f", row.time().percent));
-    if (nodes || modules) c.push_back(FormatMicros(row.time().self.mean));
-    c.push_back(sums ? "" : FormatMicros(row.time().total.std));
-    c.push_back(sums ? "" : FormatMicros(row.time().total.p90));
+    // Rows without host time (the unattributed row) leave its columns empty.
+    const bool timed = row.time().total.count > 0;
+    c.push_back(timed ? FormatCount(row.calls) : "");
+    c.push_back(timed ? FormatMicros(row.time().total.mean) : "");
+    c.push_back(timed ? absl::StrFormat("%.2f", row.time().percent) : "");
+    if (nodes || modules) c.push_back(timed ? FormatMicros(row.time().self.mean) : "");
+    c.push_back(sums || !timed ? "" : FormatMicros(row.time().total.std));
+    c.push_back(sums || !timed ? "" : FormatMicros(row.time().total.p90));
     for (size_t m = 1; m < report.metrics.size(); ++m) {
       c.push_back(m < row.metrics.size() ? MetricValue(report.metrics[m], row.metrics[m].total) : "");
     }
@@ -175,6 +215,7 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
       c.push_back(row.memory ? FormatBytes(row.memory->allocated_bytes) : "");
       c.push_back(row.memory && !sums ? FormatBytes(row.memory->peak_bytes) : "");
       c.push_back(row.memory && !sums ? FormatBytes(row.memory->output_bytes) : "");
+      if (saved) c.push_back(row.memory ? FormatBytes(row.memory->saved_bytes) : "");
     }
     if (spread) {
       std::vector<double> means = row.source_means;

@@ -46,12 +46,14 @@ void AddSelfMemory(std::optional<NodeMemory>& into, const std::optional<NodeMemo
   into->freed_bytes += m->self_freed_bytes;
   into->allocations += m->self_allocations;
   into->output_bytes += m->self_output_bytes;
+  into->saved_bytes += m->self_saved_bytes;
   into->peak_bytes = std::max(into->peak_bytes, m->peak_bytes);
   into->live_after_bytes = std::max(into->live_after_bytes, m->live_after_bytes);
   into->self_allocated_bytes = into->allocated_bytes;
   into->self_freed_bytes = into->freed_bytes;
   into->self_allocations = into->allocations;
   into->self_output_bytes = into->output_bytes;
+  into->self_saved_bytes = into->saved_bytes;
 }
 
 // Adds a node's self values to both sides of a grouped row.
@@ -325,6 +327,24 @@ absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options) 
   sums.row.name = "(sum)";
   for (const NodeRecord& node : report.nodes) {
     if (Selected(node, options.modules)) AddSelf(sums, node);
+  }
+  // What a metric measured for the whole run but no node accounts for
+  // (backward's AccumulateGrad and engine work, unattributed kernels): one
+  // row of its own, so the rows still add up to the run.
+  if (options.modules.empty()) {
+    Accumulator rest = NewAccumulator(report);
+    rest.row.name = "(unattributed)";
+    bool any = false;
+    for (size_t m = 0; m < report.metrics.size(); ++m) {
+      const std::vector<int64_t>& values = report.metrics[m].unattributed;
+      if (values.empty()) continue;
+      any = true;
+      AddInto(rest.series[m].total, values);
+      AddInto(rest.series[m].self, values);
+      AddInto(sums.series[m].total, values);
+      AddInto(sums.series[m].self, values);
+    }
+    if (any) groups.push_back(std::move(rest));
   }
   view.sums = Finish(sums, report);
 

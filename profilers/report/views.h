@@ -13,9 +13,12 @@
 // gets the same treatment: a row holds one MetricStats per metric, whose
 // statistics are over runs of the row's per-run value, so std/p90 are real
 // run-to-run variation. Memory rows add self memory (peaks: the maximum).
-// Rows can be sorted by any column and cut to the top N; the sums row always
-// covers all rows (for nodes: top-level totals, so nested time is not
-// counted twice).
+// A metric's unattributed part (Metric::unattributed: backward work of no
+// node, kernels launched outside nodes) is a row of its own, named
+// "(unattributed)" (id -1, no members), in every view not limited to
+// modules. Rows can be sorted by any column and cut to the top N; the sums
+// row always covers all rows (for nodes: top-level totals, so nested time is
+// not counted twice).
 #ifndef GRAPHPROF_PROFILERS_REPORT_VIEWS_H_
 #define GRAPHPROF_PROFILERS_REPORT_VIEWS_H_
 

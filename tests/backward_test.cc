@@ -1,0 +1,299 @@
+// Training steps (ProfileOptions::backward): which node each autograd
+// function came from, backward time and saved memory per node, gradients.
+//
+// Exact numbers come from graphprof_test::timed, whose forward and backward
+// advance the test clock by given amounts; a real-clock check uses a model
+// with one layer made ~9x more expensive by construction.
+#include <gtest/gtest.h>
+
+#include "ir/ivalue_util.h"
+#include "profilers/autograd/sequence_owners.h"
+#include "profilers/autograd/training_step.h"
+#include "profilers/profiler.h"
+#include "profilers/report/chrome_trace.h"
+#include "profilers/report/report_json.h"
+#include "profilers/report/stats.h"
+#include "profilers/report/views.h"
+#include "tests/test_ops.h"
+#include "tests/test_util.h"
+#include "tools/zoo/zoo.h"
+
+namespace graphprof {
+namespace {
+
+using ::graphprof::testing::DefineWithTestOps;
+using ::graphprof::testing::PlanModule;
+using ::graphprof::testing::TestClock;
+
+TEST(SequenceOwnersTest, TheInnermostNodeOwnsItsFunctions) {
+  // Completion order: children (5: [12,14), 6: [15,16)) before their Loop
+  // (4: [10,17)), which keeps [10,12), 14 and 16.
+  const std::vector<SequenceRange> ranges = {{12, 14, 5}, {15, 16, 6}, {10, 17, 4}, {17, 18, 9}};
+  SequenceOwners owners;
+  owners.Assign(ranges);
+  EXPECT_EQ(owners.size(), 8);
+  const std::vector<std::pair<int64_t, int>> expected = {{9, -1}, {10, 4}, {11, 4}, {12, 5}, {13, 5}, {14, 4},
+                                                         {15, 6}, {16, 4}, {17, 9}, {18, -1}, {-1, -1}};
+  for (const auto& [sequence, node] : expected) EXPECT_EQ(owners.OwnerOf(sequence), node) << sequence;
+  owners.Assign({});
+  EXPECT_EQ(owners.OwnerOf(12), -1);
+}
+
+// root (w) -> a: timed(1000 ns backward), b: a loop of 3 timed(200 ns backward).
+torch::jit::Module TimedModule() {
+  torch::jit::Module a("A");
+  DefineWithTestOps(a, "def forward(self, x):\n    return graphprof_test.timed(x, 100, 1000)\n");
+  torch::jit::Module b("B");
+  DefineWithTestOps(b,
+                    "def forward(self, x):\n"
+                    "    h = x\n"
+                    "    for i in range(3):\n"
+                    "        h = graphprof_test.timed(h, 10, 200)\n"
+                    "    return h\n");
+  torch::jit::Module root("Root");
+  root.register_parameter("w", torch::full({4}, 2.0).requires_grad_(true), /*is_buffer=*/false);
+  root.register_module("a", a);
+  root.register_module("b", b);
+  root.define("def forward(self, x):\n    return self.b.forward(self.a.forward(x * self.w))\n");
+  return root;
+}
+
+const NodeRecord* FindNode(const Report& report, const std::string& kind, const std::string& module) {
+  for (const NodeRecord& node : report.nodes) {
+    if (node.identity.kind == kind && node.identity.module == module) return &node;
+  }
+  return nullptr;
+}
+
+ProfileOptions TrainingOptions(std::shared_ptr<TimeSource> clock) {
+  ProfileOptions options;
+  options.runs = 2;
+  options.warmup = 1;
+  options.memory = true;
+  options.clock = std::move(clock);
+  options.backward.enabled = true;
+  return options;
+}
+
+TEST(BackwardTest, EveryFunctionGoesToTheNodeThatCreatedIt) {
+  torch::jit::Module module = TimedModule();
+  auto plan = PlanModule(module);
+  ASSERT_NE(plan, nullptr);
+  absl::StatusOr<Report> report = Profile(plan, {torch::ones({4})}, TrainingOptions(TestClock()));
+  ASSERT_TRUE(report.ok()) << report.status();
+  const int backward = report->FindMetric("backward");
+  const int functions = report->FindMetric("backward_fns");
+  ASSERT_GE(backward, 0);
+  ASSERT_GE(functions, 0);
+  EXPECT_EQ(report->loss, "the sum of all floating outputs");
+
+  const NodeRecord* a = FindNode(*report, "graphprof_test::timed", "a");
+  const NodeRecord* body = FindNode(*report, "graphprof_test::timed", "b");
+  const NodeRecord* loop = FindNode(*report, "prim::Loop", "b");
+  const NodeRecord* mul = FindNode(*report, "aten::mul", "");
+  ASSERT_TRUE(a && body && loop && mul);
+  for (int r = 0; r < report->runs; ++r) {
+    EXPECT_EQ(a->metrics[backward].total[r], 1000);
+    EXPECT_EQ(a->metrics[functions].total[r], 1);
+    EXPECT_EQ(a->time().total[r], 100);
+    EXPECT_EQ(body->metrics[backward].total[r], 600);  // three iterations
+    EXPECT_EQ(body->metrics[functions].total[r], 3);
+    EXPECT_EQ(loop->metrics[backward].total[r], 600);  // its body's
+    EXPECT_EQ(loop->metrics[backward].self[r], 0);
+    EXPECT_EQ(mul->metrics[backward].total[r], 0);  // MulBackward0 takes no test time
+    EXPECT_EQ(mul->metrics[functions].total[r], 1);
+    // The whole backward, timed around it; nothing outside the nodes took time.
+    EXPECT_EQ(report->metrics[backward].run_total[r], 1600);
+    EXPECT_EQ(report->metrics[backward].unattributed[r], 0);
+  }
+  EXPECT_DOUBLE_EQ(report->CoverageOf(backward), 1.0);
+
+  // The module view answers "whose backward": a 1000, b 600.
+  absl::StatusOr<View> modules = MakeView(*report, ViewOptions{GroupBy::kModule, "", 0});
+  ASSERT_TRUE(modules.ok()) << modules.status();
+  std::map<std::string, double> by_module;
+  for (const ViewRow& row : modules->rows) by_module[row.name] = row.metrics[backward].total.mean;
+  EXPECT_EQ(by_module["a"], 1000);
+  EXPECT_EQ(by_module["b"], 600);
+  EXPECT_EQ(by_module["(root)"], 1600);
+  // The unattributed row is there and the sums add up to the backward time.
+  EXPECT_EQ(modules->rows.back().name, "(unattributed)");
+  EXPECT_EQ(modules->sums.metrics[backward].total.mean, 1600);
+
+  // One trace event per function, the graph's named by their node.
+  int named = 0;
+  for (const TraceEvent& e : report->backward_events) named += e.node == a->identity.id;
+  EXPECT_EQ(named, report->runs);
+  EXPECT_NE(RenderChromeTrace(*report).find("\"a/timed (backward)\""), std::string::npos)
+      << a->identity.label;
+
+  // The parameters keep the last run's gradient: d sum(x * w) / dw = x.
+  EXPECT_TRUE(module.attr("w").toTensor().grad().equal(torch::ones({4})));
+  ASSERT_EQ(report->gradient_bytes.size(), 1u);
+  EXPECT_EQ(report->gradient_bytes[0].module, "");
+  EXPECT_EQ(report->gradient_bytes[0].bytes, 16);
+}
+
+TEST(BackwardTest, ReportsKeepBackwardThroughJson) {
+  torch::jit::Module module = TimedModule();
+  auto plan = PlanModule(module);
+  ASSERT_NE(plan, nullptr);
+  absl::StatusOr<Report> report = Profile(plan, {torch::ones({4})}, TrainingOptions(TestClock()));
+  ASSERT_TRUE(report.ok()) << report.status();
+  report->gradient_verification = Verification{};
+  report->gradient_verification->identical = true;
+  absl::StatusOr<Report> read = ReportFromJson(ReportToJson(*report));
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(ReportToJson(*read), ReportToJson(*report));
+  EXPECT_EQ(read->backward_events.size(), report->backward_events.size());
+  EXPECT_TRUE(read->memory->backward);
+  EXPECT_EQ(read->loss, report->loss);
+  EXPECT_TRUE(read->gradient_verification->identical);
+}
+
+// The zoo MLP: the two ReLUs' outputs are what backward keeps (ReluBackward
+// saves its result; the linears' inputs are those same tensors, or the
+// input, which was not allocated by the graph).
+TEST(BackwardTest, SavedBytesAreTheActivationsBackwardKeeps) {
+  absl::StatusOr<ZooModel> mlp = MakeZooModel("mlp");
+  ASSERT_TRUE(mlp.ok());
+  auto plan = PlanModule(mlp->module);
+  ASSERT_NE(plan, nullptr);
+  absl::StatusOr<Report> report = Profile(plan, mlp->ExampleInputs(), TrainingOptions(DefaultTimeSource()));
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_TRUE(report->memory.has_value());
+  EXPECT_TRUE(report->memory->backward);
+  int64_t relu_saved = 0;
+  for (const NodeRecord& node : report->nodes) {
+    ASSERT_TRUE(node.memory.has_value());
+    if (node.identity.kind == "aten::relu") {
+      relu_saved += node.memory->saved_bytes;
+    } else {
+      EXPECT_EQ(node.memory->saved_bytes, 0) << node.identity.label;
+    }
+  }
+  EXPECT_EQ(relu_saved, (32 * 256 + 32 * 128) * 4);
+  EXPECT_EQ(report->memory->saved_bytes, relu_saved);
+  EXPECT_GT(report->memory->backward_peak_bytes, 0);
+  // Gradients: every parameter's, by module.
+  std::map<std::string, int64_t> gradients;
+  for (const ModuleBytes& m : report->gradient_bytes) gradients[m.module] = m.bytes;
+  EXPECT_EQ(gradients["fc1"], (256 * 784 + 256) * 4);
+  EXPECT_EQ(gradients["fc2"], (128 * 256 + 128) * 4);
+  EXPECT_EQ(gradients["fc3"], (10 * 128 + 10) * 4);
+}
+
+// Three identical 3x3 convolutions in their own modules, but the middle one
+// runs on its input repeated 10 times (then folded back): 10x the work in
+// its conv2d, forward and backward. (Made by batch, not by kernel or channel
+// counts: LibTorch's CPU convolutions are not proportional to their FLOPs
+// across shapes, 1x1 kernels being slower than 3x3 here.)
+torch::jit::Module ThreeConvs() {
+  torch::manual_seed(0);
+  auto conv = [](const char* name, bool costly) {
+    torch::jit::Module m(name);
+    m.register_parameter("weight", (torch::randn({16, 16, 3, 3}) * 0.1).requires_grad_(true), false);
+    m.define(costly ? "def forward(self, x):\n"
+                      "    y = torch.conv2d(x.repeat(10, 1, 1, 1), self.weight, None, 1, 1)\n"
+                      "    return y.view(10, x.size(0), 16, x.size(2), x.size(3)).sum(0)\n"
+                    : "def forward(self, x):\n    return torch.conv2d(x, self.weight, None, 1, 1)\n");
+    return m;
+  };
+  torch::jit::Module root("ThreeConvs");
+  root.register_module("cheap1", conv("Cheap1", false));
+  root.register_module("costly", conv("Costly", true));
+  root.register_module("cheap2", conv("Cheap2", false));
+  root.define("def forward(self, x):\n    return self.cheap2.forward(self.costly.forward(self.cheap1.forward(x)))\n");
+  return root;
+}
+
+TEST(BackwardTest, TheCostlyConvolutionsBackwardLandsOnItsModule) {
+  torch::jit::Module module = ThreeConvs();
+  auto plan = PlanModule(module);
+  ASSERT_NE(plan, nullptr);
+  const std::vector<c10::IValue> inputs = {torch::randn({4, 16, 32, 32})};
+  ProfileOptions options = TrainingOptions(DefaultTimeSource());
+  options.runs = 5;
+  absl::StatusOr<Report> report = Profile(plan, inputs, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  const int backward = report->FindMetric("backward");
+  absl::StatusOr<View> modules = MakeView(*report, ViewOptions{GroupBy::kModule, "", 0});
+  ASSERT_TRUE(modules.ok());
+  std::map<std::string, double> by_module;
+  for (const ViewRow& row : modules->rows) by_module[row.name] = row.metrics[backward].total.median;
+  // 10x by construction; 3x leaves room for a noisy machine.
+  EXPECT_GT(by_module["costly"], 3 * by_module["cheap1"]);
+  EXPECT_GT(by_module["costly"], 3 * by_module["cheap2"]);
+  // The same for the conv2d nodes themselves.
+  const NodeRecord* costly = FindNode(*report, "aten::conv2d", "costly");
+  const NodeRecord* cheap1 = FindNode(*report, "aten::conv2d", "cheap1");
+  const NodeRecord* cheap2 = FindNode(*report, "aten::conv2d", "cheap2");
+  ASSERT_TRUE(costly && cheap1 && cheap2);
+  auto median = [&](const NodeRecord* node) { return Summarize(node->metrics[backward].total).median; };
+  EXPECT_GT(median(costly), 3 * median(cheap1));
+  EXPECT_GT(median(costly), 3 * median(cheap2));
+  EXPECT_EQ(costly->metrics[report->FindMetric("backward_fns")].total[0], 1);
+
+  // Gradients equal those of native forward + backward.
+  const TrainingStep training(plan->self(), options.backward);
+  const std::vector<at::Tensor> ours = training.Gradients();
+  ASSERT_EQ(ours.size(), 3u);
+  auto native = [&](const std::vector<c10::IValue>& in) -> absl::StatusOr<c10::IValue> {
+    return module.forward(in);
+  };
+  absl::StatusOr<std::vector<at::Tensor>> reference = training.ReferenceGradients(native, inputs);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  const Verification v = training.CompareGradients(*reference, ours, 0, 0, "module.forward + backward");
+  EXPECT_TRUE(v.identical) << v.detail;
+  // A changed gradient is caught and named.
+  std::vector<at::Tensor> changed = ours;
+  changed[1] = changed[1].clone();
+  changed[1].view(-1)[7] += 1;
+  const Verification bad = training.CompareGradients(*reference, changed, 0, 0, "module.forward + backward");
+  EXPECT_FALSE(bad.passed());
+  EXPECT_NE(bad.detail.find("costly.weight"), std::string::npos) << bad.detail;
+}
+
+TEST(BackwardTest, LossChoicesAndErrors) {
+  torch::jit::Module module = TimedModule();
+  auto plan = PlanModule(module);
+  ASSERT_NE(plan, nullptr);
+  const at::Tensor grad = torch::ones({3}).requires_grad_(true) * 2;
+  const at::Tensor no_grad = torch::ones({3});
+  const c10::IValue pair = c10::ivalue::Tuple::create({grad.sum(), grad});
+
+  TrainingStep sum(plan->self(), BackwardOptions{true, -1});
+  EXPECT_EQ(sum.parameters().size(), 1u);
+  EXPECT_TRUE(sum.Loss(pair).ok());
+  absl::StatusOr<at::Tensor> none = sum.Loss(no_grad);
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.status().message().find("requires grad"), std::string::npos) << none.status();
+
+  TrainingStep first(plan->self(), BackwardOptions{true, 0});
+  EXPECT_EQ(first.DescribeLoss(), "output 0");
+  EXPECT_TRUE(first.Loss(pair).ok());
+  TrainingStep second(plan->self(), BackwardOptions{true, 1});
+  absl::StatusOr<at::Tensor> not_scalar = second.Loss(pair);
+  ASSERT_FALSE(not_scalar.ok());
+  EXPECT_NE(not_scalar.status().message().find("must be a one-element floating tensor"), std::string::npos)
+      << not_scalar.status();
+  TrainingStep missing(plan->self(), BackwardOptions{true, 5});
+  absl::StatusOr<at::Tensor> out_of_range = missing.Loss(pair);
+  ASSERT_FALSE(out_of_range.ok());
+  EXPECT_NE(out_of_range.status().message().find("returns 2 outputs"), std::string::npos) << out_of_range.status();
+}
+
+TEST(BackwardTest, AFrozenModuleHasNothingToDifferentiate) {
+  absl::StatusOr<ZooModel> mlp = MakeZooModel("mlp");
+  ASSERT_TRUE(mlp.ok());
+  torch::jit::Module frozen = torch::jit::freeze(mlp->module);
+  auto plan = PlanModule(frozen);
+  ASSERT_NE(plan, nullptr);
+  absl::StatusOr<Report> report = Profile(plan, mlp->ExampleInputs(), TrainingOptions(TestClock()));
+  ASSERT_FALSE(report.ok());
+  EXPECT_NE(report.status().message().find("no floating output requires grad"), std::string::npos)
+      << report.status();
+}
+
+}  // namespace
+}  // namespace graphprof
