@@ -45,6 +45,7 @@
 #include "ir/ivalue_util.h"
 #include "ir/passes.h"
 #include "ir/prepared_graph.h"
+#include "profilers/autograd/training_step.h"
 #include "profilers/before_after.h"
 #include "profilers/profiler.h"
 #include "profilers/report/annotated_ir.h"
@@ -380,9 +381,9 @@ py::list NodeRecords(const Report& report) {
   return out;
 }
 
-py::object VerificationDict(const Report& report) {
-  if (!report.verification.has_value()) return py::none();
-  const Verification& v = *report.verification;
+py::object ComparisonDict(const std::optional<Verification>& verification) {
+  if (!verification.has_value()) return py::none();
+  const Verification& v = *verification;
   py::dict d;
   d["identical"] = v.identical;
   d["within_tolerance"] = v.within_tolerance;
@@ -395,6 +396,9 @@ py::object VerificationDict(const Report& report) {
   d["reference"] = v.reference;
   return d;
 }
+
+py::object VerificationDict(const Report& report) { return ComparisonDict(report.verification); }
+py::object GradientVerificationDict(const Report& report) { return ComparisonDict(report.gradient_verification); }
 
 py::object MemorySummaryDict(const Report& report) {
   if (!report.memory.has_value()) return py::none();
@@ -489,12 +493,18 @@ struct CommonOptions {
   bool verify = true;
   double rtol = 1e-4;
   double atol = 1e-5;
+  bool backward = false;
+  int loss_output = -1;
+  std::string clock;  // "", "tsc" or "steady"
+  bool compensate = true;
 };
 
 void CheckOptions(const CommonOptions& o) {
   if (o.warmup < 0) Throw(absl::InvalidArgumentError("warmup must be 0 or more"));
   if (o.runs < 1) Throw(absl::InvalidArgumentError("runs must be at least 1"));
   if (!(o.rtol >= 0) || !(o.atol >= 0)) Throw(absl::InvalidArgumentError("rtol and atol must be 0 or more"));
+  if (o.loss_output < -1) Throw(absl::InvalidArgumentError("loss_output must be an output index (0 or more)"));
+  if (o.loss_output >= 0 && !o.backward) Throw(absl::InvalidArgumentError("loss_output needs backward=True"));
 }
 
 ProfileOptions MakeProfileOptions(const CommonOptions& o) {
@@ -503,6 +513,14 @@ ProfileOptions MakeProfileOptions(const CommonOptions& o) {
   profile.runs = o.runs;
   profile.memory = true;  // as profile_graph: the memory summary is always there
   profile.trace = true;   // events for save_trace() and html()
+  profile.backward.enabled = o.backward;
+  profile.backward.loss_output = o.loss_output;
+  profile.compensate = o.compensate;
+  if (!o.clock.empty()) {
+    absl::StatusOr<std::shared_ptr<TimeSource>> clock = MakeTimeSource(o.clock);
+    if (!clock.ok()) Throw(absl::InvalidArgumentError(absl::StrCat("clock: ", clock.status().message())));
+    profile.clock = *std::move(clock);
+  }
   return profile;
 }
 
@@ -514,6 +532,7 @@ ReportPtr ProfileTarget(py::handle object, const py::tuple& args, const std::str
   std::vector<c10::IValue> inputs = ConvertInputs(target.prepared, args);
   const std::string applied = target.prepared.passes;
   auto report = std::make_shared<Report>();
+  const ProfileOptions profile_options = MakeProfileOptions(options);
   {
     py::gil_scoped_release no_gil;
     torch::NoGradGuard no_grad;
@@ -521,7 +540,7 @@ ReportPtr ProfileTarget(py::handle object, const py::tuple& args, const std::str
     absl::Status status = plan.status();
     c10::IValue output;
     if (status.ok()) {
-      absl::StatusOr<Report> profiled = Profile(*plan, inputs, MakeProfileOptions(options), &output);
+      absl::StatusOr<Report> profiled = Profile(*plan, inputs, profile_options, &output);
       status = profiled.status();
       if (status.ok()) *report = *std::move(profiled);
     }
@@ -536,6 +555,20 @@ ReportPtr ProfileTarget(py::handle object, const py::tuple& args, const std::str
           const double rtol = target.transformed ? options.rtol : 0;
           const double atol = target.transformed ? options.atol : 0;
           report->verification = Verify(*expected, output, rtol, atol, target.reference);
+        }
+        if (status.ok() && options.backward) {
+          // The parameters hold the last timed run's gradients.
+          const TrainingStep training((*plan)->self(), profile_options.backward);
+          const std::vector<at::Tensor> actual = training.Gradients();
+          absl::StatusOr<std::vector<at::Tensor>> reference = training.ReferenceGradients(
+              [&](const std::vector<c10::IValue>& in) { return target.RunNative(in); }, inputs);
+          status = reference.status();
+          if (status.ok()) {
+            const double rtol = target.transformed ? options.rtol : 0;
+            const double atol = target.transformed ? options.atol : 0;
+            report->gradient_verification = training.CompareGradients(
+                *reference, actual, rtol, atol, absl::StrCat(target.reference, " + backward"));
+          }
         }
       }
     }
@@ -774,17 +807,27 @@ PYBIND11_MODULE(_graphprof, m) {
         return out;
       })
       .def("verification", &VerificationDict)
+      .def("gradient_verification", &GradientVerificationDict)
+      .def_property_readonly("loss", [](const Report& r) { return r.loss; })
       .def("memory", &MemorySummaryDict)
       .def("nodes", &NodeRecords)
       .def("summary", [](const Report& r) { return RenderSummary(r); })
       .def("verification_failure",
            [](const Report& r, const std::string& method) -> py::object {
              // profile_command.cc VerificationExit()'s message.
-             if (!r.verification.has_value() || r.verification->passed()) return py::none();
-             const Verification& v = *r.verification;
-             return py::str(OneLine(absl::StrCat("output differs from native ", method, ": ", v.detail,
-                                                 " (max abs error ", v.max_abs_error, ", max rel error ",
-                                                 v.max_rel_error, ")")));
+             if (r.verification.has_value() && !r.verification->passed()) {
+               const Verification& v = *r.verification;
+               return py::str(OneLine(absl::StrCat("output differs from native ", method, ": ", v.detail,
+                                                   " (max abs error ", v.max_abs_error, ", max rel error ",
+                                                   v.max_rel_error, ")")));
+             }
+             if (r.gradient_verification.has_value() && !r.gradient_verification->passed()) {
+               const Verification& v = *r.gradient_verification;
+               return py::str(OneLine(absl::StrCat("gradients differ from native ", method, " + backward: ",
+                                                   v.detail, " (max abs error ", v.max_abs_error,
+                                                   ", max rel error ", v.max_rel_error, ")")));
+             }
+             return py::none();
            })
       .def("describe_verification", [](const Report& r) { return DescribeVerification(r); })
       .def("text", &RenderText, py::arg("group_by"), py::arg("top"), py::arg("sort"), py::arg("memory"),
@@ -848,11 +891,15 @@ PYBIND11_MODULE(_graphprof, m) {
   m.def(
       "profile",
       [](py::handle target, const py::tuple& args, int runs, int warmup, const std::string& passes, bool verify,
-         double rtol, double atol, const std::string& method, const std::string& name) {
-        return ProfileTarget(target, args, method, passes, CommonOptions{runs, warmup, verify, rtol, atol}, name);
+         double rtol, double atol, const std::string& method, const std::string& name, bool backward,
+         int loss_output, const std::string& clock, bool compensate) {
+        return ProfileTarget(
+            target, args, method, passes,
+            CommonOptions{runs, warmup, verify, rtol, atol, backward, loss_output, clock, compensate}, name);
       },
       py::arg("target"), py::arg("args"), py::arg("runs"), py::arg("warmup"), py::arg("passes"), py::arg("verify"),
-      py::arg("rtol"), py::arg("atol"), py::arg("method"), py::arg("name"));
+      py::arg("rtol"), py::arg("atol"), py::arg("method"), py::arg("name"), py::arg("backward") = false,
+      py::arg("loss_output") = -1, py::arg("clock") = "", py::arg("compensate") = true);
 
   m.def(
       "ab",

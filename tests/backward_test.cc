@@ -11,6 +11,7 @@
 #include "profilers/autograd/training_step.h"
 #include "profilers/profiler.h"
 #include "profilers/report/chrome_trace.h"
+#include "profilers/report/report_diff.h"
 #include "profilers/report/report_json.h"
 #include "profilers/report/stats.h"
 #include "profilers/report/views.h"
@@ -132,6 +133,36 @@ TEST(BackwardTest, EveryFunctionGoesToTheNodeThatCreatedIt) {
   ASSERT_EQ(report->gradient_bytes.size(), 1u);
   EXPECT_EQ(report->gradient_bytes[0].module, "");
   EXPECT_EQ(report->gradient_bytes[0].bytes, 16);
+}
+
+TEST(BackwardTest, DiffsCarryBothSidesBackward) {
+  torch::jit::Module module = TimedModule();
+  auto plan = PlanModule(module);
+  ASSERT_NE(plan, nullptr);
+  absl::StatusOr<Report> base = Profile(plan, {torch::ones({4})}, TrainingOptions(TestClock()));
+  absl::StatusOr<Report> current = Profile(plan, {torch::ones({4})}, TrainingOptions(TestClock()));
+  ASSERT_TRUE(base.ok() && current.ok());
+  const ReportDiff diff = DiffReports(*base, *current);
+  EXPECT_TRUE(diff.backward);
+  EXPECT_EQ(diff.base_backward_total_ns, 1600);
+  EXPECT_EQ(diff.current_backward_total_ns, 1600);
+  bool found = false;
+  for (const NodeDelta& d : diff.nodes) {
+    if (d.kind == "graphprof_test::timed" && d.module == "a") {
+      found = true;
+      EXPECT_EQ(d.base_backward_ns, 1000);
+      EXPECT_EQ(d.current_backward_ns, 1000);
+    }
+  }
+  EXPECT_TRUE(found);
+  EXPECT_NE(DiffToJson(diff).find("\"base_backward_us\""), std::string::npos);
+  EXPECT_NE(RenderDiff(diff).find("current_bwd_us"), std::string::npos);
+  // Against a forward-only report: no backward columns.
+  ProfileOptions forward_only = TrainingOptions(TestClock());
+  forward_only.backward.enabled = false;
+  absl::StatusOr<Report> plain = Profile(plan, {torch::ones({4})}, forward_only);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(DiffReports(*base, *plain).backward);
 }
 
 TEST(BackwardTest, ReportsKeepBackwardThroughJson) {

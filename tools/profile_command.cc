@@ -218,11 +218,19 @@ int WriteOutputs(const CliOptions& options, const Report& report, MainOutput mai
 }
 
 int VerificationExit(const Report& report, const CliOptions& options, std::FILE* err, const char* which) {
-  if (!report.verification.has_value() || report.verification->passed()) return kExitOk;
-  const Verification& v = *report.verification;
-  return Fail(err, kExitMismatch,
-              absl::StrCat(which, "output differs from native ", options.method, ": ", v.detail, " (max abs error ",
-                           v.max_abs_error, ", max rel error ", v.max_rel_error, ")"));
+  if (report.verification.has_value() && !report.verification->passed()) {
+    const Verification& v = *report.verification;
+    return Fail(err, kExitMismatch,
+                absl::StrCat(which, "output differs from native ", options.method, ": ", v.detail, " (max abs error ",
+                             v.max_abs_error, ", max rel error ", v.max_rel_error, ")"));
+  }
+  if (report.gradient_verification.has_value() && !report.gradient_verification->passed()) {
+    const Verification& v = *report.gradient_verification;
+    return Fail(err, kExitMismatch,
+                absl::StrCat(which, "gradients differ from native ", options.method, " + backward: ", v.detail,
+                             " (max abs error ", v.max_abs_error, ", max rel error ", v.max_rel_error, ")"));
+  }
+  return kExitOk;
 }
 
 }  // namespace

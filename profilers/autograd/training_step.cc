@@ -133,18 +133,23 @@ std::vector<at::Tensor> TrainingStep::Gradients() const {
 absl::StatusOr<std::vector<at::Tensor>> TrainingStep::ReferenceGradients(
     const std::function<absl::StatusOr<c10::IValue>(const std::vector<c10::IValue>&)>& forward,
     const std::vector<c10::IValue>& inputs) const {
+  // The parameters' gradients are the caller's: put back afterwards.
+  std::vector<at::Tensor> kept;
+  kept.reserve(parameters_.size());
+  for (const NamedParameter& p : parameters_) kept.push_back(p.value.grad());
+  auto restore = [&] {
+    for (size_t i = 0; i < parameters_.size(); ++i) parameters_[i].value.mutable_grad() = kept[i];
+  };
   ResetGradients();
   absl::StatusOr<std::vector<at::Tensor>> grads;
   {
     at::AutoGradMode grad_mode(true);
     absl::StatusOr<c10::IValue> output = forward(DeepCopy(inputs));
-    if (!output.ok()) return output.status();
-    absl::StatusOr<at::Tensor> loss = Loss(*output);
-    if (!loss.ok()) return loss.status();
-    if (absl::Status done = Backward(*loss); !done.ok()) return done;
-    grads = Gradients();
+    absl::StatusOr<at::Tensor> loss = output.ok() ? Loss(*output) : absl::StatusOr<at::Tensor>(output.status());
+    absl::Status done = loss.ok() ? Backward(*loss) : loss.status();
+    grads = done.ok() ? absl::StatusOr<std::vector<at::Tensor>>(Gradients()) : done;
   }
-  ResetGradients();
+  restore();
   return grads;
 }
 

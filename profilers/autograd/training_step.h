@@ -62,7 +62,8 @@ class TrainingStep {
   std::vector<at::Tensor> Gradients() const;
 
   // One native step as a reference: `forward` (module.forward, say) on
-  // `inputs`, the same loss, backward; returns the gradients and resets them.
+  // `inputs`, the same loss, backward; returns its gradients and puts the
+  // parameters' gradients back as they were.
   absl::StatusOr<std::vector<at::Tensor>> ReferenceGradients(
       const std::function<absl::StatusOr<c10::IValue>(const std::vector<c10::IValue>&)>& forward,
       const std::vector<c10::IValue>& inputs) const;

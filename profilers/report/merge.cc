@@ -35,6 +35,7 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
     report.events.clear();
     report.dropped_events = 0;
     report.device_events.clear();
+    report.backward_events.clear();
     report.run_sources = {RunSource{name, 0, report.runs}};
     merged_ = std::move(report);
     return absl::OkStatus();
@@ -80,6 +81,10 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
   merged_.runs += report.runs;
   merged_.warmup = std::max(merged_.warmup, report.warmup);
   merged_.run_sources.push_back(RunSource{name, first_run, report.runs});
+  if (merged_.gradient_verification.has_value() && report.gradient_verification.has_value() &&
+      !report.gradient_verification->passed()) {
+    merged_.gradient_verification = report.gradient_verification;
+  }
   if (merged_.verification.has_value() && report.verification.has_value() && !report.verification->passed()) {
     merged_.verification = report.verification;
   }

@@ -20,6 +20,12 @@ namespace {
 
 double MeanSelf(const NodeRecord& node) { return Summarize(node.time().self).mean; }
 
+// Mean self value of metric `m` (-1: the report lacks it: 0).
+double MeanSelfOf(const NodeRecord& node, int m) {
+  if (m < 0 || static_cast<size_t>(m) >= node.metrics.size()) return 0;
+  return Summarize(node.metrics[m].self).mean;
+}
+
 double Ratio(double base, double current) { return base > 0 && current > 0 ? base / current : 0; }
 
 std::string ParentModule(const std::string& module) {
@@ -48,7 +54,8 @@ std::vector<const NodeRecord*> Participants(const Report& report, const DiffOpti
 
 class Matcher {
  public:
-  Matcher(const Report& base, const Report& current, const DiffOptions& options, ReportDiff& diff) : diff_(diff) {
+  Matcher(const Report& base, const Report& current, const DiffOptions& options, ReportDiff& diff)
+      : diff_(diff), base_backward_(base.FindMetric("backward")), current_backward_(current.FindMetric("backward")) {
     base_nodes_ = Participants(base, options, &diff.unexecuted);
     current_nodes_ = Participants(current, options, &diff.unexecuted);
     base_partner_.assign(base.nodes.size(), -1);
@@ -178,7 +185,7 @@ class Matcher {
     }
   }
 
-  static NodeDelta Delta(const NodeRecord* base, const NodeRecord* current, NodeDelta::Match match) {
+  NodeDelta Delta(const NodeRecord* base, const NodeRecord* current, NodeDelta::Match match) const {
     NodeDelta d;
     d.match = match;
     const NodeRecord& any = current != nullptr ? *current : *base;
@@ -191,15 +198,19 @@ class Matcher {
     if (base != nullptr) {
       d.base_id = base->identity.id;
       d.base_ns = MeanSelf(*base);
+      d.base_backward_ns = MeanSelfOf(*base, base_backward_);
     }
     if (current != nullptr) {
       d.current_id = current->identity.id;
       d.current_ns = MeanSelf(*current);
+      d.current_backward_ns = MeanSelfOf(*current, current_backward_);
     }
     return d;
   }
 
   ReportDiff& diff_;
+  const int base_backward_;
+  const int current_backward_;
   std::vector<const NodeRecord*> base_nodes_;
   std::vector<const NodeRecord*> current_nodes_;
   std::vector<int> base_partner_;
@@ -214,14 +225,17 @@ class Matcher {
 void AddGroups(const Report& report, const DiffOptions& options, bool base,
                const std::function<std::vector<std::string>(const NodeRecord&)>& groups_of,
                std::map<std::string, GroupDelta>& groups) {
+  const int backward = report.FindMetric("backward");
   for (const NodeRecord& node : report.nodes) {
     if (!options.include_unexecuted && !node.executed()) continue;
     const double ns = MeanSelf(node);
+    const double backward_ns = MeanSelfOf(node, backward);
     for (const std::string& name : groups_of(node)) {
       GroupDelta& g = groups[name];
       g.name = name;
       (base ? g.base_nodes : g.current_nodes) += 1;
       (base ? g.base_ns : g.current_ns) += ns;
+      (base ? g.base_backward_ns : g.current_backward_ns) += backward_ns;
     }
   }
 }
@@ -245,7 +259,8 @@ std::vector<std::string> ModulePrefixes(const NodeRecord& node) {
   return prefixes;
 }
 
-void WriteGroups(JsonWriter& w, const char* key, const char* name_key, const std::vector<GroupDelta>& groups) {
+void WriteGroups(JsonWriter& w, const char* key, const char* name_key, const std::vector<GroupDelta>& groups,
+                 bool backward) {
   w.Key(key);
   w.BeginArray();
   for (const GroupDelta& g : groups) {
@@ -258,6 +273,10 @@ void WriteGroups(JsonWriter& w, const char* key, const char* name_key, const std
     w.Key("current_us"); w.Approx(g.current_ns / 1e3);
     w.Key("delta_us"); w.Approx(g.delta_ns() / 1e3);
     w.Key("speedup"); w.Approx(g.speedup());
+    if (backward) {
+      w.Key("base_backward_us"); w.Approx(g.base_backward_ns / 1e3);
+      w.Key("current_backward_us"); w.Approx(g.current_backward_ns / 1e3);
+    }
     w.EndObject();
   }
   w.EndArray();
@@ -286,6 +305,13 @@ ReportDiff DiffReports(const Report& base, const Report& current, const DiffOpti
   diff.current_model = current.model;
   diff.base_total_ns = base.total_us() * 1e3;
   diff.current_total_ns = current.total_us() * 1e3;
+  const int base_backward = base.FindMetric("backward");
+  const int current_backward = current.FindMetric("backward");
+  diff.backward = base_backward >= 0 && current_backward >= 0;
+  if (diff.backward) {
+    diff.base_backward_total_ns = Summarize(base.metrics[base_backward].run_total).mean;
+    diff.current_backward_total_ns = Summarize(current.metrics[current_backward].run_total).mean;
+  }
   Matcher matcher(base, current, options, diff);
   matcher.Run();
   std::stable_sort(diff.nodes.begin(), diff.nodes.end(), [](const NodeDelta& a, const NodeDelta& b) {
@@ -315,6 +341,12 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
   absl::StrAppend(&out, "  run time   ", FormatMicros(diff.base_total_ns), " us -> ",
                   FormatMicros(diff.current_total_ns), " us  (", FormatSignedMicros(diff.current_total_ns - diff.base_total_ns),
                   " us, speedup ", FormatSpeedup(diff.speedup()), ")\n");
+  if (diff.backward) {
+    absl::StrAppend(&out, "  backward   ", FormatMicros(diff.base_backward_total_ns), " us -> ",
+                    FormatMicros(diff.current_backward_total_ns), " us  (",
+                    FormatSignedMicros(diff.current_backward_total_ns - diff.base_backward_total_ns), " us, speedup ",
+                    FormatSpeedup(Ratio(diff.base_backward_total_ns, diff.current_backward_total_ns)), ")\n");
+  }
   absl::StrAppend(&out, "  nodes      ", diff.same, " same, ", diff.kind_and_module, " kind+module, ", diff.replaced,
                   " replaced, ", diff.merged, " merged, ", diff.added, " added, ", diff.removed, " removed",
                   diff.unexecuted > 0 ? absl::StrCat("; ", diff.unexecuted, " never executed, not shown (--diff_all)")
@@ -328,15 +360,30 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
 
   using C = TextTable::Column;
   auto group_table = [&](const std::vector<GroupDelta>& groups, const char* header, bool indent) {
-    TextTable t({C{header, TextTable::kLeft, 60}, C{"nodes", TextTable::kRight}, C{"->", TextTable::kRight},
-                 C{"base_us", TextTable::kRight}, C{"current_us", TextTable::kRight}, C{"delta_us", TextTable::kRight},
-                 C{"speedup", TextTable::kRight}});
+    std::vector<C> columns = {C{header, TextTable::kLeft, 60}, C{"nodes", TextTable::kRight},
+                              C{"->", TextTable::kRight},   C{"base_us", TextTable::kRight},
+                              C{"current_us", TextTable::kRight}, C{"delta_us", TextTable::kRight},
+                              C{"speedup", TextTable::kRight}};
+    if (diff.backward) {
+      columns.push_back(C{"base_bwd_us", TextTable::kRight});
+      columns.push_back(C{"current_bwd_us", TextTable::kRight});
+    }
+    TextTable t(std::move(columns));
     const size_t n = cut(groups.size());
     for (size_t i = 0; i < n; ++i) {
       const GroupDelta& g = groups[i];
-      t.AddRow({indent ? std::string(2 * g.depth, ' ') + g.name : g.name, absl::StrCat(g.base_nodes),
-                absl::StrCat(g.current_nodes), FormatMicros(g.base_ns), FormatMicros(g.current_ns),
-                FormatSignedMicros(g.delta_ns()), FormatSpeedup(g.speedup())});
+      std::vector<std::string> row = {indent ? std::string(2 * g.depth, ' ') + g.name : g.name,
+                                      absl::StrCat(g.base_nodes),
+                                      absl::StrCat(g.current_nodes),
+                                      FormatMicros(g.base_ns),
+                                      FormatMicros(g.current_ns),
+                                      FormatSignedMicros(g.delta_ns()),
+                                      FormatSpeedup(g.speedup())};
+      if (diff.backward) {
+        row.push_back(FormatMicros(g.base_backward_ns));
+        row.push_back(FormatMicros(g.current_backward_ns));
+      }
+      t.AddRow(std::move(row));
     }
     out += "\n" + t.Render();
     note(n, groups.size(), header);
@@ -344,15 +391,31 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
   group_table(diff.modules, "module", false);
   group_table(diff.kinds, "kind", false);
 
-  TextTable nodes({C{"node", TextTable::kLeft, 60}, C{"match", TextTable::kLeft}, C{"base", TextTable::kRight},
-                   C{"cur", TextTable::kRight}, C{"base_us", TextTable::kRight}, C{"current_us", TextTable::kRight},
-                   C{"delta_us", TextTable::kRight}, C{"speedup", TextTable::kRight}});
+  std::vector<C> node_columns = {C{"node", TextTable::kLeft, 60}, C{"match", TextTable::kLeft},
+                                 C{"base", TextTable::kRight},       C{"cur", TextTable::kRight},
+                                 C{"base_us", TextTable::kRight},    C{"current_us", TextTable::kRight},
+                                 C{"delta_us", TextTable::kRight},   C{"speedup", TextTable::kRight}};
+  if (diff.backward) {
+    node_columns.push_back(C{"base_bwd_us", TextTable::kRight});
+    node_columns.push_back(C{"current_bwd_us", TextTable::kRight});
+  }
+  TextTable nodes(std::move(node_columns));
   const size_t n = cut(diff.nodes.size());
   for (size_t i = 0; i < n; ++i) {
     const NodeDelta& d = diff.nodes[i];
-    nodes.AddRow({d.name, MatchName(d.match), d.base_id >= 0 ? absl::StrCat(d.base_id) : "-",
-                  d.current_id >= 0 ? absl::StrCat(d.current_id) : "-", FormatMicros(d.base_ns),
-                  FormatMicros(d.current_ns), FormatSignedMicros(d.delta_ns()), FormatSpeedup(d.speedup())});
+    std::vector<std::string> row = {d.name,
+                                    MatchName(d.match),
+                                    d.base_id >= 0 ? absl::StrCat(d.base_id) : "-",
+                                    d.current_id >= 0 ? absl::StrCat(d.current_id) : "-",
+                                    FormatMicros(d.base_ns),
+                                    FormatMicros(d.current_ns),
+                                    FormatSignedMicros(d.delta_ns()),
+                                    FormatSpeedup(d.speedup())};
+    if (diff.backward) {
+      row.push_back(FormatMicros(d.base_backward_ns));
+      row.push_back(FormatMicros(d.current_backward_ns));
+    }
+    nodes.AddRow(std::move(row));
   }
   out += "\n" + nodes.Render();
   note(n, diff.nodes.size(), "nodes");
@@ -360,13 +423,17 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
 }
 
 std::string DiffToCsv(const ReportDiff& diff) {
-  std::string out = "name,kind,module,match,base_id,current_id,base_us,current_us,delta_us,speedup\n";
+  std::string out = absl::StrCat("name,kind,module,match,base_id,current_id,base_us,current_us,delta_us,speedup",
+                                 diff.backward ? ",base_backward_us,current_backward_us" : "", "\n");
   for (const NodeDelta& d : diff.nodes) {
     absl::StrAppend(&out, CsvField(d.name), ",", CsvField(d.kind), ",", CsvField(d.module), ",",
                     MatchName(d.match), ",", d.base_id >= 0 ? absl::StrCat(d.base_id) : "", ",",
                     d.current_id >= 0 ? absl::StrCat(d.current_id) : "", ",",
                     absl::StrFormat("%.3f,%.3f,%.3f,%.4f", d.base_ns / 1e3, d.current_ns / 1e3, d.delta_ns() / 1e3,
                                     d.speedup()),
+                    diff.backward
+                        ? absl::StrFormat(",%.3f,%.3f", d.base_backward_ns / 1e3, d.current_backward_ns / 1e3)
+                        : "",
                     "\n");
   }
   return out;
@@ -380,6 +447,10 @@ void WriteDiffJson(const ReportDiff& diff, JsonWriter& w) {
   w.Key("current_total_us"); w.Approx(diff.current_total_ns / 1e3);
   w.Key("speedup"); w.Approx(diff.speedup());
   w.Key("matched_time_fraction"); w.Approx(diff.matched_time_fraction);
+  if (diff.backward) {
+    w.Key("base_backward_us"); w.Approx(diff.base_backward_total_ns / 1e3);
+    w.Key("current_backward_us"); w.Approx(diff.current_backward_total_ns / 1e3);
+  }
   const std::pair<const char*, int> counts[] = {{"same", diff.same},         {"kind_and_module", diff.kind_and_module},
                                                 {"replaced", diff.replaced}, {"merged", diff.merged},
                                                 {"added", diff.added},       {"removed", diff.removed},
@@ -388,8 +459,8 @@ void WriteDiffJson(const ReportDiff& diff, JsonWriter& w) {
     w.Key(key);
     w.Int(value);
   }
-  WriteGroups(w, "modules", "module", diff.modules);
-  WriteGroups(w, "kinds", "kind", diff.kinds);
+  WriteGroups(w, "modules", "module", diff.modules, diff.backward);
+  WriteGroups(w, "kinds", "kind", diff.kinds, diff.backward);
   w.Key("nodes");
   w.BeginArray();
   for (const NodeDelta& d : diff.nodes) {
@@ -405,6 +476,10 @@ void WriteDiffJson(const ReportDiff& diff, JsonWriter& w) {
     w.Key("current_us"); w.Approx(d.current_ns / 1e3);
     w.Key("delta_us"); w.Approx(d.delta_ns() / 1e3);
     w.Key("speedup"); w.Approx(d.speedup());
+    if (diff.backward) {
+      w.Key("base_backward_us"); w.Approx(d.base_backward_ns / 1e3);
+      w.Key("current_backward_us"); w.Approx(d.current_backward_ns / 1e3);
+    }
     w.EndObject();
   }
   w.EndArray();

@@ -15,7 +15,9 @@
 //                the pass fused it into that node (batch norm folded into
 //                the conv); of several, the one whose time grew most
 //   removed / added   the rest
-// Times are self times, means per run.
+// Times are self times, means per run; when both reports are training steps
+// (--backward), every row also carries both sides' backward time (matching
+// stays by forward nodes).
 //
 // matched_time_fraction is the share of the base's executed self time that
 // was matched (same, kind+module, replaced or merged): how much of "before"
@@ -46,6 +48,9 @@ struct NodeDelta {
   int current_id = -1;  // -1 when removed; for merged: the node it merged into
   double base_ns = 0;
   double current_ns = 0;  // 0 for merged (its time is the other node's)
+  // Training steps (both reports with backward): mean backward self time.
+  double base_backward_ns = 0;
+  double current_backward_ns = 0;
 
   double delta_ns() const { return current_ns - base_ns; }
   // base / current: > 1 is faster now; 0 when one side is absent.
@@ -60,6 +65,8 @@ struct GroupDelta {
   int current_nodes = 0;
   double base_ns = 0;
   double current_ns = 0;
+  double base_backward_ns = 0;
+  double current_backward_ns = 0;
   double delta_ns() const { return current_ns - base_ns; }
   double speedup() const;
 };
@@ -69,6 +76,10 @@ struct ReportDiff {
   std::string current_model;
   double base_total_ns = 0;
   double current_total_ns = 0;
+  // Both reports are training steps: backward columns and totals.
+  bool backward = false;
+  double base_backward_total_ns = 0;
+  double current_backward_total_ns = 0;
   std::vector<NodeDelta> nodes;     // by |delta| descending
   std::vector<GroupDelta> modules;  // by |delta| descending
   std::vector<GroupDelta> kinds;    // by |delta| descending

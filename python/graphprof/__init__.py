@@ -49,12 +49,6 @@ __all__ = [
     "profile",
 ]
 
-_BACKWARD_MESSAGE = (
-    "backward=True: profiling the backward pass is not available in this graphprof build yet "
-    "(graphprof profiles forward; attribution of autograd time to forward nodes is being added to "
-    "the C++ engine)")
-
-
 def _passes_text(passes):
     if passes is None:
         return ""
@@ -97,8 +91,9 @@ def _target(module, inputs, trace, method):
                     "got %s" % type(module).__name__)
 
 
-def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backward=False, verify=True,
-            trace=False, method="forward", rtol=1e-4, atol=1e-5, name=None):
+def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backward=False, loss_output=None,
+            verify=True, trace=False, method="forward", rtol=1e-4, atol=1e-5, name=None, clock=None,
+            compensate=True):
     """Profiles `module(*inputs)` node by node: the engine and the numbers of
     profile_graph.
 
@@ -118,17 +113,27 @@ def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backw
              difference raises VerificationError (its .report has the profile)
     method   the module method to profile
     name     the report's model name (default "<Class>.<method>")
+    backward training steps (profile_graph --backward): each run is forward
+             with gradients, then backward of the sum of all floating
+             outputs (or of output `loss_output`, a one-element tensor);
+             tables gain backward_us / backward_fns columns, the memory
+             summary what backward kept; with verify, parameter gradients
+             are compared with native forward + backward too. Gradients are
+             reset before each run and keep the last run's afterwards.
+    clock    "tsc" or "steady" (default: tsc where the CPU's is invariant)
+    compensate  take the timer's measured cost off the times (default)
 
-    Runs without autograd (torch.no_grad), on the calling thread, with the
-    current torch.get_num_threads(). Returns a Report; engine failures raise
-    GraphprofError subclasses with profile_graph's one-line message.
+    Forward-only profiles run without autograd (torch.no_grad), on the
+    calling thread, with the current torch.get_num_threads(). Returns a
+    Report; engine failures raise GraphprofError subclasses with
+    profile_graph's one-line message.
     """
-    if backward:
-        raise NotImplementedError(_BACKWARD_MESSAGE)
     target = _target(module, inputs, trace, method)
     r = _graphprof.profile(target, tuple(inputs), runs=int(runs), warmup=int(warmup), passes=_passes_text(passes),
                            verify=bool(verify), rtol=float(rtol), atol=float(atol), method=method,
-                           name=name or "")
+                           name=name or "", backward=bool(backward),
+                           loss_output=-1 if loss_output is None else int(loss_output), clock=clock or "",
+                           compensate=bool(compensate))
     report = Report(r, memory=memory, method=method)
     failure = r.verification_failure(method)
     if failure is not None:

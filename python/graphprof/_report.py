@@ -142,10 +142,22 @@ class Report:
         return self._r.verification()
 
     @property
+    def gradient_verification(self):
+        """With backward=True: the parameter gradients compared with native
+        forward + backward (a dict like verification), else None."""
+        return self._r.gradient_verification()
+
+    @property
+    def loss(self):
+        """What backward differentiated ("" without backward=True)."""
+        return self._r.loss
+
+    @property
     def verified(self):
-        """True/False: the output matched the native run; None: not checked."""
-        v = self._r.verification()
-        return None if v is None else v["passed"]
+        """True/False: the output (and the gradients, with backward=True)
+        matched the native run; None: not checked."""
+        checks = [c for c in (self._r.verification(), self._r.gradient_verification()) if c is not None]
+        return None if not checks else all(c["passed"] for c in checks)
 
     @property
     def memory(self):

@@ -347,9 +347,12 @@ class ControlFlowTest(unittest.TestCase):
             graphprof.profile(42, x)
         with self.assertRaises(TypeError):
             graphprof.profile(m, x, 1, [True], passes=3)
-        with self.assertRaises(NotImplementedError) as e:
-            graphprof.profile(m, x, 1, [True], backward=True)
-        self.assertIn("backward", str(e.exception))
+        with self.assertRaises(graphprof.InvalidArgumentError) as e:
+            graphprof.profile(m, x, 1, [True], loss_output=0)
+        self.assertEqual(str(e.exception), "loss_output needs backward=True")
+        with self.assertRaises(graphprof.InvalidArgumentError) as e:
+            graphprof.profile(m, x, 1, [True], clock="sundial")
+        self.assertIn("sundial", str(e.exception))
         with self.assertRaises(ValueError):
             graphprof.profile(m, x, 1, [True], trace=True)
 
@@ -500,6 +503,39 @@ class InterpreterTest(unittest.TestCase):
         self.assertIsInstance(k.last.kind, str)
         with self.assertRaises(ValueError):
             k.last.outputs
+
+
+class TrainingStepTest(unittest.TestCase):
+    """backward=True: per-node backward time, gradients checked against native."""
+
+    @classmethod
+    def setUpClass(cls):
+        torch.manual_seed(0)
+        cls.module = torch.jit.script(torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.ReLU(),
+                                                          torch.nn.Linear(256, 10)))
+        cls.x = torch.randn(16, 64)
+
+    def test_backward_columns_and_gradients(self):
+        r = graphprof.profile(self.module, self.x, runs=3, warmup=1, backward=True)
+        self.assertIs(r.verified, True)
+        self.assertTrue(r.gradient_verification["identical"])
+        self.assertEqual(r.loss, "the sum of all floating outputs")
+        df = r.to_pandas()
+        self.assertIn("backward_us", df.columns)
+        self.assertIn("backward_fns", df.columns)
+        linears = df[df["kind"] == "aten::linear"]
+        self.assertEqual(len(linears), 2)
+        self.assertTrue((linears["backward_us"] > 0).all())
+        self.assertIn("(unattributed)", list(df["name"]))
+        self.assertIn("backward_us", r.table())
+        self.assertIn("gradients identical to", r.summary())
+        # The parameters keep the last run's gradients.
+        self.assertIsNotNone(self.module[0].weight.grad)
+
+    def test_loss_output_must_be_a_scalar(self):
+        with self.assertRaises(graphprof.InvalidArgumentError) as e:
+            graphprof.profile(self.module, self.x, runs=1, warmup=0, backward=True, loss_output=0)
+        self.assertIn("must be a one-element floating tensor", str(e.exception))
 
 
 class AbDiffMergeTest(unittest.TestCase):
