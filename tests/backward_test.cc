@@ -15,6 +15,7 @@
 #include "profilers/report/report_json.h"
 #include "profilers/report/stats.h"
 #include "profilers/report/views.h"
+#include "profilers/toolbox/node_benchmark.h"
 #include "tests/test_ops.h"
 #include "tests/test_util.h"
 #include "tools/zoo/zoo.h"
@@ -163,6 +164,36 @@ TEST(BackwardTest, DiffsCarryBothSidesBackward) {
   absl::StatusOr<Report> plain = Profile(plan, {torch::ones({4})}, forward_only);
   ASSERT_TRUE(plain.ok());
   EXPECT_FALSE(DiffReports(*base, *plain).backward);
+}
+
+TEST(BackwardTest, BenchmarkNodesSplitsEveryStepByNode) {
+  torch::jit::Module module = TimedModule();
+  auto plan = PlanModule(module);
+  ASSERT_NE(plan, nullptr);
+  BenchmarkOptions options;
+  options.warmup = 1;
+  options.steps = 4;
+  options.backward = true;
+  options.clock = TestClock();
+  int last = 0;
+  options.progress = [&](int done, int total) {
+    EXPECT_EQ(total, 5);
+    last = done;
+  };
+  absl::StatusOr<Report> split = BenchmarkNodes(plan, {torch::ones({4})}, options);
+  ASSERT_TRUE(split.ok()) << split.status();
+  EXPECT_EQ(last, 5);
+  EXPECT_EQ(split->runs, 4);
+  const NodeRecord* a = FindNode(*split, "graphprof_test::timed", "a");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->time().total, std::vector<int64_t>(4, 100));
+  EXPECT_EQ(a->metrics[split->FindMetric("backward")].total, std::vector<int64_t>(4, 1000));
+  options.backward = false;
+  absl::StatusOr<Report> forward_only = BenchmarkNodes(plan, {torch::ones({4})}, options);
+  ASSERT_TRUE(forward_only.ok());
+  EXPECT_EQ(forward_only->FindMetric("backward"), -1);
+  options.steps = 0;
+  EXPECT_FALSE(BenchmarkNodes(plan, {torch::ones({4})}, options).ok());
 }
 
 TEST(BackwardTest, ReportsKeepBackwardThroughJson) {
