@@ -190,9 +190,12 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
   // Every run gets its own copy of the inputs, made before the run's clock
   // starts: a model that mutates its inputs sees the same values every time.
   // The copy stays alive through the run (as a caller's inputs do for
-  // module.forward), so memory is freed where it is natively.
+  // module.forward), so memory is freed where it is natively, and through
+  // the backward after it (which may free what forward saved of it); it is
+  // released when the next run's copy is made, outside timing and tracking.
+  std::vector<c10::IValue> fresh;
   auto run = [&]() {
-    const std::vector<c10::IValue> fresh = DeepCopy(inputs);
+    fresh = DeepCopy(inputs);
     if (!backward.has_value()) return interpreter.Run(fresh);
     backward->BeforeForward();
     at::AutoGradMode grad_mode(true);
