@@ -245,69 +245,28 @@ double Nan() { return std::numeric_limits<double>::quiet_NaN(); }
 // at full precision, then depth and nodes (members). graphprof.Report.to_pandas
 // picks the ones that mean something for the view.
 py::dict ViewColumns(const Report& report, const View& view) {
-  std::vector<std::string> names = {"id",       "name",    "kind",     "module",       "shapes",     "count",
-                                    "mean_us",  "std_us",  "min_us",   "median_us",    "p90_us",     "max_us",
-                                    "total_us", "percent", "self_us",  "self_percent", "source",     "alloc_bytes",
-                                    "peak_bytes", "output_bytes"};
-  for (size_t m = 1; m < report.metrics.size(); ++m) {
-    const Metric& metric = report.metrics[m];
-    const bool ns = metric.unit == Metric::Unit::kNanoseconds;
-    names.push_back(absl::StrCat(metric.name, ns ? "_us" : ""));
-    names.push_back(absl::StrCat(metric.name, ns ? "_self_us" : "_self"));
-  }
-  const bool spread = report.run_sources.size() > 1;
-  if (spread) {
-    for (const char* column : {"min_report_us", "median_report_us", "max_report_us", "slowest_report"}) {
-      names.push_back(column);
-    }
-  }
+  std::vector<std::string> names = ViewColumnNames(report);
   names.push_back("depth");
   names.push_back("nodes");
   std::vector<py::list> columns(names.size());
-  const bool grouped = view.group_by != GroupBy::kNode;
   for (const ViewRow& row : view.rows) {
     size_t c = 0;
-    auto put = [&](py::object value) { columns[c++].append(std::move(value)); };
-    auto us = [&](double ns) { put(py::float_(ns / 1e3)); };
-    const MetricStats& time = row.time();
-    put(grouped ? py::object(py::float_(Nan())) : py::int_(row.id));
-    put(py::str(row.name));
-    put(py::str(row.kind));
-    put(py::str(row.module));
-    put(py::str(row.shapes));
-    put(py::float_(row.calls));
-    us(time.total.mean);
-    us(time.total.std);
-    us(time.total.min);
-    us(time.total.median);
-    us(time.total.p90);
-    us(time.total.max);
-    us(time.total.total);
-    put(py::float_(time.percent));
-    us(time.self.mean);
-    put(py::float_(time.self_percent));
-    put(py::str(row.source));
-    for (int64_t NodeMemory::*field :
-         {&NodeMemory::allocated_bytes, &NodeMemory::peak_bytes, &NodeMemory::output_bytes}) {
-      put(row.memory ? py::object(py::int_((*row.memory).*field)) : py::float_(Nan()));
-    }
-    for (size_t m = 1; m < report.metrics.size(); ++m) {
-      const bool ns = report.metrics[m].unit == Metric::Unit::kNanoseconds;
-      for (const Summary* s : {&row.metrics[m].total, &row.metrics[m].self}) {
-        put(py::float_(s->count == 0 ? Nan() : ns ? s->mean / 1e3 : s->mean));
+    for (const ViewCell& cell : ViewRowCells(report, row)) {
+      switch (cell.kind) {
+        case ViewCell::Kind::kEmpty:
+          // Text columns (the slowest report) get None, number columns NaN.
+          columns[c].append(names[c] == "slowest_report" ? py::object(py::none()) : py::float_(Nan()));
+          break;
+        case ViewCell::Kind::kInt: columns[c].append(py::int_(cell.integer)); break;
+        case ViewCell::Kind::kMicros: columns[c].append(py::float_(cell.number / 1e3)); break;
+        case ViewCell::Kind::kPercent:
+        case ViewCell::Kind::kNumber: columns[c].append(py::float_(cell.number)); break;
+        case ViewCell::Kind::kText: columns[c].append(py::str(cell.text)); break;
       }
+      ++c;
     }
-    if (spread) {
-      std::vector<double> means = row.source_means;
-      std::sort(means.begin(), means.end());
-      put(py::float_(means.empty() ? Nan() : means.front() / 1e3));
-      put(py::float_(means.empty() ? Nan() : means[means.size() / 2] / 1e3));
-      put(py::float_(means.empty() ? Nan() : means.back() / 1e3));
-      const int slowest = row.slowest_source();
-      put(slowest >= 0 ? py::object(py::str(report.run_sources[slowest].name)) : py::none());
-    }
-    put(py::int_(row.depth));
-    put(py::int_(row.members));
+    columns[c++].append(py::int_(row.depth));
+    columns[c++].append(py::int_(row.members));
   }
   py::dict out;
   for (size_t c = 0; c < names.size(); ++c) out[py::str(names[c])] = columns[c];

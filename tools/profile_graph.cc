@@ -50,7 +50,9 @@ ABSL_FLAG(int, loss_output, -1,
 ABSL_FLAG(int, threads, 1, "intra-op threads (at::set_num_threads); memory is measured on one thread");
 ABSL_FLAG(std::string, format, "table", "output format: table, csv or json");
 ABSL_FLAG(std::string, group_by, "node", "rows: node, kind, module or shape");
-ABSL_FLAG(std::string, sort, "", "sort column: mean, self, std, median, p90, min, max, calls, percent, alloc, peak, id, name, order");
+ABSL_FLAG(std::string, sort, "",
+          "sort column: mean, self, std, median, p90, min, max, calls, percent, alloc, peak, id, name, order; with "
+          "--backward also backward, backward_self, backward_fns, backward_fns_self");
 ABSL_FLAG(int, top, -1, "rows to show (0: all; default 20 in tables, all in CSV)");
 ABSL_FLAG(std::string, output, "", "write the report to this file (atomically) instead of stdout");
 ABSL_FLAG(std::string, trace, "", "write a Chrome trace (chrome://tracing, Perfetto) to this file");

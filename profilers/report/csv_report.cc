@@ -14,68 +14,86 @@ std::string CsvField(absl::string_view text) {
   return absl::StrCat("\"", absl::StrReplaceAll(text, {{"\"", "\"\""}}), "\"");
 }
 
-std::string RenderCsv(const Report& report, const View& view) {
-  std::vector<std::string> header = {"id",       "name",    "kind",      "module",      "shapes",       "count",
-                                     "mean_us",  "std_us",  "min_us",    "median_us",   "p90_us",       "max_us",
-                                     "total_us", "percent", "self_us",   "self_percent", "source",      "alloc_bytes",
-                                     "peak_bytes", "output_bytes"};
+std::vector<std::string> ViewColumnNames(const Report& report) {
+  std::vector<std::string> names = {"id",       "name",    "kind",      "module",      "shapes",       "count",
+                                    "mean_us",  "std_us",  "min_us",    "median_us",   "p90_us",       "max_us",
+                                    "total_us", "percent", "self_us",   "self_percent", "source",      "alloc_bytes",
+                                    "peak_bytes", "output_bytes"};
   for (size_t m = 1; m < report.metrics.size(); ++m) {
     const Metric& metric = report.metrics[m];
     const bool ns = metric.unit == Metric::Unit::kNanoseconds;
-    header.push_back(absl::StrCat(metric.name, ns ? "_us" : ""));
-    header.push_back(absl::StrCat(metric.name, ns ? "_self_us" : "_self"));
+    names.push_back(absl::StrCat(metric.name, ns ? "_us" : ""));
+    names.push_back(absl::StrCat(metric.name, ns ? "_self_us" : "_self"));
   }
-  const bool saved = report.memory.has_value() && report.memory->backward;
-  if (saved) header.push_back("saved_bytes");
-  const bool spread = report.run_sources.size() > 1;
-  if (spread) {
+  if (report.memory.has_value() && report.memory->backward) names.push_back("saved_bytes");
+  if (report.run_sources.size() > 1) {
     for (const char* column : {"min_report_us", "median_report_us", "max_report_us", "slowest_report"}) {
-      header.push_back(column);
+      names.push_back(column);
     }
   }
-  std::string out = absl::StrCat(absl::StrJoin(header, ","), "\n");
-  auto us = [](double ns) { return absl::StrFormat("%.3f", ns / 1e3); };
+  return names;
+}
+
+std::vector<ViewCell> ViewRowCells(const Report& report, const ViewRow& row) {
+  using K = ViewCell::Kind;
+  std::vector<ViewCell> cells;
+  auto text = [&](std::string value) { cells.push_back(ViewCell{K::kText, 0, 0, std::move(value)}); };
+  auto number = [&](K kind, double value) { cells.push_back(ViewCell{kind, value, 0, ""}); };
+  auto integer = [&](int64_t value) { cells.push_back(ViewCell{K::kInt, 0, value, ""}); };
+  auto empty = [&] { cells.push_back(ViewCell{}); };
+  const MetricStats& time = row.time();
+  row.id >= 0 ? integer(row.id) : empty();
+  text(row.name);
+  text(row.kind);
+  text(row.module);
+  text(row.shapes);
+  number(K::kNumber, row.calls);
+  for (double ns : {time.total.mean, time.total.std, time.total.min, time.total.median, time.total.p90,
+                    time.total.max, time.total.total}) {
+    number(K::kMicros, ns);
+  }
+  number(K::kPercent, time.percent);
+  number(K::kMicros, time.self.mean);
+  number(K::kPercent, time.self_percent);
+  text(row.source);
+  for (int64_t NodeMemory::*field : {&NodeMemory::allocated_bytes, &NodeMemory::peak_bytes, &NodeMemory::output_bytes}) {
+    row.memory ? integer((*row.memory).*field) : empty();
+  }
+  for (size_t m = 1; m < report.metrics.size(); ++m) {
+    const bool ns = report.metrics[m].unit == Metric::Unit::kNanoseconds;
+    for (const Summary* s : {&row.metrics[m].total, &row.metrics[m].self}) {
+      s->count == 0 ? empty() : number(ns ? K::kMicros : K::kNumber, s->mean);
+    }
+  }
+  if (report.memory.has_value() && report.memory->backward) row.memory ? integer(row.memory->saved_bytes) : empty();
+  if (report.run_sources.size() > 1) {
+    std::vector<double> means = row.source_means;
+    std::sort(means.begin(), means.end());
+    for (size_t at : {size_t{0}, means.size() / 2, means.empty() ? size_t{0} : means.size() - 1}) {
+      means.empty() ? empty() : number(K::kMicros, means[at]);
+    }
+    const int slowest = row.slowest_source();
+    slowest >= 0 ? text(report.run_sources[slowest].name) : empty();
+  }
+  return cells;
+}
+
+std::string RenderCsv(const Report& report, const View& view) {
+  std::string out = absl::StrCat(absl::StrJoin(ViewColumnNames(report), ","), "\n");
+  std::vector<std::string> fields;
   for (const ViewRow& row : view.rows) {
-    const MetricStats& time = row.time();
-    std::vector<std::string> f = {
-        row.id >= 0 ? absl::StrCat(row.id) : "",
-        CsvField(row.name),
-        CsvField(row.kind),
-        CsvField(row.module),
-        CsvField(row.shapes),
-        absl::StrFormat("%g", row.calls),
-        us(time.total.mean),
-        us(time.total.std),
-        us(time.total.min),
-        us(time.total.median),
-        us(time.total.p90),
-        us(time.total.max),
-        us(time.total.total),
-        absl::StrFormat("%.4f", time.percent),
-        us(time.self.mean),
-        absl::StrFormat("%.4f", time.self_percent),
-        CsvField(row.source),
-        row.memory ? absl::StrCat(row.memory->allocated_bytes) : "",
-        row.memory ? absl::StrCat(row.memory->peak_bytes) : "",
-        row.memory ? absl::StrCat(row.memory->output_bytes) : "",
-    };
-    for (size_t m = 1; m < report.metrics.size(); ++m) {
-      const bool ns = report.metrics[m].unit == Metric::Unit::kNanoseconds;
-      for (const Summary* s : {&row.metrics[m].total, &row.metrics[m].self}) {
-        f.push_back(s->count == 0 ? "" : ns ? us(s->mean) : absl::StrFormat("%g", s->mean));
+    fields.clear();
+    for (const ViewCell& cell : ViewRowCells(report, row)) {
+      switch (cell.kind) {
+        case ViewCell::Kind::kEmpty: fields.emplace_back(); break;
+        case ViewCell::Kind::kInt: fields.push_back(absl::StrCat(cell.integer)); break;
+        case ViewCell::Kind::kMicros: fields.push_back(absl::StrFormat("%.3f", cell.number / 1e3)); break;
+        case ViewCell::Kind::kPercent: fields.push_back(absl::StrFormat("%.4f", cell.number)); break;
+        case ViewCell::Kind::kNumber: fields.push_back(absl::StrFormat("%g", cell.number)); break;
+        case ViewCell::Kind::kText: fields.push_back(CsvField(cell.text)); break;
       }
     }
-    if (saved) f.push_back(row.memory ? absl::StrCat(row.memory->saved_bytes) : "");
-    if (spread) {
-      std::vector<double> means = row.source_means;
-      std::sort(means.begin(), means.end());
-      f.push_back(means.empty() ? "" : us(means.front()));
-      f.push_back(means.empty() ? "" : us(means[means.size() / 2]));
-      f.push_back(means.empty() ? "" : us(means.back()));
-      const int slowest = row.slowest_source();
-      f.push_back(slowest >= 0 ? CsvField(report.run_sources[slowest].name) : "");
-    }
-    absl::StrAppend(&out, absl::StrJoin(f, ","), "\n");
+    absl::StrAppend(&out, absl::StrJoin(fields, ","), "\n");
   }
   return out;
 }
