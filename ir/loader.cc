@@ -182,6 +182,10 @@ absl::StatusOr<std::shared_ptr<torch::jit::Graph>> LoadGraphFile(const std::stri
 absl::StatusOr<std::vector<c10::IValue>> LoadInputs(const std::string& path) {
   std::vector<char> bytes;
   if (absl::Status read = ReadInto(path, bytes); !read.ok()) return read;
+  return ParseInputs(std::move(bytes), path);
+}
+
+absl::StatusOr<std::vector<c10::IValue>> ParseInputs(std::vector<char> bytes, const std::string& name) {
   const std::string how = "save the inputs with torch.save(x | (x, y) | [x, y], FILE)";
   std::string held;
   try {
@@ -189,14 +193,14 @@ absl::StatusOr<std::vector<c10::IValue>> LoadInputs(const std::string& path) {
     caffe2::serialize::PyTorchStreamReader reader(adapter);
     if (reader.hasRecord("constants.pkl") || reader.hasRecord("code/__torch__.py")) {
       return absl::InvalidArgumentError(absl::StrCat(
-          path, ": is a TorchScript module (torch.jit.save), not inputs: pass it as --model; ", how));
+          name, ": is a TorchScript module (torch.jit.save), not inputs: pass it as --model; ", how));
     }
     if (reader.hasRecord("data.pkl")) held = PickledKind(reader, "data.pkl");
   } catch (const std::exception&) {
     // Not a zip archive: pickle_load below says so.
   }
   if (held == "a dict") {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": holds a dict; positional inputs are needed: ", how));
+    return absl::InvalidArgumentError(absl::StrCat(name, ": holds a dict; positional inputs are needed: ", how));
   }
   c10::IValue value;
   try {
@@ -206,11 +210,11 @@ absl::StatusOr<std::vector<c10::IValue>> LoadInputs(const std::string& path) {
     const std::string unknown = "Unpickler found unknown type ";
     const size_t at = message.find(unknown);
     if (at != std::string::npos) {
-      return absl::InvalidArgumentError(absl::StrCat(path, ": holds a pickled Python object (",
+      return absl::InvalidArgumentError(absl::StrCat(name, ": holds a pickled Python object (",
                                                      message.substr(at + unknown.size()),
                                                      ") that only Python can read, not inputs: ", how));
     }
-    return absl::InvalidArgumentError(absl::StrCat(path, ": not inputs saved with torch.save (", message, "); ", how));
+    return absl::InvalidArgumentError(absl::StrCat(name, ": not inputs saved with torch.save (", message, "); ", how));
   }
   std::vector<c10::IValue> inputs;
   if (value.isTuple()) {
@@ -221,7 +225,7 @@ absl::StatusOr<std::vector<c10::IValue>> LoadInputs(const std::string& path) {
     inputs.push_back(value);
   } else {
     return absl::InvalidArgumentError(
-        absl::StrCat(path, ": holds ", value.isGenericDict() ? "a dict" : value.tagKind(), ", not inputs: ", how));
+        absl::StrCat(name, ": holds ", value.isGenericDict() ? "a dict" : value.tagKind(), ", not inputs: ", how));
   }
   return inputs;
 }

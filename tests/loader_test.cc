@@ -60,6 +60,18 @@ TEST(LoaderTest, InputsFileMustHoldTensors) {
   ExpectOneLineMentioning(LoadInputs("/nonexistent/in.pt").status(), "/nonexistent/in.pt");
 }
 
+TEST(LoaderTest, ParseInputsReadsBytesAndNamesThem) {
+  absl::StatusOr<std::string> saved = ReadFile(FixturePath("lstm.inputs.pt"));
+  ASSERT_TRUE(saved.ok()) << saved.status();
+  absl::StatusOr<std::vector<c10::IValue>> inputs =
+      ParseInputs(std::vector<char>(saved->begin(), saved->end()), "in memory");
+  ASSERT_TRUE(inputs.ok()) << inputs.status();
+  ASSERT_EQ(inputs->size(), 1u);
+  EXPECT_EQ((*inputs)[0].toTensor().sizes(), (std::vector<int64_t>{2, 7, 16}));
+  ExpectOneLineMentioning(ParseInputs({'j', 'u', 'n', 'k'}, "bytes").status(), "bytes: not inputs saved with torch.save");
+  ExpectOneLineMentioning(ParseInputs({}, "nothing").status(), "nothing: not inputs saved with torch.save");
+}
+
 TEST(LoaderTest, DefineReportsSyntaxErrorsOnOneLine) {
   torch::jit::Module m("Broken");
   absl::Status status = DefineMethods(m, "def forward(self, x):\n    return x +\n");
