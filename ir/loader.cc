@@ -1,11 +1,12 @@
 #include "ir/loader.h"
 
-#include <caffe2/serialize/in_memory_adapter.h>
 #include <caffe2/serialize/inline_container.h>
+#include <caffe2/serialize/read_adapter_interface.h>
 #include <sys/stat.h>
 #include <torch/csrc/jit/ir/irparser.h>
-#include <torch/csrc/jit/serialization/pickle.h>
+#include <torch/csrc/jit/serialization/import_read.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -97,6 +98,25 @@ size_t IndentationDepth(absl::string_view ir_text) {
   return deepest;
 }
 
+// Bytes in memory for PyTorchStreamReader. LibTorch's MemoryReadAdapter (the
+// one torch::jit::pickle_load uses) copies whatever a damaged archive's
+// offsets ask for, past the end of the buffer; this one reads only what is
+// there, so the zip reader sees a short read and throws.
+class BytesReadAdapter final : public caffe2::serialize::ReadAdapterInterface {
+ public:
+  explicit BytesReadAdapter(const std::vector<char>& bytes) : bytes_(bytes) {}
+  size_t size() const override { return bytes_.size(); }
+  size_t read(uint64_t pos, void* buf, size_t n, const char* what) const override {
+    if (pos >= bytes_.size()) return 0;
+    n = static_cast<size_t>(std::min<uint64_t>(n, bytes_.size() - pos));
+    std::memcpy(buf, bytes_.data() + pos, n);
+    return n;
+  }
+
+ private:
+  const std::vector<char>& bytes_;
+};
+
 // What a torch.save archive holds, from the first opcode of its pickle.
 std::string PickledKind(caffe2::serialize::PyTorchStreamReader& reader, const std::string& record) {
   at::DataPtr data;
@@ -187,25 +207,7 @@ absl::StatusOr<std::vector<c10::IValue>> LoadInputs(const std::string& path) {
 
 absl::StatusOr<std::vector<c10::IValue>> ParseInputs(std::vector<char> bytes, const std::string& name) {
   const std::string how = "save the inputs with torch.save(x | (x, y) | [x, y], FILE)";
-  std::string held;
-  try {
-    auto adapter = std::make_shared<caffe2::serialize::MemoryReadAdapter>(bytes.data(), bytes.size());
-    caffe2::serialize::PyTorchStreamReader reader(adapter);
-    if (reader.hasRecord("constants.pkl") || reader.hasRecord("code/__torch__.py")) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          name, ": is a TorchScript module (torch.jit.save), not inputs: pass it as --model; ", how));
-    }
-    if (reader.hasRecord("data.pkl")) held = PickledKind(reader, "data.pkl");
-  } catch (const std::exception&) {
-    // Not a zip archive: pickle_load below says so.
-  }
-  if (held == "a dict") {
-    return absl::InvalidArgumentError(absl::StrCat(name, ": holds a dict; positional inputs are needed: ", how));
-  }
-  c10::IValue value;
-  try {
-    value = torch::jit::pickle_load(bytes);
-  } catch (const std::exception& e) {
+  auto not_inputs = [&](const std::exception& e) {
     const std::string message = ExceptionMessage(e);
     const std::string unknown = "Unpickler found unknown type ";
     const size_t at = message.find(unknown);
@@ -215,6 +217,34 @@ absl::StatusOr<std::vector<c10::IValue>> ParseInputs(std::vector<char> bytes, co
                                                      ") that only Python can read, not inputs: ", how));
     }
     return absl::InvalidArgumentError(absl::StrCat(name, ": not inputs saved with torch.save (", message, "); ", how));
+  };
+  // What torch::jit::pickle_load does, over BytesReadAdapter.
+  std::unique_ptr<caffe2::serialize::PyTorchStreamReader> reader;
+  try {
+    reader = std::make_unique<caffe2::serialize::PyTorchStreamReader>(std::make_shared<BytesReadAdapter>(bytes));
+  } catch (const std::exception& e) {
+    return not_inputs(e);  // not a zip archive
+  }
+  std::string held;
+  try {
+    if (reader->hasRecord("constants.pkl") || reader->hasRecord("code/__torch__.py")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          name, ": is a TorchScript module (torch.jit.save), not inputs: pass it as --model; ", how));
+    }
+    if (reader->hasRecord("data.pkl")) held = PickledKind(*reader, "data.pkl");
+  } catch (const std::exception&) {
+    // Reading the archive below says what is wrong.
+  }
+  if (held == "a dict") {
+    return absl::InvalidArgumentError(absl::StrCat(name, ": holds a dict; positional inputs are needed: ", how));
+  }
+  c10::IValue value;
+  try {
+    value = torch::jit::readArchiveAndTensors("data", /*pickle_prefix=*/"", /*tensor_prefix=*/"",
+                                              /*type_resolver=*/c10::nullopt, /*obj_loader=*/c10::nullopt,
+                                              /*device=*/c10::nullopt, *reader);
+  } catch (const std::exception& e) {
+    return not_inputs(e);
   }
   std::vector<c10::IValue> inputs;
   if (value.isTuple()) {

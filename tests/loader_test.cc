@@ -72,6 +72,17 @@ TEST(LoaderTest, ParseInputsReadsBytesAndNamesThem) {
   ExpectOneLineMentioning(ParseInputs({}, "nothing").status(), "nothing: not inputs saved with torch.save");
 }
 
+// Found by inputs_file_fuzzer: a zip64 archive whose offsets point past its
+// end. LibTorch's MemoryReadAdapter (pickle_load's too) copied from there,
+// out of bounds: a SEGV under ASan, heap garbage ("invalid header") without.
+// Now the zip reader gets a short read and says so.
+TEST(LoaderTest, ArchiveOffsetsPastTheEndAreShortReads) {
+  const std::string path = "tests/fuzz/regressions/inputs_file_fuzzer/zip64_offsets_past_end.pt";
+  absl::Status status = LoadInputs(path).status();
+  ExpectOneLineMentioning(status, "zip64_offsets_past_end.pt: not inputs saved with torch.save");
+  EXPECT_TRUE(absl::StrContains(status.message(), "file read failed")) << status;
+}
+
 TEST(LoaderTest, DefineReportsSyntaxErrorsOnOneLine) {
   torch::jit::Module m("Broken");
   absl::Status status = DefineMethods(m, "def forward(self, x):\n    return x +\n");

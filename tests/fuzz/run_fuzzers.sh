@@ -2,15 +2,17 @@
 # Builds graphprof's fuzzers (--config=fuzz: clang, libFuzzer, ASan, UBSan) in
 # their own Bazel output base, so the default gcc build's cache is untouched,
 # and runs each for SECONDS seconds on a temporary copy of its seed corpus
-# (tests/fuzz/corpus/<fuzzer>/ is never modified).
+# and past crash inputs (tests/fuzz/corpus/<fuzzer>/ and
+# tests/fuzz/regressions/<fuzzer>/ are never modified).
 #
 #   tests/fuzz/run_fuzzers.sh 60                     # every fuzzer, 60 s each
 #   tests/fuzz/run_fuzzers.sh 600 ir_text_fuzzer     # one fuzzer
 #
 # Exits 1 if any fuzzer crashed, hung (-timeout) or ran out of memory; the
 # crash input and the fuzzer's log stay in a temporary directory, printed at
-# the end. Reproduce with `<fuzzer binary> <crash input>`, then turn the input
-# into a regression test in the GoogleTest suites under tests/.
+# the end. Reproduce with `<fuzzer binary> <crash input>`; once fixed, add the
+# input to tests/fuzz/regressions/<fuzzer>/ and a test of it to the
+# GoogleTest suites under tests/.
 set -euo pipefail
 
 usage() { echo "usage: $0 SECONDS [FUZZER...]" >&2; exit 2; }
@@ -42,6 +44,8 @@ failed=()
 for f in "${fuzzers[@]}"; do
   mkdir -p "$work/$f/corpus" "$work/$f/crashes"
   cp "$root/tests/fuzz/corpus/$f/"* "$work/$f/corpus/"
+  # Inputs that crashed it once start every run too.
+  if [[ -d $root/tests/fuzz/regressions/$f ]]; then cp "$root/tests/fuzz/regressions/$f/"* "$work/$f/corpus/"; fi
   log="$work/$f/log"
   start=$SECONDS
   if "$bin/$f" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=20 -print_final_stats=1 \
