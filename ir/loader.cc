@@ -117,22 +117,71 @@ class BytesReadAdapter final : public caffe2::serialize::ReadAdapterInterface {
   const std::vector<char>& bytes_;
 };
 
-// What a torch.save archive holds, from the first opcode of its pickle.
-std::string PickledKind(caffe2::serialize::PyTorchStreamReader& reader, const std::string& record) {
-  at::DataPtr data;
-  size_t size = 0;
-  std::tie(data, size) = reader.getRecord(record);
-  const auto* bytes = static_cast<const unsigned char*>(data.get());
+// What a torch.save archive's pickle holds, from its first opcode.
+std::string PickledKind(const unsigned char* pickle, size_t size) {
   size_t at = 0;
-  if (size >= 2 && bytes[0] == 0x80) at = 2;  // PROTO n
+  if (size >= 2 && pickle[0] == 0x80) at = 2;  // PROTO n
   if (at >= size) return "";
-  switch (bytes[at]) {
+  switch (pickle[at]) {
     case '}': return "a dict";
     case ']': return "a list";
     case ')': case '(': return "a tuple";
     case 'c': case 0x93: return "a Python object";
     default: return "";
   }
+}
+
+// LibTorch's unpickler allocates a string's or bytes' declared length before
+// reading it, so a damaged pickle of a few bytes that declares 4 GiB costs
+// 4 GiB. Walks the opcodes up to STOP and describes the first argument whose
+// declared length runs past the end of the pickle ("" when none does). At an
+// opcode it does not know, or an argument cut short, it stops: the
+// unpickler then says what is wrong.
+std::string PickleLengthOverrun(const unsigned char* pickle, size_t size) {
+  size_t at = 0;
+  while (at < size) {
+    const unsigned char op = pickle[at++];
+    size_t fixed = 0;   // bytes of argument
+    size_t prefix = 0;  // bytes of a little-endian length, then that many bytes
+    int lines = 0;      // newline-terminated arguments
+    switch (op) {
+      case '.': return "";  // STOP
+      case '(': case ')': case '0': case '1': case '2': case 'N': case 'Q': case 'R': case ']': case 'a':
+      case 'b': case 'd': case '}': case 'e': case 'l': case 'o': case 's': case 't': case 'u':
+      case 0x81: case 0x85: case 0x86: case 0x87: case 0x88: case 0x89: case 0x8f: case 0x90: case 0x91:
+      case 0x92: case 0x93: case 0x94: case 0x97: case 0x98:
+        break;
+      case 'K': case 'h': case 'q': case 0x80: case 0x82: fixed = 1; break;
+      case 'M': case 0x83: fixed = 2; break;
+      case 'J': case 'j': case 'r': case 0x84: fixed = 4; break;
+      case 'G': case 0x95: fixed = 8; break;
+      case 'F': case 'I': case 'L': case 'S': case 'V': case 'P': case 'g': case 'p': lines = 1; break;
+      case 'c': case 'i': lines = 2; break;
+      case 'U': case 'C': case 0x8a: case 0x8c: prefix = 1; break;
+      case 'T': case 'X': case 'B': case 0x8b: prefix = 4; break;
+      case 0x8d: case 0x8e: case 0x96: prefix = 8; break;
+      default: return "";
+    }
+    if (prefix > 0) {
+      if (size - at < prefix) return "";
+      uint64_t length = 0;
+      for (size_t i = prefix; i-- > 0;) length = length << 8 | pickle[at + i];
+      at += prefix;
+      if (length > size - at) {
+        return absl::StrCat("its pickle declares ", length, " bytes at offset ", at - prefix - 1, " where ",
+                            size - at, " remain");
+      }
+      fixed = static_cast<size_t>(length);
+    }
+    for (; lines > 0; --lines) {
+      const void* newline = std::memchr(pickle + at, '\n', size - at);
+      if (newline == nullptr) return "";
+      at = static_cast<size_t>(static_cast<const unsigned char*>(newline) - pickle) + 1;
+    }
+    if (size - at < fixed) return "";
+    at += fixed;
+  }
+  return "";
 }
 
 }  // namespace
@@ -226,17 +275,28 @@ absl::StatusOr<std::vector<c10::IValue>> ParseInputs(std::vector<char> bytes, co
     return not_inputs(e);  // not a zip archive
   }
   std::string held;
+  std::string overrun;
   try {
     if (reader->hasRecord("constants.pkl") || reader->hasRecord("code/__torch__.py")) {
       return absl::InvalidArgumentError(absl::StrCat(
           name, ": is a TorchScript module (torch.jit.save), not inputs: pass it as --model; ", how));
     }
-    if (reader->hasRecord("data.pkl")) held = PickledKind(*reader, "data.pkl");
+    if (reader->hasRecord("data.pkl")) {
+      at::DataPtr data;
+      size_t size = 0;
+      std::tie(data, size) = reader->getRecord("data.pkl");
+      const auto* pickle = static_cast<const unsigned char*>(data.get());
+      held = PickledKind(pickle, size);
+      overrun = PickleLengthOverrun(pickle, size);
+    }
   } catch (const std::exception&) {
     // Reading the archive below says what is wrong.
   }
   if (held == "a dict") {
     return absl::InvalidArgumentError(absl::StrCat(name, ": holds a dict; positional inputs are needed: ", how));
+  }
+  if (!overrun.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(name, ": is damaged: ", overrun, "; ", how));
   }
   c10::IValue value;
   try {

@@ -83,6 +83,16 @@ TEST(LoaderTest, ArchiveOffsetsPastTheEndAreShortReads) {
   EXPECT_TRUE(absl::StrContains(status.message(), "file read failed")) << status;
 }
 
+// Found by inputs_file_fuzzer: a 991-byte archive whose pickle declares a
+// string of 1.9 GB. LibTorch's unpickler allocates and fills the declared
+// length before it reads, so the file cost gigabytes and seconds before its
+// error; the declared length is now checked against the pickle first.
+TEST(LoaderTest, PickleLengthsLongerThanThePickleAreRefused) {
+  const std::string path = "tests/fuzz/regressions/inputs_file_fuzzer/pickle_string_longer_than_file.pt";
+  ExpectOneLineMentioning(LoadInputs(path).status(),
+                          "pickle_string_longer_than_file.pt: is damaged: its pickle declares 1946372867 bytes");
+}
+
 TEST(LoaderTest, DefineReportsSyntaxErrorsOnOneLine) {
   torch::jit::Module m("Broken");
   absl::Status status = DefineMethods(m, "def forward(self, x):\n    return x +\n");
