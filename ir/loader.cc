@@ -131,13 +131,15 @@ std::string PickledKind(const unsigned char* pickle, size_t size) {
   }
 }
 
-// LibTorch's unpickler allocates a string's or bytes' declared length before
-// reading it, so a damaged pickle of a few bytes that declares 4 GiB costs
-// 4 GiB. Walks the opcodes up to STOP and describes the first argument whose
-// declared length runs past the end of the pickle ("" when none does). At an
-// opcode it does not know, or an argument cut short, it stops: the
-// unpickler then says what is wrong.
-std::string PickleLengthOverrun(const unsigned char* pickle, size_t size) {
+// LibTorch's unpickler trusts two numbers of a pickle with memory: it
+// allocates a string's or bytes' declared length before reading it, and it
+// grows its memo table to any index a LONG_BINPUT names. A damaged pickle of
+// a few bytes can so cost gigabytes. Walks the opcodes up to STOP and
+// describes the first such number the pickle cannot back: a length past its
+// end, or a memo index beyond its size (picklers number memo entries from 0,
+// one opcode each). "" when there is none. At an opcode it does not know, or
+// an argument cut short, it stops: the unpickler then says what is wrong.
+std::string PickleDamage(const unsigned char* pickle, size_t size) {
   size_t at = 0;
   while (at < size) {
     const unsigned char op = pickle[at++];
@@ -179,6 +181,14 @@ std::string PickleLengthOverrun(const unsigned char* pickle, size_t size) {
       at = static_cast<size_t>(static_cast<const unsigned char*>(newline) - pickle) + 1;
     }
     if (size - at < fixed) return "";
+    if (op == 'r') {  // LONG_BINPUT
+      const uint32_t index = static_cast<uint32_t>(pickle[at]) | static_cast<uint32_t>(pickle[at + 1]) << 8 |
+                             static_cast<uint32_t>(pickle[at + 2]) << 16 | static_cast<uint32_t>(pickle[at + 3]) << 24;
+      if (index >= size) {
+        return absl::StrCat("its pickle stores memo entry ", index, " at offset ", at - 1, ", more than ", size,
+                            " bytes of pickle can number");
+      }
+    }
     at += fixed;
   }
   return "";
@@ -275,7 +285,7 @@ absl::StatusOr<std::vector<c10::IValue>> ParseInputs(std::vector<char> bytes, co
     return not_inputs(e);  // not a zip archive
   }
   std::string held;
-  std::string overrun;
+  std::string damage;
   try {
     if (reader->hasRecord("constants.pkl") || reader->hasRecord("code/__torch__.py")) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -287,7 +297,7 @@ absl::StatusOr<std::vector<c10::IValue>> ParseInputs(std::vector<char> bytes, co
       std::tie(data, size) = reader->getRecord("data.pkl");
       const auto* pickle = static_cast<const unsigned char*>(data.get());
       held = PickledKind(pickle, size);
-      overrun = PickleLengthOverrun(pickle, size);
+      damage = PickleDamage(pickle, size);
     }
   } catch (const std::exception&) {
     // Reading the archive below says what is wrong.
@@ -295,8 +305,8 @@ absl::StatusOr<std::vector<c10::IValue>> ParseInputs(std::vector<char> bytes, co
   if (held == "a dict") {
     return absl::InvalidArgumentError(absl::StrCat(name, ": holds a dict; positional inputs are needed: ", how));
   }
-  if (!overrun.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(name, ": is damaged: ", overrun, "; ", how));
+  if (!damage.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(name, ": is damaged: ", damage, "; ", how));
   }
   c10::IValue value;
   try {

@@ -93,6 +93,14 @@ TEST(LoaderTest, PickleLengthsLongerThanThePickleAreRefused) {
                           "pickle_string_longer_than_file.pt: is damaged: its pickle declares 1946372867 bytes");
 }
 
+// Found by inputs_file_fuzzer: a 1 KB archive whose pickle memoizes at
+// index ~1.9 billion. LibTorch's unpickler grows its memo table to that
+// index first (30 GB of IValues); such indices are now refused.
+TEST(LoaderTest, PickleMemoIndicesBeyondThePickleAreRefused) {
+  const std::string path = "tests/fuzz/regressions/inputs_file_fuzzer/pickle_memo_index_past_end.pt";
+  ExpectOneLineMentioning(LoadInputs(path).status(), "pickle_memo_index_past_end.pt: is damaged: its pickle stores memo entry");
+}
+
 TEST(LoaderTest, DefineReportsSyntaxErrorsOnOneLine) {
   torch::jit::Module m("Broken");
   absl::Status status = DefineMethods(m, "def forward(self, x):\n    return x +\n");
