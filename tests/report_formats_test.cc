@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "tools/zoo/zoo.h"
 #include "profilers/report/annotated_ir.h"
@@ -103,6 +104,31 @@ TEST(ReportJsonTest, RejectsWhatIsNotAReport) {
                                 "unsupported report schema_version 9"));
   EXPECT_TRUE(absl::StrContains(ReportFromJson("{\"schema_version\": 1, \"model\": 3}").status().message(),
                                 "malformed report JSON"));
+}
+
+// Found by report_json_fuzzer and compare_fuzzer: nlohmann's get<int64_t>()
+// of 2.2e126 (a node's memory) and of 1.2e24 (run_ns) is undefined
+// behaviour, and get<int>() wraps 4294967298 runs to 2. Integers that do not
+// fit their field now make the report malformed.
+TEST(ReportJsonTest, RejectsIntegersTheirFieldCannotHold) {
+  auto report = [](const std::string& runs, const std::string& peak_bytes) {
+    return ReportFromJson(absl::StrCat(R"({"schema_version": 2, "model": "m", "runs": )", runs, R"(, "warmup": 0,
+        "timer_overhead_ns": 0, "run_ns": [10, 10], "metrics": [{"name": "time"}],
+        "memory": {"peak_bytes": )", peak_bytes, R"(, "peak_node": 0, "allocated_bytes": 0, "freed_bytes": 0,
+                   "allocations": 0, "timeline": []},
+        "nodes": [{"id": 0, "parent": -1, "depth": 0, "name": "relu", "kind": "aten::relu",
+                   "calls": [1, 1], "total_ns": [5, 5]}]})"));
+  };
+  ASSERT_TRUE(report("2", "64").ok()) << report("2", "64").status();
+  EXPECT_TRUE(report("2", "9223372036854775807").ok());
+  EXPECT_TRUE(report("2.0", "-9223372036854775808").ok());
+  for (const auto& [runs, peak_bytes] : std::vector<std::pair<std::string, std::string>>{
+           {"4294967298", "64"}, {"1e10", "64"}, {"2", "1e300"}, {"2", "-1e19"}, {"2", "9223372036854775808"}}) {
+    absl::StatusOr<Report> parsed = report(runs, peak_bytes);
+    ASSERT_FALSE(parsed.ok()) << runs << " " << peak_bytes;
+    EXPECT_TRUE(absl::StrContains(parsed.status().message(), "malformed report JSON: number")) << parsed.status();
+    EXPECT_TRUE(absl::StrContains(parsed.status().message(), "-bit integer")) << parsed.status();
+  }
 }
 
 TEST(CsvTest, OneHeaderAndOneLinePerRowWithFixedColumns) {

@@ -2,13 +2,61 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "profilers/report/stats.h"
 
 namespace graphprof {
 namespace {
 
-using nlohmann::json;
+// nlohmann's get<int>() and get<int64_t>() cast whatever number is there:
+// 1e300 into an int64 is undefined behaviour, 1e10 into an int wraps.
+// Reports are read from files, so integers go through this serializer,
+// which refuses a number the integer type cannot hold; everything else is
+// nlohmann's own.
+template <typename T, typename = void>
+struct CheckedSerializer {
+  template <typename Json>
+  static void from_json(Json&& j, T& value) {
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) CheckFits(j);
+    nlohmann::adl_serializer<T>::from_json(std::forward<Json>(j), value);
+  }
+  template <typename Json, typename U>
+  static void to_json(Json& j, U&& value) {
+    nlohmann::adl_serializer<T>::to_json(j, std::forward<U>(value));
+  }
+
+ private:
+  template <typename Json>
+  static void CheckFits(const Json& j) {
+    using Limits = std::numeric_limits<T>;
+    bool fits = true;
+    if (j.is_number_unsigned()) {
+      fits = j.template get_ref<const typename Json::number_unsigned_t&>() <= static_cast<uint64_t>(Limits::max());
+    } else if (j.is_number_integer()) {
+      const int64_t v = j.template get_ref<const typename Json::number_integer_t&>();
+      fits = v >= 0 ? static_cast<uint64_t>(v) <= static_cast<uint64_t>(Limits::max())
+                    : Limits::is_signed && v >= static_cast<int64_t>(Limits::min());
+    } else if (j.is_number_float()) {
+      // Exactly the doubles that convert: (min - 1, max + 1), NaN excluded.
+      const double v = j.template get_ref<const typename Json::number_float_t&>();
+      const double end = std::ldexp(1.0, Limits::digits);  // max + 1
+      fits = v < end && (Limits::is_signed ? v >= -end : v > -1.0);
+    }
+    if (!fits) {
+      throw std::out_of_range(absl::StrCat("number ", j.dump(), " does not fit a ", sizeof(T) * 8, "-bit integer"));
+    }
+  }
+};
+
+using json = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t, std::uint64_t, double,
+                                  std::allocator, CheckedSerializer>;
 
 const char* UnitName(Metric::Unit unit) { return unit == Metric::Unit::kCount ? "count" : "ns"; }
 const char* RecordedName(Metric::Recorded r) { return r == Metric::Recorded::kSelf ? "self" : "inclusive"; }
