@@ -54,8 +54,11 @@ for f in "${fuzzers[@]}"; do
     echo "run_fuzzers: $f: ok, ${runs:-?} inputs in $((SECONDS - start)) s, corpus $(ls "$work/$f/corpus" | wc -l) files"
   else
     failed+=("$f")
-    echo "run_fuzzers: $f: FAILED after $((SECONDS - start)) s; the end of its log:"
-    grep -v -e '^#[0-9]' -e 'NEW_FUNC' "$log" | tail -n 40 | sed 's/^/    /'
+    echo "run_fuzzers: $f: FAILED after $((SECONDS - start)) s:"
+    # The report's first lines, graphprof's frames and the summary.
+    { grep -m 3 -E 'ERROR: |runtime error: |WARNING: ' "$log"
+      grep -E ' in (graphprof::|LLVMFuzzerTestOneInput)' "$log" | head -n 8
+      grep -E '^SUMMARY: ' "$log"; } | cut -c 1-300 | sed 's/^/    /'
   fi
 done
 
