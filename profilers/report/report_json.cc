@@ -239,6 +239,90 @@ NodeRecord NodeFromJson(const json& j, Report& report, int version) {
   return node;
 }
 
+// Renderers add a report's integers up in int64 (per run over nodes, over
+// runs, a parent's self time as total minus children, event ends) and
+// convert means back to int64. If the magnitudes of each quantity's values
+// add up to at most 2^60, none of that can overflow. Real reports are far
+// below (2^60 ns is 36 years); a file beyond it is not one graphprof wrote.
+class Magnitudes {
+ public:
+  static constexpr int64_t kLimit = int64_t{1} << 60;
+  void Add(int64_t v) {
+    if (over_) return;
+    if (v < -kLimit || v > kLimit) {
+      over_ = true;
+      return;
+    }
+    sum_ += v < 0 ? -v : v;  // at most 2^61
+    over_ = sum_ > kLimit;
+  }
+  void Add(const std::vector<int64_t>& values) {
+    for (int64_t v : values) Add(v);
+  }
+  absl::Status Check(absl::string_view what) const {
+    if (!over_) return absl::OkStatus();
+    return absl::InvalidArgumentError(absl::StrCat("report values of ", what, " add up past 2^60"));
+  }
+
+ private:
+  int64_t sum_ = 0;
+  bool over_ = false;
+};
+
+absl::Status CheckMagnitudes(const Report& report) {
+  Magnitudes calls, events, device_events, timeline, run_start, kernels;
+  Magnitudes memory[6];
+  std::vector<Magnitudes> recorded(report.metrics.size()), run_total(report.metrics.size());
+  for (const NodeRecord& node : report.nodes) {
+    calls.Add(node.calls);
+    for (size_t m = 0; m < report.metrics.size() && m < node.metrics.size(); ++m) {
+      recorded[m].Add(node.metrics[m].total);
+      recorded[m].Add(node.metrics[m].self);
+    }
+    if (node.memory.has_value()) {
+      const NodeMemory& n = *node.memory;
+      const int64_t fields[] = {n.allocated_bytes, n.freed_bytes,      n.allocations,
+                                n.peak_bytes,      n.live_after_bytes, n.output_bytes};
+      for (int f = 0; f < 6; ++f) memory[f].Add(fields[f]);
+    }
+    for (const auto& kernel : node.top_kernels) kernels.Add(kernel.second);
+  }
+  for (size_t m = 0; m < report.metrics.size(); ++m) {
+    run_total[m].Add(report.metrics[m].run_total);
+    run_total[m].Add(report.metrics[m].unattributed);
+  }
+  run_start.Add(report.run_start_ns);
+  for (const TraceEvent& e : report.events) {
+    events.Add(e.start_ns);
+    events.Add(e.duration_ns);
+  }
+  for (const DeviceEvent& e : report.device_events) {
+    device_events.Add(e.start_ns);
+    device_events.Add(e.duration_ns);
+  }
+  if (report.memory.has_value()) {
+    const MemorySummary& m = *report.memory;
+    for (int64_t v : {m.peak_bytes, m.allocated_bytes, m.freed_bytes, m.allocations}) timeline.Add(v);
+    for (const MemoryPoint& p : m.timeline) timeline.Add(p.live_bytes);
+  }
+  for (size_t m = 0; m < report.metrics.size(); ++m) {
+    const std::string& name = report.metrics[m].name;
+    if (absl::Status s = recorded[m].Check(absl::StrCat("'", name, "'")); !s.ok()) return s;
+    if (absl::Status s = run_total[m].Check(absl::StrCat("'", name, "' run totals")); !s.ok()) return s;
+  }
+  const char* memory_names[] = {"allocated_bytes", "freed_bytes",      "allocations",
+                                "peak_bytes",      "live_after_bytes", "output_bytes"};
+  for (int f = 0; f < 6; ++f) {
+    if (absl::Status s = memory[f].Check(memory_names[f]); !s.ok()) return s;
+  }
+  for (const auto& [magnitudes, what] : {std::pair{&calls, "calls"}, {&run_start, "run_start_ns"}, {&events, "events"},
+                                         {&device_events, "device_events"}, {&timeline, "memory"},
+                                         {&kernels, "top_kernels"}}) {
+    if (absl::Status s = magnitudes->Check(what); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckStructure(const Report& report) {
   const int n = static_cast<int>(report.nodes.size());
   for (int i = 0; i < n; ++i) {
@@ -268,7 +352,7 @@ absl::Status CheckStructure(const Report& report) {
   if (report.memory.has_value() && report.memory->peak_node >= n) {
     return absl::InvalidArgumentError(absl::StrCat("report memory peak node ", report.memory->peak_node, " does not exist"));
   }
-  return absl::OkStatus();
+  return CheckMagnitudes(report);
 }
 
 }  // namespace
@@ -510,7 +594,7 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
     if (j.contains("run_sources")) {
       for (const json& source : j.at("run_sources")) {
         RunSource rs{source.at(0).get<std::string>(), source.at(1).get<int>(), source.at(2).get<int>()};
-        if (rs.first_run < 0 || rs.runs < 0 || rs.first_run + rs.runs > report.runs) {
+        if (rs.first_run < 0 || rs.runs < 0 || rs.first_run > report.runs || rs.runs > report.runs - rs.first_run) {
           return absl::InvalidArgumentError(absl::StrCat("report run source '", rs.name, "' is out of range"));
         }
         report.run_sources.push_back(rs);
