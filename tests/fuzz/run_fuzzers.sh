@@ -47,8 +47,12 @@ for f in "${fuzzers[@]}"; do
   # Inputs that crashed it once start every run too.
   if [[ -d $root/tests/fuzz/regressions/$f ]]; then cp "$root/tests/fuzz/regressions/$f/"* "$work/$f/corpus/"; fi
   log="$work/$f/log"
+  # Tokens of the input's language (most parsing happens in uninstrumented
+  # LibTorch or headers, where libFuzzer cannot learn them).
+  dict=()
+  if [[ -f $root/tests/fuzz/$f.dict ]]; then dict=("-dict=$root/tests/fuzz/$f.dict"); fi
   start=$SECONDS
-  if "$bin/$f" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=20 -print_final_stats=1 \
+  if "$bin/$f" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=20 -print_final_stats=1 "${dict[@]}" \
       -artifact_prefix="$work/$f/crashes/" "$work/$f/corpus" >"$log" 2>&1; then
     runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")"
     echo "run_fuzzers: $f: ok, ${runs:-?} inputs in $((SECONDS - start)) s, corpus $(ls "$work/$f/corpus" | wc -l) files"
