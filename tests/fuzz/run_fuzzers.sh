@@ -28,7 +28,9 @@ for f in "${fuzzers[@]}"; do
   [[ -d $root/tests/fuzz/corpus/$f ]] || { echo "$0: unknown fuzzer '$f' (one of: ${all[*]})" >&2; exit 2; }
 done
 
-output_base="${XDG_CACHE_HOME:-$HOME/.cache}/graphprof/fuzz-output-base"
+# One output base serves one checkout at a time (Bazel restarts its server
+# when another workspace uses it); GRAPHPROF_FUZZ_OUTPUT_BASE picks another.
+output_base="${GRAPHPROF_FUZZ_OUTPUT_BASE:-${XDG_CACHE_HOME:-$HOME/.cache}/graphprof/fuzz-output-base}"
 bazel=("$root/bazelw" "--output_base=$output_base")
 targets=()
 for f in "${fuzzers[@]}"; do targets+=("//tests/fuzz:$f"); done
