@@ -12,8 +12,9 @@
 //     slots ("move"), values used last inside its blocks are released after
 //     it ("release"). Frees therefore happen where the native interpreter
 //     frees, and peak memory matches module.forward.
-//   * Unsupported node kinds are rejected by Build with the kind and source
-//     location, never at run time.
+//   * Unsupported node kinds, and nodes without the inputs, outputs and
+//     blocks their kind implies (IR text can write anything), are rejected by
+//     Build with the kind and source location, never at run time.
 #ifndef GRAPHPROF_INTERPRETER_GRAPH_PLAN_H_
 #define GRAPHPROF_INTERPRETER_GRAPH_PLAN_H_
 

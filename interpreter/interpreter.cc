@@ -390,6 +390,10 @@ absl::Status Interpreter::RunContainer(const NodePlan& node) {
     case NodeOp::kTupleSlice: {
       c10::IValue value = TakeInput(node, 0);
       const auto& elements = value.toTupleRef().elements();
+      if (node.slice_end > static_cast<int64_t>(elements.size())) {
+        return NodeError(node, absl::StrCat("slice [", node.slice_begin, ", ", node.slice_end, ") of a tuple of ",
+                                            elements.size()));
+      }
       std::vector<c10::IValue> slice;
       for (int64_t i = node.slice_begin; i < node.slice_end; ++i) slice.push_back(elements[i]);
       SetOutput(node, 0, c10::ivalue::Tuple::create(std::move(slice)));

@@ -1,11 +1,12 @@
 #include "ir/loader.h"
 
-#include <caffe2/serialize/in_memory_adapter.h>
 #include <caffe2/serialize/inline_container.h>
+#include <caffe2/serialize/read_adapter_interface.h>
 #include <sys/stat.h>
 #include <torch/csrc/jit/ir/irparser.h>
-#include <torch/csrc/jit/serialization/pickle.h>
+#include <torch/csrc/jit/serialization/import_read.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -97,22 +98,100 @@ size_t IndentationDepth(absl::string_view ir_text) {
   return deepest;
 }
 
-// What a torch.save archive holds, from the first opcode of its pickle.
-std::string PickledKind(caffe2::serialize::PyTorchStreamReader& reader, const std::string& record) {
-  at::DataPtr data;
-  size_t size = 0;
-  std::tie(data, size) = reader.getRecord(record);
-  const auto* bytes = static_cast<const unsigned char*>(data.get());
+// Bytes in memory for PyTorchStreamReader. LibTorch's MemoryReadAdapter (the
+// one torch::jit::pickle_load uses) copies whatever a damaged archive's
+// offsets ask for, past the end of the buffer; this one reads only what is
+// there, so the zip reader sees a short read and throws.
+class BytesReadAdapter final : public caffe2::serialize::ReadAdapterInterface {
+ public:
+  explicit BytesReadAdapter(const std::vector<char>& bytes) : bytes_(bytes) {}
+  size_t size() const override { return bytes_.size(); }
+  size_t read(uint64_t pos, void* buf, size_t n, const char* what) const override {
+    if (pos >= bytes_.size()) return 0;
+    n = static_cast<size_t>(std::min<uint64_t>(n, bytes_.size() - pos));
+    std::memcpy(buf, bytes_.data() + pos, n);
+    return n;
+  }
+
+ private:
+  const std::vector<char>& bytes_;
+};
+
+// What a torch.save archive's pickle holds, from its first opcode.
+std::string PickledKind(const unsigned char* pickle, size_t size) {
   size_t at = 0;
-  if (size >= 2 && bytes[0] == 0x80) at = 2;  // PROTO n
+  if (size >= 2 && pickle[0] == 0x80) at = 2;  // PROTO n
   if (at >= size) return "";
-  switch (bytes[at]) {
+  switch (pickle[at]) {
     case '}': return "a dict";
     case ']': return "a list";
     case ')': case '(': return "a tuple";
     case 'c': case 0x93: return "a Python object";
     default: return "";
   }
+}
+
+// LibTorch's unpickler trusts two numbers of a pickle with memory: it
+// allocates a string's or bytes' declared length before reading it, and it
+// grows its memo table to any index a LONG_BINPUT names. A damaged pickle of
+// a few bytes can so cost gigabytes. Walks the opcodes up to STOP and
+// describes the first such number the pickle cannot back: a length past its
+// end, or a memo index beyond its size (picklers number memo entries from 0,
+// one opcode each). "" when there is none. At an opcode it does not know, or
+// an argument cut short, it stops: the unpickler then says what is wrong.
+std::string PickleDamage(const unsigned char* pickle, size_t size) {
+  size_t at = 0;
+  while (at < size) {
+    const unsigned char op = pickle[at++];
+    size_t fixed = 0;   // bytes of argument
+    size_t prefix = 0;  // bytes of a little-endian length, then that many bytes
+    int lines = 0;      // newline-terminated arguments
+    switch (op) {
+      case '.': return "";  // STOP
+      case '(': case ')': case '0': case '1': case '2': case 'N': case 'Q': case 'R': case ']': case 'a':
+      case 'b': case 'd': case '}': case 'e': case 'l': case 'o': case 's': case 't': case 'u':
+      case 0x81: case 0x85: case 0x86: case 0x87: case 0x88: case 0x89: case 0x8f: case 0x90: case 0x91:
+      case 0x92: case 0x93: case 0x94: case 0x97: case 0x98:
+        break;
+      case 'K': case 'h': case 'q': case 0x80: case 0x82: fixed = 1; break;
+      case 'M': case 0x83: fixed = 2; break;
+      case 'J': case 'j': case 'r': case 0x84: fixed = 4; break;
+      case 'G': case 0x95: fixed = 8; break;
+      case 'F': case 'I': case 'L': case 'S': case 'V': case 'P': case 'g': case 'p': lines = 1; break;
+      case 'c': case 'i': lines = 2; break;
+      case 'U': case 'C': case 0x8a: case 0x8c: prefix = 1; break;
+      case 'T': case 'X': case 'B': case 0x8b: prefix = 4; break;
+      case 0x8d: case 0x8e: case 0x96: prefix = 8; break;
+      default: return "";
+    }
+    if (prefix > 0) {
+      if (size - at < prefix) return "";
+      uint64_t length = 0;
+      for (size_t i = prefix; i-- > 0;) length = length << 8 | pickle[at + i];
+      at += prefix;
+      if (length > size - at) {
+        return absl::StrCat("its pickle declares ", length, " bytes at offset ", at - prefix - 1, " where ",
+                            size - at, " remain");
+      }
+      fixed = static_cast<size_t>(length);
+    }
+    for (; lines > 0; --lines) {
+      const void* newline = std::memchr(pickle + at, '\n', size - at);
+      if (newline == nullptr) return "";
+      at = static_cast<size_t>(static_cast<const unsigned char*>(newline) - pickle) + 1;
+    }
+    if (size - at < fixed) return "";
+    if (op == 'r') {  // LONG_BINPUT
+      const uint32_t index = static_cast<uint32_t>(pickle[at]) | static_cast<uint32_t>(pickle[at + 1]) << 8 |
+                             static_cast<uint32_t>(pickle[at + 2]) << 16 | static_cast<uint32_t>(pickle[at + 3]) << 24;
+      if (index >= size) {
+        return absl::StrCat("its pickle stores memo entry ", index, " at offset ", at - 1, ", more than ", size,
+                            " bytes of pickle can number");
+      }
+    }
+    at += fixed;
+  }
+  return "";
 }
 
 }  // namespace
@@ -182,35 +261,60 @@ absl::StatusOr<std::shared_ptr<torch::jit::Graph>> LoadGraphFile(const std::stri
 absl::StatusOr<std::vector<c10::IValue>> LoadInputs(const std::string& path) {
   std::vector<char> bytes;
   if (absl::Status read = ReadInto(path, bytes); !read.ok()) return read;
+  return ParseInputs(std::move(bytes), path);
+}
+
+absl::StatusOr<std::vector<c10::IValue>> ParseInputs(std::vector<char> bytes, const std::string& name) {
   const std::string how = "save the inputs with torch.save(x | (x, y) | [x, y], FILE)";
-  std::string held;
-  try {
-    auto adapter = std::make_shared<caffe2::serialize::MemoryReadAdapter>(bytes.data(), bytes.size());
-    caffe2::serialize::PyTorchStreamReader reader(adapter);
-    if (reader.hasRecord("constants.pkl") || reader.hasRecord("code/__torch__.py")) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          path, ": is a TorchScript module (torch.jit.save), not inputs: pass it as --model; ", how));
-    }
-    if (reader.hasRecord("data.pkl")) held = PickledKind(reader, "data.pkl");
-  } catch (const std::exception&) {
-    // Not a zip archive: pickle_load below says so.
-  }
-  if (held == "a dict") {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": holds a dict; positional inputs are needed: ", how));
-  }
-  c10::IValue value;
-  try {
-    value = torch::jit::pickle_load(bytes);
-  } catch (const std::exception& e) {
+  auto not_inputs = [&](const std::exception& e) {
     const std::string message = ExceptionMessage(e);
     const std::string unknown = "Unpickler found unknown type ";
     const size_t at = message.find(unknown);
     if (at != std::string::npos) {
-      return absl::InvalidArgumentError(absl::StrCat(path, ": holds a pickled Python object (",
+      return absl::InvalidArgumentError(absl::StrCat(name, ": holds a pickled Python object (",
                                                      message.substr(at + unknown.size()),
                                                      ") that only Python can read, not inputs: ", how));
     }
-    return absl::InvalidArgumentError(absl::StrCat(path, ": not inputs saved with torch.save (", message, "); ", how));
+    return absl::InvalidArgumentError(absl::StrCat(name, ": not inputs saved with torch.save (", message, "); ", how));
+  };
+  // What torch::jit::pickle_load does, over BytesReadAdapter.
+  std::unique_ptr<caffe2::serialize::PyTorchStreamReader> reader;
+  try {
+    reader = std::make_unique<caffe2::serialize::PyTorchStreamReader>(std::make_shared<BytesReadAdapter>(bytes));
+  } catch (const std::exception& e) {
+    return not_inputs(e);  // not a zip archive
+  }
+  std::string held;
+  std::string damage;
+  try {
+    if (reader->hasRecord("constants.pkl") || reader->hasRecord("code/__torch__.py")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          name, ": is a TorchScript module (torch.jit.save), not inputs: pass it as --model; ", how));
+    }
+    if (reader->hasRecord("data.pkl")) {
+      at::DataPtr data;
+      size_t size = 0;
+      std::tie(data, size) = reader->getRecord("data.pkl");
+      const auto* pickle = static_cast<const unsigned char*>(data.get());
+      held = PickledKind(pickle, size);
+      damage = PickleDamage(pickle, size);
+    }
+  } catch (const std::exception&) {
+    // Reading the archive below says what is wrong.
+  }
+  if (held == "a dict") {
+    return absl::InvalidArgumentError(absl::StrCat(name, ": holds a dict; positional inputs are needed: ", how));
+  }
+  if (!damage.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(name, ": is damaged: ", damage, "; ", how));
+  }
+  c10::IValue value;
+  try {
+    value = torch::jit::readArchiveAndTensors("data", /*pickle_prefix=*/"", /*tensor_prefix=*/"",
+                                              /*type_resolver=*/c10::nullopt, /*obj_loader=*/c10::nullopt,
+                                              /*device=*/c10::nullopt, *reader);
+  } catch (const std::exception& e) {
+    return not_inputs(e);
   }
   std::vector<c10::IValue> inputs;
   if (value.isTuple()) {
@@ -221,7 +325,7 @@ absl::StatusOr<std::vector<c10::IValue>> LoadInputs(const std::string& path) {
     inputs.push_back(value);
   } else {
     return absl::InvalidArgumentError(
-        absl::StrCat(path, ": holds ", value.isGenericDict() ? "a dict" : value.tagKind(), ", not inputs: ", how));
+        absl::StrCat(name, ": holds ", value.isGenericDict() ? "a dict" : value.tagKind(), ", not inputs: ", how));
   }
   return inputs;
 }

@@ -40,6 +40,9 @@ absl::StatusOr<std::shared_ptr<torch::jit::Graph>> LoadGraphFile(const std::stri
 // tensor, a tuple or a list, returned as the list of positional inputs.
 absl::StatusOr<std::vector<c10::IValue>> LoadInputs(const std::string& path);
 
+// LoadInputs on the bytes of such a file; messages name it `name`.
+absl::StatusOr<std::vector<c10::IValue>> ParseInputs(std::vector<char> bytes, const std::string& name);
+
 // Reads a whole regular file once; NotFound / PermissionDenied / DataLoss
 // (short read) naming the path; directories, devices, pipes and files over
 // kMaxInputFileBytes are refused with a sentence saying so.

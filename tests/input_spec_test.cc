@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "absl/strings/match.h"
 
 namespace graphprof {
@@ -43,6 +46,36 @@ TEST(InputSpecTest, RejectsMalformedSpecsWithReasons) {
     ASSERT_FALSE(specs.ok()) << c.text;
     EXPECT_TRUE(absl::StrContains(specs.status().message(), c.reason)) << specs.status();
   }
+}
+
+// Found by input_spec_fuzzer: FormatInputSpecs wrote float scalars with six
+// digits and no decimal point, so "=-0E33" formatted as "=-0", which parses
+// as an int, and "=2.0" as the int "=2"; and int scalars went through a
+// double, so big ones changed (2^53 + 1) or overflowed the cast back (UB).
+TEST(InputSpecTest, ScalarsFormatBackToTheSameScalars) {
+  absl::StatusOr<std::vector<InputSpec>> specs =
+      ParseInputSpecs("=2.0,=-0E33,=0.1234567891,=1e300,=9007199254740993,=9223372036854775807,=-9223372036854775808");
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  const std::string text = FormatInputSpecs(*specs);
+  EXPECT_EQ(text, "=2.0,=-0.0,=0.1234567891,=1e+300,=9007199254740993,=9223372036854775807,=-9223372036854775808");
+  absl::StatusOr<std::vector<InputSpec>> again = ParseInputSpecs(text);
+  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_EQ(again->size(), specs->size());
+  std::vector<c10::IValue> inputs = *MakeRandomInputs(*specs, 0);
+  std::vector<c10::IValue> inputs_again = *MakeRandomInputs(*again, 0);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    EXPECT_EQ((*again)[i].kind, (*specs)[i].kind) << i;
+    EXPECT_EQ(inputs_again[i].tagKind(), inputs[i].tagKind()) << i;
+    if (inputs[i].isDouble()) {
+      EXPECT_EQ(inputs_again[i].toDouble(), inputs[i].toDouble()) << i;
+      EXPECT_EQ(std::signbit(inputs_again[i].toDouble()), std::signbit(inputs[i].toDouble())) << i;
+    }
+  }
+  EXPECT_TRUE(inputs[0].isDouble());
+  EXPECT_TRUE(std::signbit(inputs[1].toDouble()));
+  EXPECT_EQ(inputs[4].toInt(), int64_t{9007199254740993});
+  EXPECT_EQ(inputs[5].toInt(), std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(inputs[6].toInt(), std::numeric_limits<int64_t>::min());
 }
 
 TEST(InputSpecTest, RandomInputsAreSeededAndRespectRanges) {

@@ -213,6 +213,59 @@ graph(%x : Tensor):
       << plan.status();
 }
 
+// IR text can give a node any inputs, outputs and blocks; the handlers index
+// them as the kind implies. These passed Build and then read out of bounds
+// at run time (an absl::Span assertion, a vector past its end, a tuple
+// element past its end: "unexpected tag 53"). Found while fuzzing the --ir
+// path (tests/fuzz/ir_text_fuzzer plans graphs but does not run them).
+TEST(InterpreterTest, MalformedNodesAreRejectedAtPlanTime) {
+  const char* graphs[] = {
+      // prim::If with one block; with no blocks; with a Tensor condition;
+      // with blocks returning fewer values than it has outputs.
+      "graph(%x : Tensor, %c : bool):\n  %y : Tensor = prim::If(%c)\n    block0():\n      -> (%x)\n  return (%y)\n",
+      "graph(%x : Tensor, %c : bool):\n  %y : Tensor = prim::If(%c)\n  return (%y)\n",
+      "graph(%x : Tensor):\n  %y : Tensor = prim::If(%x)\n    block0():\n      -> (%x)\n    block1():\n"
+      "      -> (%x)\n  return (%y)\n",
+      "graph(%x : Tensor, %c : bool):\n  %y : Tensor, %z : Tensor = prim::If(%c)\n    block0():\n      -> (%x)\n"
+      "    block1():\n      -> (%x)\n  return (%y)\n",
+      // prim::Loop without a condition; with a body short of parameters.
+      "graph(%x : Tensor, %n : int):\n  %y : Tensor = prim::Loop(%n)\n    block0(%i : int):\n      -> (%x)\n"
+      "  return (%y)\n",
+      "graph(%x : Tensor, %n : int, %c : bool):\n  %y : Tensor = prim::Loop(%n, %c, %x)\n    block0(%i : int):\n"
+      "      -> (%c)\n  return (%y)\n",
+      // A key without a value; a slice ending before it begins.
+      "graph(%x : Tensor):\n  %k : str = prim::Constant[value=\"a\"]()\n"
+      "  %d : Dict(str, Tensor) = prim::DictConstruct(%k, %x, %k)\n  return (%d)\n",
+      "graph(%x : Tensor):\n  %t : (Tensor, Tensor) = prim::TupleConstruct(%x, %x)\n"
+      "  %s : () = prim::TupleSlice[beg=2, end=1](%t)\n  return (%s)\n",
+  };
+  for (const char* ir : graphs) {
+    absl::StatusOr<std::shared_ptr<torch::jit::Graph>> graph = ParseGraph(ir);
+    ASSERT_TRUE(graph.ok()) << graph.status() << "\n" << ir;
+    absl::StatusOr<PreparedGraph> prepared = PrepareGraph(**graph, "malformed");
+    ASSERT_TRUE(prepared.ok()) << prepared.status() << "\n" << ir;
+    absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(*prepared);
+    ASSERT_FALSE(plan.ok()) << ir;
+    EXPECT_EQ(plan.status().code(), absl::StatusCode::kInvalidArgument) << plan.status();
+    EXPECT_TRUE(absl::StrContains(plan.status().message(), "malformed: prim::")) << plan.status();
+  }
+}
+
+// A tuple slice's bounds are checked against the tuple that arrives.
+TEST(InterpreterTest, TupleSlicePastTheTupleIsAnError) {
+  auto plan = PlanIr(R"IR(
+graph(%x : Tensor):
+  %t : (Tensor, Tensor) = prim::TupleConstruct(%x, %x)
+  %s : (Tensor, Tensor) = prim::TupleSlice[beg=0, end=5](%t)
+  return (%s)
+)IR");
+  ASSERT_NE(plan, nullptr);
+  Interpreter interpreter(plan);
+  absl::StatusOr<c10::IValue> out = interpreter.Run({torch::ones({2})});
+  ASSERT_FALSE(out.ok());
+  EXPECT_TRUE(absl::StrContains(out.status().message(), "slice [0, 5) of a tuple of 2")) << out.status();
+}
+
 // Runs an IR graph natively (GraphFunction) and through the interpreter.
 void ExpectIrMatchesNative(const std::string& ir, std::vector<c10::IValue> inputs) {
   auto plan = PlanIr(ir);

@@ -60,6 +60,47 @@ TEST(LoaderTest, InputsFileMustHoldTensors) {
   ExpectOneLineMentioning(LoadInputs("/nonexistent/in.pt").status(), "/nonexistent/in.pt");
 }
 
+TEST(LoaderTest, ParseInputsReadsBytesAndNamesThem) {
+  absl::StatusOr<std::string> saved = ReadFile(FixturePath("lstm.inputs.pt"));
+  ASSERT_TRUE(saved.ok()) << saved.status();
+  absl::StatusOr<std::vector<c10::IValue>> inputs =
+      ParseInputs(std::vector<char>(saved->begin(), saved->end()), "in memory");
+  ASSERT_TRUE(inputs.ok()) << inputs.status();
+  ASSERT_EQ(inputs->size(), 1u);
+  EXPECT_EQ((*inputs)[0].toTensor().sizes(), (std::vector<int64_t>{2, 7, 16}));
+  ExpectOneLineMentioning(ParseInputs({'j', 'u', 'n', 'k'}, "bytes").status(), "bytes: not inputs saved with torch.save");
+  ExpectOneLineMentioning(ParseInputs({}, "nothing").status(), "nothing: not inputs saved with torch.save");
+}
+
+// Found by inputs_file_fuzzer: a zip64 archive whose offsets point past its
+// end. LibTorch's MemoryReadAdapter (pickle_load's too) copied from there,
+// out of bounds: a SEGV under ASan, heap garbage ("invalid header") without.
+// Now the zip reader gets a short read and says so.
+TEST(LoaderTest, ArchiveOffsetsPastTheEndAreShortReads) {
+  const std::string path = "tests/fuzz/regressions/inputs_file_fuzzer/zip64_offsets_past_end.pt";
+  absl::Status status = LoadInputs(path).status();
+  ExpectOneLineMentioning(status, "zip64_offsets_past_end.pt: not inputs saved with torch.save");
+  EXPECT_TRUE(absl::StrContains(status.message(), "file read failed")) << status;
+}
+
+// Found by inputs_file_fuzzer: a 991-byte archive whose pickle declares a
+// string of 1.9 GB. LibTorch's unpickler allocates and fills the declared
+// length before it reads, so the file cost gigabytes and seconds before its
+// error; the declared length is now checked against the pickle first.
+TEST(LoaderTest, PickleLengthsLongerThanThePickleAreRefused) {
+  const std::string path = "tests/fuzz/regressions/inputs_file_fuzzer/pickle_string_longer_than_file.pt";
+  ExpectOneLineMentioning(LoadInputs(path).status(),
+                          "pickle_string_longer_than_file.pt: is damaged: its pickle declares 1946372867 bytes");
+}
+
+// Found by inputs_file_fuzzer: a 1 KB archive whose pickle memoizes at
+// index ~1.9 billion. LibTorch's unpickler grows its memo table to that
+// index first (30 GB of IValues); such indices are now refused.
+TEST(LoaderTest, PickleMemoIndicesBeyondThePickleAreRefused) {
+  const std::string path = "tests/fuzz/regressions/inputs_file_fuzzer/pickle_memo_index_past_end.pt";
+  ExpectOneLineMentioning(LoadInputs(path).status(), "pickle_memo_index_past_end.pt: is damaged: its pickle stores memo entry");
+}
+
 TEST(LoaderTest, DefineReportsSyntaxErrorsOnOneLine) {
   torch::jit::Module m("Broken");
   absl::Status status = DefineMethods(m, "def forward(self, x):\n    return x +\n");

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "tools/zoo/zoo.h"
 #include "profilers/report/annotated_ir.h"
@@ -103,6 +104,58 @@ TEST(ReportJsonTest, RejectsWhatIsNotAReport) {
                                 "unsupported report schema_version 9"));
   EXPECT_TRUE(absl::StrContains(ReportFromJson("{\"schema_version\": 1, \"model\": 3}").status().message(),
                                 "malformed report JSON"));
+}
+
+// Found by report_json_fuzzer and compare_fuzzer: nlohmann's get<int64_t>()
+// of 2.2e126 (a node's memory) and of 1.2e24 (run_ns) is undefined
+// behaviour, and get<int>() wraps 4294967298 runs to 2. Integers that do not
+// fit their field now make the report malformed.
+TEST(ReportJsonTest, RejectsIntegersTheirFieldCannotHold) {
+  auto report = [](const std::string& runs, const std::string& peak_bytes) {
+    return ReportFromJson(absl::StrCat(R"({"schema_version": 2, "model": "m", "runs": )", runs, R"(, "warmup": 0,
+        "timer_overhead_ns": 0, "run_ns": [10, 10], "metrics": [{"name": "time"}],
+        "memory": {"peak_bytes": )", peak_bytes, R"(, "peak_node": 0, "allocated_bytes": 0, "freed_bytes": 0,
+                   "allocations": 0, "timeline": []},
+        "nodes": [{"id": 0, "parent": -1, "depth": 0, "name": "relu", "kind": "aten::relu",
+                   "calls": [1, 1], "total_ns": [5, 5]}]})"));
+  };
+  ASSERT_TRUE(report("2", "64").ok()) << report("2", "64").status();
+  EXPECT_TRUE(report("2.0", "1152921504606846976").ok());
+  // These fit an int64 (and then fail a later check: RejectsValuesThatOverflowWhenAddedUp).
+  EXPECT_TRUE(absl::StrContains(report("2", "9223372036854775807").status().message(), "add up past"));
+  EXPECT_TRUE(absl::StrContains(report("2", "-9223372036854775808").status().message(), "add up past"));
+  for (const auto& [runs, peak_bytes] : std::vector<std::pair<std::string, std::string>>{
+           {"4294967298", "64"}, {"1e10", "64"}, {"2", "1e300"}, {"2", "-1e19"}, {"2", "9223372036854775808"}}) {
+    absl::StatusOr<Report> parsed = report(runs, peak_bytes);
+    ASSERT_FALSE(parsed.ok()) << runs << " " << peak_bytes;
+    EXPECT_TRUE(absl::StrContains(parsed.status().message(), "malformed report JSON: number")) << parsed.status();
+    EXPECT_TRUE(absl::StrContains(parsed.status().message(), "-bit integer")) << parsed.status();
+  }
+}
+
+// Found while fuzzing reports (report_json_fuzzer with extreme numbers):
+// values that load one by one but overflow int64 when the renderers add them
+// up (two nodes of INT64_MAX ns in a run, a child longer than its parent is
+// negative, calls summed over runs), and a run source whose first_run + runs
+// overflows int. Signed overflow is undefined; such reports are refused.
+TEST(ReportJsonTest, RejectsValuesThatOverflowWhenAddedUp) {
+  auto report = [](const std::string& totals, const std::string& calls, const std::string& sources) {
+    return ReportFromJson(absl::StrCat(R"({"schema_version": 2, "model": "m", "runs": 2, "warmup": 0,
+        "timer_overhead_ns": 0, "run_ns": [10, 10], "metrics": [{"name": "time"}], "nodes": [
+        {"id": 0, "parent": -1, "depth": 0, "name": "if", "kind": "prim::If", "calls": [1, 1], "total_ns": )",
+                                       totals, R"(},
+        {"id": 1, "parent": 0, "depth": 1, "name": "relu", "kind": "aten::relu", "calls": )", calls,
+                                       R"(, "total_ns": [5, 5]}], "run_sources": )", sources, "}"));
+  };
+  ASSERT_TRUE(report("[7, 7]", "[1, 1]", "[]").ok()) << report("[7, 7]", "[1, 1]", "[]").status();
+  EXPECT_TRUE(report("[1125899906842624, 7]", "[1, 1]", R"([["a", 0, 1], ["b", 1, 1]])").ok());  // 2^50 ns
+  const std::pair<std::string, std::string> cases[] = {
+      {report("[9223372036854775807, 7]", "[1, 1]", "[]").status().ToString(), "values of 'time' add up past 2^60"},
+      {report("[-9223372036854775808, 7]", "[1, 1]", "[]").status().ToString(), "values of 'time' add up past 2^60"},
+      {report("[7, 7]", "[9223372036854775807, 1]", "[]").status().ToString(), "values of calls add up past 2^60"},
+      {report("[7, 7]", "[1, 1]", R"([["c", 2147483647, 1]])").status().ToString(), "run source 'c' is out of range"},
+  };
+  for (const auto& [status, expected] : cases) EXPECT_TRUE(absl::StrContains(status, expected)) << status;
 }
 
 TEST(CsvTest, OneHeaderAndOneLinePerRowWithFixedColumns) {

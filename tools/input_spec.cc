@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <cmath>
 #include <cstdint>
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -51,7 +52,7 @@ absl::StatusOr<InputSpec> ParseScalar(absl::string_view item, absl::string_view 
     spec.scalar = value == "true" ? 1 : 0;
   } else if (absl::SimpleAtoi(value, &i)) {
     spec.kind = InputSpec::Kind::kInt;
-    spec.scalar = static_cast<double>(i);
+    spec.integer = i;
   } else if (absl::SimpleAtod(value, &d)) {
     spec.kind = InputSpec::Kind::kFloat;
     spec.scalar = d;
@@ -126,6 +127,20 @@ absl::StatusOr<InputSpec> ParseOne(absl::string_view item) {
   return spec;
 }
 
+// A float scalar as text that parses back to the same float and as a float:
+// the shortest %g that round-trips, with ".0" when it would read as an int.
+std::string FormatFloat(double value) {
+  std::string text;
+  for (int precision = 6; precision <= 17; ++precision) {
+    text = absl::StrFormat("%.*g", precision, value);
+    double back;
+    if (std::isnan(value) || (absl::SimpleAtod(text, &back) && back == value)) break;
+  }
+  int64_t integer;
+  if (absl::SimpleAtoi(text, &integer)) text += ".0";
+  return text;
+}
+
 }  // namespace
 
 absl::StatusOr<c10::ScalarType> ParseDtype(absl::string_view name) {
@@ -152,8 +167,8 @@ std::string FormatInputSpecs(const std::vector<InputSpec>& specs) {
   std::vector<std::string> items;
   for (const InputSpec& s : specs) {
     switch (s.kind) {
-      case InputSpec::Kind::kInt: items.push_back(absl::StrCat("=", static_cast<int64_t>(s.scalar))); continue;
-      case InputSpec::Kind::kFloat: items.push_back(absl::StrCat("=", s.scalar)); continue;
+      case InputSpec::Kind::kInt: items.push_back(absl::StrCat("=", s.integer)); continue;
+      case InputSpec::Kind::kFloat: items.push_back(absl::StrCat("=", FormatFloat(s.scalar))); continue;
       case InputSpec::Kind::kBool: items.push_back(s.scalar != 0 ? "=true" : "=false"); continue;
       case InputSpec::Kind::kTensor: break;
     }
@@ -190,7 +205,7 @@ absl::StatusOr<std::vector<c10::IValue>> MakeRandomInputs(const std::vector<Inpu
   std::vector<c10::IValue> inputs;
   for (const InputSpec& s : specs) {
     switch (s.kind) {
-      case InputSpec::Kind::kInt: inputs.emplace_back(static_cast<int64_t>(s.scalar)); continue;
+      case InputSpec::Kind::kInt: inputs.emplace_back(s.integer); continue;
       case InputSpec::Kind::kFloat: inputs.emplace_back(s.scalar); continue;
       case InputSpec::Kind::kBool: inputs.emplace_back(s.scalar != 0); continue;
       case InputSpec::Kind::kTensor: break;

@@ -31,12 +31,14 @@ struct InputSpec {
   int64_t low = 0;    // integer tensors: values in [low, high)
   int64_t high = 10;
   bool has_range = false;
-  double scalar = 0;  // kInt / kFloat / kBool value
+  double scalar = 0;   // kFloat / kBool value
+  int64_t integer = 0; // kInt value (exact: not every int64 is a double)
 };
 
 absl::StatusOr<std::vector<InputSpec>> ParseInputSpecs(absl::string_view text);
 
-// The text form ParseInputSpecs accepts.
+// The text form ParseInputSpecs accepts; it parses back to the same specs
+// (float scalars keep every digit and a decimal point: "=2.0", not "=2").
 std::string FormatInputSpecs(const std::vector<InputSpec>& specs);
 
 // This machine's physical memory in bytes.

@@ -4,13 +4,61 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "profilers/report/stats.h"
 
 namespace graphprof {
 namespace {
 
-using nlohmann::json;
+// nlohmann's get<int>() and get<int64_t>() cast whatever number is there:
+// 1e300 into an int64 is undefined behaviour, 1e10 into an int wraps.
+// Reports are read from files, so integers go through this serializer,
+// which refuses a number the integer type cannot hold; everything else is
+// nlohmann's own.
+template <typename T, typename = void>
+struct CheckedSerializer {
+  template <typename Json>
+  static void from_json(Json&& j, T& value) {
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) CheckFits(j);
+    nlohmann::adl_serializer<T>::from_json(std::forward<Json>(j), value);
+  }
+  template <typename Json, typename U>
+  static void to_json(Json& j, U&& value) {
+    nlohmann::adl_serializer<T>::to_json(j, std::forward<U>(value));
+  }
+
+ private:
+  template <typename Json>
+  static void CheckFits(const Json& j) {
+    using Limits = std::numeric_limits<T>;
+    bool fits = true;
+    if (j.is_number_unsigned()) {
+      fits = j.template get_ref<const typename Json::number_unsigned_t&>() <= static_cast<uint64_t>(Limits::max());
+    } else if (j.is_number_integer()) {
+      const int64_t v = j.template get_ref<const typename Json::number_integer_t&>();
+      fits = v >= 0 ? static_cast<uint64_t>(v) <= static_cast<uint64_t>(Limits::max())
+                    : Limits::is_signed && v >= static_cast<int64_t>(Limits::min());
+    } else if (j.is_number_float()) {
+      // Exactly the doubles that convert: (min - 1, max + 1), NaN excluded.
+      const double v = j.template get_ref<const typename Json::number_float_t&>();
+      const double end = std::ldexp(1.0, Limits::digits);  // max + 1
+      fits = v < end && (Limits::is_signed ? v >= -end : v > -1.0);
+    }
+    if (!fits) {
+      throw std::out_of_range(absl::StrCat("number ", j.dump(), " does not fit a ", sizeof(T) * 8, "-bit integer"));
+    }
+  }
+};
+
+using json = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t, std::uint64_t, double,
+                                  std::allocator, CheckedSerializer>;
 
 const char* UnitName(Metric::Unit unit) { return unit == Metric::Unit::kCount ? "count" : "ns"; }
 const char* RecordedName(Metric::Recorded r) { return r == Metric::Recorded::kSelf ? "self" : "inclusive"; }
@@ -196,6 +244,90 @@ NodeRecord NodeFromJson(const json& j, Report& report, int version) {
   return node;
 }
 
+// Renderers add a report's integers up in int64 (per run over nodes, over
+// runs, a parent's self time as total minus children, event ends) and
+// convert means back to int64. If the magnitudes of each quantity's values
+// add up to at most 2^60, none of that can overflow. Real reports are far
+// below (2^60 ns is 36 years); a file beyond it is not one graphprof wrote.
+class Magnitudes {
+ public:
+  static constexpr int64_t kLimit = int64_t{1} << 60;
+  void Add(int64_t v) {
+    if (over_) return;
+    if (v < -kLimit || v > kLimit) {
+      over_ = true;
+      return;
+    }
+    sum_ += v < 0 ? -v : v;  // at most 2^61
+    over_ = sum_ > kLimit;
+  }
+  void Add(const std::vector<int64_t>& values) {
+    for (int64_t v : values) Add(v);
+  }
+  absl::Status Check(absl::string_view what) const {
+    if (!over_) return absl::OkStatus();
+    return absl::InvalidArgumentError(absl::StrCat("report values of ", what, " add up past 2^60"));
+  }
+
+ private:
+  int64_t sum_ = 0;
+  bool over_ = false;
+};
+
+absl::Status CheckMagnitudes(const Report& report) {
+  Magnitudes calls, events, device_events, timeline, run_start, kernels;
+  Magnitudes memory[6];
+  std::vector<Magnitudes> recorded(report.metrics.size()), run_total(report.metrics.size());
+  for (const NodeRecord& node : report.nodes) {
+    calls.Add(node.calls);
+    for (size_t m = 0; m < report.metrics.size() && m < node.metrics.size(); ++m) {
+      recorded[m].Add(node.metrics[m].total);
+      recorded[m].Add(node.metrics[m].self);
+    }
+    if (node.memory.has_value()) {
+      const NodeMemory& n = *node.memory;
+      const int64_t fields[] = {n.allocated_bytes, n.freed_bytes,      n.allocations,
+                                n.peak_bytes,      n.live_after_bytes, n.output_bytes};
+      for (int f = 0; f < 6; ++f) memory[f].Add(fields[f]);
+    }
+    for (const auto& kernel : node.top_kernels) kernels.Add(kernel.second);
+  }
+  for (size_t m = 0; m < report.metrics.size(); ++m) {
+    run_total[m].Add(report.metrics[m].run_total);
+    run_total[m].Add(report.metrics[m].unattributed);
+  }
+  run_start.Add(report.run_start_ns);
+  for (const TraceEvent& e : report.events) {
+    events.Add(e.start_ns);
+    events.Add(e.duration_ns);
+  }
+  for (const DeviceEvent& e : report.device_events) {
+    device_events.Add(e.start_ns);
+    device_events.Add(e.duration_ns);
+  }
+  if (report.memory.has_value()) {
+    const MemorySummary& m = *report.memory;
+    for (int64_t v : {m.peak_bytes, m.allocated_bytes, m.freed_bytes, m.allocations}) timeline.Add(v);
+    for (const MemoryPoint& p : m.timeline) timeline.Add(p.live_bytes);
+  }
+  for (size_t m = 0; m < report.metrics.size(); ++m) {
+    const std::string& name = report.metrics[m].name;
+    if (absl::Status s = recorded[m].Check(absl::StrCat("'", name, "'")); !s.ok()) return s;
+    if (absl::Status s = run_total[m].Check(absl::StrCat("'", name, "' run totals")); !s.ok()) return s;
+  }
+  const char* memory_names[] = {"allocated_bytes", "freed_bytes",      "allocations",
+                                "peak_bytes",      "live_after_bytes", "output_bytes"};
+  for (int f = 0; f < 6; ++f) {
+    if (absl::Status s = memory[f].Check(memory_names[f]); !s.ok()) return s;
+  }
+  for (const auto& [magnitudes, what] : {std::pair{&calls, "calls"}, {&run_start, "run_start_ns"}, {&events, "events"},
+                                         {&device_events, "device_events"}, {&timeline, "memory"},
+                                         {&kernels, "top_kernels"}}) {
+    if (absl::Status s = magnitudes->Check(what); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckStructure(const Report& report) {
   const int n = static_cast<int>(report.nodes.size());
   for (int i = 0; i < n; ++i) {
@@ -225,7 +357,7 @@ absl::Status CheckStructure(const Report& report) {
   if (report.memory.has_value() && report.memory->peak_node >= n) {
     return absl::InvalidArgumentError(absl::StrCat("report memory peak node ", report.memory->peak_node, " does not exist"));
   }
-  return absl::OkStatus();
+  return CheckMagnitudes(report);
 }
 
 void WriteVerification(JsonWriter& w, const std::optional<Verification>& verification) {
@@ -514,7 +646,7 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
     if (j.contains("run_sources")) {
       for (const json& source : j.at("run_sources")) {
         RunSource rs{source.at(0).get<std::string>(), source.at(1).get<int>(), source.at(2).get<int>()};
-        if (rs.first_run < 0 || rs.runs < 0 || rs.first_run + rs.runs > report.runs) {
+        if (rs.first_run < 0 || rs.runs < 0 || rs.first_run > report.runs || rs.runs > report.runs - rs.first_run) {
           return absl::InvalidArgumentError(absl::StrCat("report run source '", rs.name, "' is out of range"));
         }
         report.run_sources.push_back(rs);
