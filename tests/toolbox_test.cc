@@ -4,11 +4,15 @@
 #include <chrono>
 #include <thread>
 
+#include <torch/cuda.h>
+
 #include <sstream>
 
 #include "absl/strings/match.h"
 #include "tools/zoo/zoo.h"
 #include "profilers/toolbox/benchmark.h"
+#include "profilers/toolbox/device_sync.h"
+#include "profilers/gpu/cuda_runtime.h"
 #include "profilers/gpu/nvtx.h"
 #include "profilers/toolbox/profileit.h"
 #include "profilers/profiler.h"
@@ -30,7 +34,7 @@ TEST(TimeitTest, DurationOnlyAfterTheScopeAndDivided) {
   std::ostringstream log;
   {
     TimeitOptions options;
-    options.divisor = 4;
+    options.avg_time_divisor = 4;
     options.log = true;
     options.label = "step";
     options.log_stream = &log;
@@ -43,6 +47,65 @@ TEST(TimeitTest, DurationOnlyAfterTheScopeAndDivided) {
   ASSERT_TRUE(result.seconds().ok());
   EXPECT_DOUBLE_EQ(*result.seconds(), 0.5);
   EXPECT_EQ(log.str(), "step: 0.500000s\n");
+}
+
+TEST(TimeitTest, ResetLogsTheLapAndRestarts) {
+  auto clock = std::make_shared<ManualClock>();
+  TimeitResult result;
+  std::ostringstream log;
+  {
+    TimeitOptions options;
+    options.log = true;
+    options.log_stream = &log;
+    options.clock = clock;
+    Timeit timer(&result, options);
+    clock->Advance(3'000'000'000);
+    EXPECT_DOUBLE_EQ(timer.Reset(), 3.0);
+    ASSERT_TRUE(result.seconds().ok()) << "a Reset() completes a measurement";
+    EXPECT_DOUBLE_EQ(*result.seconds(), 3.0);
+    clock->Advance(1'000'000'000);
+  }
+  EXPECT_DOUBLE_EQ(*result.seconds(), 1.0) << "the lap after the reset, not the whole scope";
+  EXPECT_EQ(log.str(), "Time: 3.000000s\nTime: 1.000000s\n");
+
+  // Without logging nothing is printed.
+  std::ostringstream quiet;
+  {
+    TimeitOptions options;
+    options.log_stream = &quiet;
+    options.clock = clock;
+    Timeit timer(nullptr, options);
+    timer.Reset();
+  }
+  EXPECT_EQ(quiet.str(), "");
+}
+
+TEST(TimeitTest, SynchronisesBeforeEveryClockRead) {
+  // The synchronisation must come before the clock is read at the start and
+  // at the end: a fake device whose queued work finishes (advancing the
+  // clock) only when synchronised.
+  auto clock = std::make_shared<ManualClock>();
+  std::vector<std::string> events;
+  TimeitResult result;
+  {
+    TimeitOptions options;
+    options.clock = clock;
+    options.synchronize = [&] {
+      events.push_back("sync");
+      clock->Advance(5'000'000'000);  // the device drains its queue
+    };
+    Timeit timer(&result, options);
+    events.push_back("work");
+    clock->Advance(1'000'000'000);
+    EXPECT_DOUBLE_EQ(timer.Reset(), 6.0) << "the work and the drain at its end";
+    events.push_back("work");
+  }
+  EXPECT_EQ(events, (std::vector<std::string>{"sync", "work", "sync", "sync", "work", "sync"}))
+      << "at entry, at Reset (end of one lap, start of the next) and at exit";
+  // Entry sync is before the start read (not counted); each end sync is inside.
+  EXPECT_DOUBLE_EQ(*result.seconds(), 5.0) << "the second lap: the drain at exit is inside";
+  // The default synchronises only where there is a device (none here: it does nothing).
+  EXPECT_EQ(SynchronizeDevice(), ProbeCuda().available || torch::cuda::is_available());
 }
 
 TEST(ProfileitTest, ReturnsResultAndMemoryStats) {

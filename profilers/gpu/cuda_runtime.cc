@@ -75,6 +75,8 @@ CudaStatus ProbeCuda() {
   return status;
 }
 
+bool SynchronizeCuda() { return cudaDeviceSynchronize() == cudaSuccess; }
+
 std::unique_ptr<EventApi> MakeCudaEventApi() {
   CudaStatus status = ProbeCuda();
   if (!status.available) return nullptr;
@@ -89,6 +91,8 @@ CudaStatus ProbeCuda() {
   status.detail = "rebuild with --config=cuda";
   return status;
 }
+
+bool SynchronizeCuda() { return false; }
 
 std::unique_ptr<EventApi> MakeCudaEventApi() { return nullptr; }
 

@@ -24,6 +24,10 @@ struct CudaStatus {
 
 CudaStatus ProbeCuda();
 
+// cudaDeviceSynchronize() on the current device: true when it succeeded;
+// false without CUDA (or a device).
+bool SynchronizeCuda();
+
 // Events on the current device's default stream; null unless ProbeCuda() is available.
 std::unique_ptr<EventApi> MakeCudaEventApi();
 
