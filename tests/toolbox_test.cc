@@ -192,6 +192,68 @@ TEST(BenchmarkTest, BackwardPassAndFailures) {
   EXPECT_TRUE(absl::StrContains(Benchmark({}, options).status().message(), "no cases")) << "an empty list is refused";
 }
 
+TEST(BenchmarkTest, CountsAndNamesAreCheckedBeforeAnythingRuns) {
+  int calls = 0;
+  auto counting = [&](std::string name) { return CallableCase(std::move(name), [&] { ++calls; }); };
+  BenchmarkOptions options;
+  options.warmup = 1;
+  options.steps = 1;
+  struct Bad {
+    int warmup, steps;
+    std::vector<std::string> names;
+    std::string message;
+  };
+  for (const Bad& bad : std::vector<Bad>{
+           {-3, 1, {"a"}, "warmup must be at least 1 (got -3)"},
+           {1, -1, {"a"}, "steps must be at least 1 (got -1)"},
+           {1, 0, {"a"}, "steps must be at least 1 (got 0)"},
+           {1, 1, {"a", ""}, "case 1 has no name"},
+           {1, 1, {"a", "b", "a"}, "two cases are named 'a'"},
+       }) {
+    options.warmup = bad.warmup;
+    options.steps = bad.steps;
+    std::vector<BenchmarkCase> cases;
+    for (const std::string& name : bad.names) cases.push_back(counting(name));
+    absl::StatusOr<std::vector<BenchmarkRow>> rows = Benchmark(cases, options);
+    ASSERT_FALSE(rows.ok()) << bad.message;
+    EXPECT_EQ(rows.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_TRUE(absl::StrContains(rows.status().message(), bad.message)) << rows.status();
+  }
+  EXPECT_EQ(calls, 0) << "nothing ran";
+  options.warmup = 2;
+  options.steps = 3;
+  absl::StatusOr<std::vector<BenchmarkRow>> rows = Benchmark({counting("a"), counting("b")}, options);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ(calls, 2 * 5);
+  EXPECT_EQ((*rows)[0].name, "a");
+  EXPECT_EQ((*rows)[1].name, "b");
+  const std::string table = RenderBenchmark(*rows, options);
+  EXPECT_TRUE(absl::StrContains(table, "\na ") && absl::StrContains(table, "\nb ")) << table;
+}
+
+TEST(BenchmarkTest, InterpreterSweepGetsFreshArgumentsEveryStep) {
+  auto plan = PlanIr("graph(%x : Tensor):\n  %y : Tensor = aten::relu(%x)\n  return (%y)\n");
+  ASSERT_NE(plan, nullptr);
+  std::vector<int64_t> rows_seen;
+  BenchmarkOptions options;
+  options.warmup = 1;
+  options.steps = 3;
+  BenchmarkCase sweep = InterpreterSweepCase("relu", plan, [&](int step) {
+    return std::vector<c10::IValue>{torch::ones({step + 1, 2})};
+  });
+  // Wrap the step to see the size each call got.
+  auto forward = sweep.forward;
+  sweep.forward = [&, forward](int step) -> absl::StatusOr<c10::IValue> {
+    absl::StatusOr<c10::IValue> out = forward(step);
+    if (out.ok()) rows_seen.push_back(out->toTensor().size(0));
+    return out;
+  };
+  absl::StatusOr<std::vector<BenchmarkRow>> rows = Benchmark({sweep}, options);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ(rows_seen, (std::vector<int64_t>{1, 2, 3, 4})) << "warm-up step 0, then the timed steps";
+  EXPECT_EQ((*rows)[0].forward_ns.count, 3);
+}
+
 TEST(BenchmarkTest, CasesRotateAndSweepTheirArguments) {
   std::vector<std::string> order;
   std::vector<int> sizes;
