@@ -8,6 +8,11 @@
 
 namespace graphprof {
 
+absl::Status CudaStatus::ToStatus() const {
+  if (available) return absl::OkStatus();
+  return absl::UnavailableError(detail.empty() ? reason : absl::StrCat(reason, " (", detail, ")"));
+}
+
 #ifdef GRAPHPROF_WITH_CUDA
 namespace {
 
@@ -77,6 +82,16 @@ CudaStatus ProbeCuda() {
 
 bool SynchronizeCuda() { return cudaDeviceSynchronize() == cudaSuccess; }
 
+absl::StatusOr<std::string> CudaPciBusId(int device) {
+  if (CudaStatus cuda = ProbeCuda(); !cuda.available) return cuda.ToStatus();
+  char bus_id[32] = {};
+  if (cudaError_t err = cudaDeviceGetPCIBusId(bus_id, sizeof(bus_id), device); err != cudaSuccess) {
+    cudaGetLastError();
+    return absl::InvalidArgumentError(absl::StrCat("CUDA device ", device, ": ", cudaGetErrorString(err)));
+  }
+  return std::string(bus_id);
+}
+
 std::unique_ptr<EventApi> MakeCudaEventApi() {
   CudaStatus status = ProbeCuda();
   if (!status.available) return nullptr;
@@ -93,6 +108,8 @@ CudaStatus ProbeCuda() {
 }
 
 bool SynchronizeCuda() { return false; }
+
+absl::StatusOr<std::string> CudaPciBusId(int device) { return ProbeCuda().ToStatus(); }
 
 std::unique_ptr<EventApi> MakeCudaEventApi() { return nullptr; }
 
