@@ -12,7 +12,9 @@
 #include "tools/zoo/zoo.h"
 #include "profilers/toolbox/benchmark.h"
 #include "profilers/toolbox/device_sync.h"
+#include "profilers/gpu/cuda_allocator_stats.h"
 #include "profilers/gpu/cuda_runtime.h"
+#include "profilers/gpu/device_memory.h"
 #include "profilers/gpu/nvtx.h"
 #include "profilers/toolbox/profileit.h"
 #include "profilers/profiler.h"
@@ -127,6 +129,149 @@ TEST(ProfileitTest, ReturnsResultAndMemoryStats) {
   EXPECT_DOUBLE_EQ(summary.seconds_std, std::sqrt(2.0));
   EXPECT_EQ(summary.max_peak_bytes, 30);
   EXPECT_EQ(summary.max_allocated_bytes, 20);
+}
+
+// A caching allocator whose counters the test drives: allocations move
+// current and peak; ResetPeaks sets the peaks to the current values.
+class FakeAllocatorStats : public AllocatorStatsSource {
+ public:
+  void Allocate(int64_t bytes) {
+    allocated += bytes;
+    reserved = std::max(reserved, allocated);
+    peak_allocated = std::max(peak_allocated, allocated);
+    peak_reserved = std::max(peak_reserved, reserved);
+  }
+  absl::Status ResetPeaks() override {
+    events.push_back("reset");
+    if (!reset_error.ok()) return reset_error;
+    peak_allocated = allocated;
+    peak_reserved = reserved;
+    return absl::OkStatus();
+  }
+  absl::StatusOr<AllocatorStats> Read() override {
+    events.push_back("read");
+    AllocatorStats s;
+    s.device = "cuda:7";
+    s.allocated_bytes = allocated;
+    s.reserved_bytes = reserved;
+    s.active_bytes = allocated;
+    s.peak_allocated_bytes = peak_allocated;
+    s.peak_reserved_bytes = peak_reserved;
+    s.peak_active_bytes = peak_allocated;
+    return s;
+  }
+  int64_t allocated = 0, reserved = 0, peak_allocated = 0, peak_reserved = 0;
+  absl::Status reset_error;
+  std::vector<std::string> events;
+};
+
+class FakeDeviceInfo : public DeviceMemoryInfoSource {
+ public:
+  absl::StatusOr<DeviceMemoryInfo> Read() override {
+    ++reads;
+    DeviceMemoryInfo info;
+    info.device = "cuda:7";
+    info.total_bytes = 1000;
+    info.used_bytes = used;
+    info.free_bytes = 1000 - used;
+    return info;
+  }
+  int64_t used = 0;
+  int reads = 0;
+};
+
+TEST(ProfileitTest, DeviceMemoryOfTheCallFromTheSources) {
+  FakeAllocatorStats allocator;
+  allocator.Allocate(1000);  // an older peak, before the call
+  allocator.allocated = 100;
+  FakeDeviceInfo info;
+  std::vector<std::string> order;
+  ProfileitOptions options;
+  options.allocator = &allocator;
+  options.device_info = &info;
+  options.synchronize = [&] { order.push_back("sync"); };
+  auto [value, stats] = Profileit(
+      [&] {
+        order.push_back("call");
+        allocator.Allocate(500);
+        allocator.allocated -= 500;
+        info.used = 700;
+        return 42;
+      },
+      options);
+  EXPECT_EQ(value, 42);
+  EXPECT_EQ(order, (std::vector<std::string>{"sync", "call", "sync"}));
+  EXPECT_EQ(allocator.events, (std::vector<std::string>{"reset", "read"}));
+  ASSERT_TRUE(stats.device_allocator.ok()) << stats.device_allocator.status();
+  EXPECT_EQ(stats.device_allocator->peak_allocated_bytes, 600) << "the call's peak, not the older 1000";
+  EXPECT_EQ(stats.device_allocator->peak_reserved_bytes, 1000) << "reserved memory stays reserved";
+  EXPECT_EQ(stats.device_allocator->peak_active_bytes, 600);
+  EXPECT_EQ(stats.device_allocator->allocated_bytes, 100);
+  ASSERT_TRUE(stats.device_info.ok()) << stats.device_info.status();
+  EXPECT_EQ(info.reads, 1);
+  EXPECT_EQ(stats.device_info->used_bytes, 700) << "read after the call";
+  EXPECT_EQ(stats.device_info->free_bytes, 300);
+
+  // A failed reset leaves no peak to report: its error, not an older window's peak.
+  allocator.reset_error = absl::InternalError("reset refused");
+  ProfileStats failed = Profileit([] {}, options).stats;
+  EXPECT_EQ(failed.device_allocator.status(), absl::InternalError("reset refused"));
+}
+
+TEST(ProfileitTest, WithoutADeviceTheDeviceFieldsSayWhy) {
+  // This machine: Debian's CPU LibTorch, no GPU, no driver.
+  ProfileStats stats = Profileit([] { return torch::ones({8}); }).stats;
+  const absl::Status allocator = CudaAllocatorStatsStatus();
+  if (!allocator.ok()) {
+    EXPECT_EQ(stats.device_allocator.status(), allocator);
+  }
+  const CudaStatus cuda = ProbeCuda();
+  if (!cuda.available) {
+    EXPECT_EQ(stats.device_info.status(), cuda.ToStatus());
+    EXPECT_FALSE(stats.device_info.status().message().empty());
+  }
+  if (!torch::cuda::is_available()) {
+    ASSERT_FALSE(stats.device_allocator.ok()) << "never zeros that look like a measurement";
+    EXPECT_TRUE(absl::StrContains(stats.device_allocator.status().message(), "CUDA")) << stats.device_allocator.status();
+  }
+  StatsSummary summary = SummarizeStats({stats, stats});
+  EXPECT_FALSE(summary.device_allocator.ok());
+  EXPECT_TRUE(absl::StartsWith(summary.device_allocator.status().message(), "call 0: "))
+      << summary.device_allocator.status();
+}
+
+TEST(ProfileitTest, SummaryOfDeviceMemory) {
+  auto with_device = [](int64_t peak_allocated, int64_t peak_reserved, int64_t peak_active, int64_t free,
+                        int64_t used) {
+    ProfileStats s;
+    AllocatorStats a;
+    a.peak_allocated_bytes = peak_allocated;
+    a.peak_reserved_bytes = peak_reserved;
+    a.peak_active_bytes = peak_active;
+    s.device_allocator = a;
+    DeviceMemoryInfo i;
+    i.free_bytes = free;
+    i.used_bytes = used;
+    s.device_info = i;
+    return s;
+  };
+  StatsSummary summary = SummarizeStats({with_device(10, 300, 12, 500, 40), with_device(30, 200, 33, 450, 90),
+                                         with_device(20, 100, 21, 480, 60)});
+  ASSERT_TRUE(summary.device_allocator.ok()) << summary.device_allocator.status();
+  EXPECT_EQ(summary.device_allocator->max_allocated_bytes, 30);
+  EXPECT_EQ(summary.device_allocator->max_reserved_bytes, 300);
+  EXPECT_EQ(summary.device_allocator->max_active_bytes, 33);
+  ASSERT_TRUE(summary.device_info.ok()) << summary.device_info.status();
+  EXPECT_EQ(summary.device_info->min_free_bytes, 450);
+  EXPECT_EQ(summary.device_info->max_used_bytes, 90);
+
+  // One call without device statistics: the summary has none, and says which call.
+  ProfileStats missing = with_device(1, 1, 1, 1, 1);
+  missing.device_info = absl::UnavailableError("NVML not loaded");
+  summary = SummarizeStats({with_device(10, 300, 12, 500, 40), missing});
+  EXPECT_TRUE(summary.device_allocator.ok());
+  EXPECT_EQ(summary.device_info.status(), absl::UnavailableError("call 1: NVML not loaded"));
+  EXPECT_EQ(SummarizeStats({}).device_info.status().code(), absl::StatusCode::kUnavailable);
 }
 
 TEST(BenchmarkTest, ComparesCasesWithTheTestClock) {

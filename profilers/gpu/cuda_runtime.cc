@@ -82,6 +82,13 @@ CudaStatus ProbeCuda() {
 
 bool SynchronizeCuda() { return cudaDeviceSynchronize() == cudaSuccess; }
 
+int CurrentCudaDevice() {
+  static const bool available = ProbeCuda().available;
+  int device = -1;
+  if (!available || cudaGetDevice(&device) != cudaSuccess) return -1;
+  return device;
+}
+
 absl::StatusOr<std::string> CudaPciBusId(int device) {
   if (CudaStatus cuda = ProbeCuda(); !cuda.available) return cuda.ToStatus();
   char bus_id[32] = {};
@@ -108,6 +115,8 @@ CudaStatus ProbeCuda() {
 }
 
 bool SynchronizeCuda() { return false; }
+
+int CurrentCudaDevice() { return -1; }
 
 absl::StatusOr<std::string> CudaPciBusId(int device) { return ProbeCuda().ToStatus(); }
 

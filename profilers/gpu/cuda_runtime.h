@@ -29,6 +29,9 @@ struct CudaStatus {
 
 CudaStatus ProbeCuda();
 
+// The calling thread's current CUDA device, or -1 without CUDA or a device.
+int CurrentCudaDevice();
+
 // The PCI bus id of CUDA device `device` ("0000:3B:00.0"): how NVML's
 // numbering is matched to CUDA's. Unavailable without CUDA or a device.
 absl::StatusOr<std::string> CudaPciBusId(int device);
