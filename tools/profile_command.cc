@@ -33,6 +33,8 @@
 #include "profilers/report/report_json.h"
 #include "profilers/report/text_report.h"
 #include "profilers/report/views.h"
+#include "profilers/toolbox/cpu_tensor_counter.h"
+#include "profilers/toolbox/live_memory.h"
 #include "profilers/toolbox/sizes.h"
 #include "tools/model_source.h"
 #include "tools/progress.h"
@@ -298,6 +300,8 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
 
   at::set_num_threads(options.threads);
   torch::NoGradGuard no_grad;
+  // --memory: live CPU tensor bytes in the summary, counted from before the model loads.
+  if (options.memory) CountCpuTensorMemory().IgnoreError();  // if refused, the summary says why
 
   absl::StatusOr<ModelSource> source = LoadModelSource(options);
   if (!source.ok()) return Fail(err, kExitFailure, source.status());
@@ -364,6 +368,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
                  base->runs, report->runs);
   }
   if (!source->prepared.passes.empty()) report->notes.push_back(absl::StrCat("passes applied: ", source->prepared.passes));
+  if (options.memory) report->notes.push_back(absl::StrCat("live memory after the runs: ", FormatLiveMemory(ReadLiveMemory())));
 
   if (options.verify) {
     absl::StatusOr<c10::IValue> expected = source->run_native(DeepCopy(*inputs));

@@ -4,67 +4,63 @@
 #include <c10/core/CPUAllocator.h>
 #include <torch/version.h>
 
+#include <c10/core/alignment.h>
+#include <c10/util/Exception.h>
+
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <mutex>
-#include <unordered_map>
 
 namespace graphprof {
 namespace {
 
-// A block handed out: its size and how the allocator behind frees it.
-struct Block {
-  size_t bytes;
-  c10::DeleterFnPtr deleter;
-  void* context;
-};
+// Every block starts kHeader bytes before the pointer handed out: the header
+// holds the requested size, which keeps frees free of any lookup, and its
+// size keeps the data at c10's alignment.
+constexpr size_t kHeader = c10::gAlignment;
+static_assert(kHeader >= sizeof(size_t) && kHeader % alignof(std::max_align_t) == 0);
 
-struct Blocks {
-  std::mutex mutex;
-  std::unordered_map<void*, Block> live;
-  std::atomic<int64_t> bytes{0};
-};
-
-Blocks& TheBlocks() {
-  static Blocks* blocks = new Blocks();  // never destroyed: tensors may be freed during exit
-  return *blocks;
-}
+std::atomic<int64_t> live_bytes{0};
+std::atomic<bool> installed{false};
 
 void CountingDelete(void* data) {
-  Blocks& blocks = TheBlocks();
-  Block block{};
-  {
-    std::lock_guard<std::mutex> lock(blocks.mutex);
-    auto it = blocks.live.find(data);
-    if (it == blocks.live.end()) return;  // cannot happen: only our blocks carry this deleter
-    block = it->second;
-    blocks.live.erase(it);
+  if (data == nullptr) return;
+  char* base = static_cast<char*>(data) - kHeader;
+  size_t bytes;
+  std::memcpy(&bytes, base, sizeof(bytes));
+  const int64_t live = live_bytes.fetch_sub(static_cast<int64_t>(bytes), std::memory_order_relaxed) -
+                       static_cast<int64_t>(bytes);
+  if (c10::memoryProfilingEnabled()) {
+    c10::reportMemoryUsageToProfiler(data, -static_cast<int64_t>(bytes), live, 0, c10::Device(c10::DeviceType::CPU));
   }
-  blocks.bytes.fetch_sub(static_cast<int64_t>(block.bytes), std::memory_order_relaxed);
-  if (block.deleter != nullptr) block.deleter(block.context);
+  std::free(base);
 }
 
+// c10's default CPU allocator (posix_memalign at c10::gAlignment, c10's
+// memory reports with every allocation and free), plus the count.
 class CountingCpuAllocator final : public c10::Allocator {
  public:
-  explicit CountingCpuAllocator(c10::Allocator* inner) : inner_(inner) {}
-
   c10::DataPtr allocate(size_t bytes) const override {
-    c10::DataPtr inner = inner_->allocate(bytes);
-    void* data = inner.get();
-    if (data == nullptr) return inner;  // zero bytes: nothing to count
-    const c10::Device device = inner.device();
-    const c10::DeleterFnPtr deleter = inner.get_deleter();
-    void* context = inner.release_context();  // now ours to free, through `deleter`
-    Blocks& blocks = TheBlocks();
-    {
-      std::lock_guard<std::mutex> lock(blocks.mutex);
-      blocks.live[data] = Block{bytes, deleter, context};
+    const c10::Device cpu(c10::DeviceType::CPU);
+    if (bytes == 0) return {nullptr, nullptr, &CountingDelete, cpu};
+    void* base = nullptr;
+    TORCH_CHECK(bytes <= std::numeric_limits<size_t>::max() - kHeader &&
+                    posix_memalign(&base, c10::gAlignment, bytes + kHeader) == 0,
+                "CPU allocator (graphprof's counting one): not enough memory: you tried to allocate ", bytes,
+                " bytes.");
+    std::memcpy(base, &bytes, sizeof(bytes));
+    void* data = static_cast<char*>(base) + kHeader;
+    const int64_t live = live_bytes.fetch_add(static_cast<int64_t>(bytes), std::memory_order_relaxed) +
+                         static_cast<int64_t>(bytes);
+    if (c10::memoryProfilingEnabled()) {
+      c10::reportMemoryUsageToProfiler(data, static_cast<int64_t>(bytes), live, 0, cpu);
     }
-    blocks.bytes.fetch_add(static_cast<int64_t>(bytes), std::memory_order_relaxed);
     // Context == data, as c10's raw_allocate() requires of CPU allocators.
-    return {data, data, &CountingDelete, device};
+    return {data, data, &CountingDelete, cpu};
   }
 
   c10::DeleterFnPtr raw_deleter() const override { return &CountingDelete; }
@@ -73,12 +69,7 @@ class CountingCpuAllocator final : public c10::Allocator {
   // LibTorch 2.3 made copy_data part of the interface (not in 1.13).
   void copy_data(void* dest, const void* src, std::size_t count) const override { std::memcpy(dest, src, count); }
 #endif
-
- private:
-  c10::Allocator* inner_;
 };
-
-std::atomic<bool> installed{false};
 
 }  // namespace
 
@@ -86,11 +77,17 @@ absl::Status CountCpuTensorMemory() {
   static std::once_flag once;
   static absl::Status* result = nullptr;
   std::call_once(once, [] {
-    static CountingCpuAllocator* counter = new CountingCpuAllocator(c10::GetCPUAllocator());
+    // It stands in for c10's default allocator, so it only goes where that one is.
+    if (c10::GetCPUAllocator() != c10::GetDefaultCPUAllocator()) {
+      result = new absl::Status(absl::FailedPreconditionError(
+          "another CPU allocator than c10's default is installed: CPU tensor memory is not counted"));
+      return;
+    }
+    static CountingCpuAllocator* counter = new CountingCpuAllocator();  // never destroyed: blocks outlive main
     c10::SetCPUAllocator(counter, std::numeric_limits<uint8_t>::max());
     if (c10::GetCPUAllocator() != counter) {
       result = new absl::Status(absl::FailedPreconditionError(
-          "c10 keeps another CPU allocator in front: CPU tensor memory cannot be counted"));
+          "c10 kept its CPU allocator: CPU tensor memory is not counted"));
       return;
     }
     installed.store(true);
@@ -103,7 +100,7 @@ absl::StatusOr<int64_t> LiveCpuTensorBytes() {
   if (!installed.load()) {
     return absl::FailedPreconditionError("CPU tensor memory is not being counted (call CountCpuTensorMemory() first)");
   }
-  return TheBlocks().bytes.load(std::memory_order_relaxed);
+  return live_bytes.load(std::memory_order_relaxed);
 }
 
 }  // namespace graphprof
