@@ -46,5 +46,28 @@ TEST(ProfileGraphToolboxTest, MemoryPrintsLiveMemoryInTheSummary) {
   EXPECT_EQ(SummaryLine(without.out, "live memory"), "") << "only with --memory";
 }
 
+TEST(ProfileGraphToolboxTest, NvtxIterationControl) {
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--nvtx_warmup=1"})), 2,
+                     "--nvtx_iters must be at least 1 (got 0): --nvtx_warmup needs it");
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--nvtx_iters=-2"})), 2, "--nvtx_iters must be at least 1 (got -2)");
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--nvtx_iters=1", "--nvtx_warmup=-1"})), 2,
+                     "--nvtx_warmup must be 0 or more");
+  // Quick() has 2 timed runs.
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--nvtx_warmup=1", "--nvtx_iters=2"})), 2,
+                     "--nvtx_warmup=1 plus --nvtx_iters=2 is more than the 2 timed runs (--runs)");
+#ifdef GRAPHPROF_WITH_NVTX
+  Result r = RunTool(Quick({"--zoo=mlp", "--nvtx_warmup=1", "--nvtx_iters=1", "--nvtx"}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string line = SummaryLine(r.out, "NVTX: ");
+  EXPECT_TRUE(absl::StrContains(line, "NVTX: timed runs 1-1 recorded as ranges MLP.forward_0..MLP.forward_0 (with node ranges)"))
+      << r.out;
+  // No GPU here: cudaProfilerStart fails, softly, and the note says so.
+  EXPECT_TRUE(absl::StrContains(line, "cudaProfilerStart: ")) << line;
+#else
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--nvtx_warmup=1", "--nvtx_iters=1"})), 2,
+                     "--nvtx_iters needs a build with NVTX");
+#endif
+}
+
 }  // namespace
 }  // namespace graphprof

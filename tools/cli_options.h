@@ -59,6 +59,10 @@ struct CliOptions {
   double rtol = 1e-4;
   double atol = 1e-5;
   bool nvtx = false;
+  // NVTX iteration control: timed runs nvtx_warmup .. nvtx_warmup + nvtx_iters - 1
+  // get numbered ranges inside cudaProfilerStart/Stop (off when nvtx_iters is 0).
+  int nvtx_warmup = 0;
+  int nvtx_iters = 0;
   // Where the module and the inputs live: "cpu", "cuda" or "cuda:N".
   std::string device = "cpu";
   // Device time per node (CUDA events) and kernels per node (CUPTI).

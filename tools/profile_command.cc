@@ -22,6 +22,7 @@
 #include "profilers/gpu/device_timer.h"
 #include "profilers/gpu/kernel_attribution.h"
 #include "profilers/gpu/nvtx.h"
+#include "profilers/gpu/nvtx_iterations.h"
 #include "profilers/profiler.h"
 #include "profilers/report/annotated_ir.h"
 #include "profilers/report/chrome_trace.h"
@@ -147,6 +148,7 @@ absl::StatusOr<std::string> RenderAb(const BeforeAfter& ab, const CliOptions& op
 // The device observers of one profiling session.
 struct Observers {
   NvtxObserver nvtx;
+  std::unique_ptr<NvtxIterationObserver> nvtx_iterations;  // --nvtx_iters
   std::unique_ptr<DeviceEventTimer> device_timer;
   std::unique_ptr<CuptiKernelCollector> kernels;
   std::string device_note;
@@ -165,7 +167,12 @@ void SetUpObservers(const CliOptions& options, std::FILE* err, Observers& o, Pro
       o.device_note = absl::StrCat(o.device_note, " (", cuda.detail, ")");
     }
   }
-  if (options.nvtx) profile.observers.push_back(&o.nvtx);
+  if (options.nvtx_iters > 0) {
+    o.nvtx_iterations = std::make_unique<NvtxIterationObserver>(options.nvtx_warmup, options.nvtx_iters, options.nvtx);
+    profile.observers.push_back(o.nvtx_iterations.get());
+  } else if (options.nvtx) {
+    profile.observers.push_back(&o.nvtx);
+  }
   if (o.device_timer != nullptr) profile.observers.push_back(o.device_timer.get());
   if (o.kernels != nullptr) profile.observers.push_back(o.kernels.get());
 }

@@ -53,6 +53,11 @@ ABSL_FLAG(bool, memory, false, "add per-node memory columns (allocated, peak, ou
 ABSL_FLAG(std::string, compare, "", "diff against a report saved with --format=json (per node and per kind)");
 ABSL_FLAG(bool, verify, true, "run native forward too; exit 3 if the outputs are not identical");
 ABSL_FLAG(bool, nvtx, false, "wrap every node in an NVTX range (build with --config=cuda)");
+ABSL_FLAG(int, nvtx_warmup, 0, "with --nvtx_iters: timed runs to skip before the recorded ones");
+ABSL_FLAG(int, nvtx_iters, 0,
+          "record this many timed runs (after --nvtx_warmup) as NVTX ranges named after the graph (MLP.forward_0, "
+          "MLP.forward_1, ...) between cudaProfilerStart/Stop, for nsys --capture-range=cudaProfilerApi; with --nvtx, "
+          "node ranges only there");
 ABSL_FLAG(std::string, device, "cpu", "where the module and inputs live: cpu, cuda or cuda:N (needs a CUDA LibTorch)");
 ABSL_FLAG(bool, cuda_profile, false,
           "device time per node (CUDA events) and kernels per node (CUPTI); build with --config=cuda");
@@ -124,6 +129,8 @@ int Main(int argc, char** argv) {
   o.compare = UserPath(absl::GetFlag(FLAGS_compare));
   o.verify = absl::GetFlag(FLAGS_verify);
   o.nvtx = absl::GetFlag(FLAGS_nvtx);
+  o.nvtx_warmup = absl::GetFlag(FLAGS_nvtx_warmup);
+  o.nvtx_iters = absl::GetFlag(FLAGS_nvtx_iters);
   o.progress = absl::GetFlag(FLAGS_progress);
   o.device = absl::GetFlag(FLAGS_device);
   o.cuda_profile = absl::GetFlag(FLAGS_cuda_profile);
