@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "tests/cli_test_util.h"
@@ -67,6 +68,62 @@ TEST(ProfileGraphToolboxTest, NvtxIterationControl) {
   ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--nvtx_warmup=1", "--nvtx_iters=1"})), 2,
                      "--nvtx_iters needs a build with NVTX");
 #endif
+}
+
+// "profile_graph: trace written to PATH" -> PATH.
+std::string WrittenTrace(const Result& r) {
+  const std::string prefix = "profile_graph: trace written to ";
+  EXPECT_TRUE(absl::StartsWith(r.err, prefix)) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  return absl::StartsWith(r.err, prefix) ? r.err.substr(prefix.size(), r.err.size() - prefix.size() - 1) : "";
+}
+
+TEST(ProfileGraphToolboxTest, TracePatternsKeepEveryTrace) {
+  const std::string dir = TempDir("trace_patterns");
+  Result first = RunTool(Quick({"--zoo=mlp", "--trace=" + dir + "/profile-{model}-{n}.json"}));
+  ASSERT_EQ(first.code, 0) << first.err;
+  EXPECT_EQ(WrittenTrace(first), dir + "/profile-mlp-0.json");
+  Result second = RunTool(Quick({"--zoo=mlp", "--trace=" + dir + "/profile-{model}-{n}.json"}));
+  ASSERT_EQ(second.code, 0) << second.err;
+  EXPECT_EQ(WrittenTrace(second), dir + "/profile-mlp-1.json");
+  EXPECT_TRUE(nlohmann::json::parse(Slurp(dir + "/profile-mlp-0.json")).contains("traceEvents"));
+  EXPECT_TRUE(nlohmann::json::parse(Slurp(dir + "/profile-mlp-1.json")).contains("traceEvents"));
+
+  // {date} and {pid}: a name of that shape; an existing file is never replaced.
+  Result dated = RunTool(Quick({"--zoo=control_flow", "--trace=" + dir + "/t-{model}-{date}-{pid}.json"}));
+  ASSERT_EQ(dated.code, 0) << dated.err;
+  const std::string path = WrittenTrace(dated);
+  const std::string name = path.substr(dir.size() + 1);
+  // t-control_flow-DDDDDDDD-DDDDDD-<pid>.json
+  const std::string shape = "t-control_flow-dddddddd-dddddd-";
+  ASSERT_GT(name.size(), shape.size() + 5) << name;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 'd') {
+      EXPECT_TRUE(absl::ascii_isdigit(name[i])) << name << " at " << i;
+    } else {
+      EXPECT_EQ(name[i], shape[i]) << name << " at " << i;
+    }
+  }
+  const std::string pid = name.substr(shape.size(), name.size() - shape.size() - 5);
+  EXPECT_FALSE(pid.empty());
+  for (char c : pid) EXPECT_TRUE(absl::ascii_isdigit(c)) << name;
+  EXPECT_TRUE(absl::EndsWith(name, ".json")) << name;
+  EXPECT_TRUE(Exists(path));
+
+  // A plain name still means that file, replaced as before, and nothing is said.
+  Result plain = RunTool(Quick({"--zoo=mlp", "--trace=" + dir + "/profile-mlp-0.json"}));
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_EQ(plain.err, "");
+}
+
+TEST(ProfileGraphToolboxTest, BadTracePatternsAreUsageErrors) {
+  const std::string dir = TempDir("trace_patterns");
+  Result r = RunTool(Quick({"--zoo=mlp", "--trace=" + dir + "/p-{modle}.json"}));
+  ExpectOneLineError(r, 2, "--trace: unknown placeholder {modle} in '");
+  EXPECT_TRUE(absl::StrContains(r.err, "(use {model}, {date}, {pid}, {n})")) << r.err;
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--trace=" + dir + "/p-{date.json"})), 2, "--trace: '{' without '}'");
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(Exists(dir + "/p-{modle}.json"));
 }
 
 }  // namespace

@@ -49,6 +49,7 @@ struct CliOptions {
   int top = -1;  // -1: 20 rows in tables, all rows in CSV
   std::string output;    // empty: stdout
   std::string trace;     // Chrome trace file
+  bool trace_is_new = false;  // expanded from a pattern: never replaces a file (trace_pattern.h)
   std::string annotate;  // annotated IR file
   std::string html;      // self-contained HTML report
   bool memory = false;   // per-node memory columns

@@ -202,7 +202,11 @@ int WriteOutputs(const CliOptions& options, const Report& report, MainOutput mai
                  const ReportDiff* diff = nullptr) {
   OutputFiles files;
   if (!options.html.empty()) files.Add(options.html, [&] { return RenderHtml(report, diff); });
-  if (!options.trace.empty()) files.Add(options.trace, [&] { return RenderChromeTrace(report); });
+  if (options.trace_is_new) {
+    files.AddNew(options.trace, [&] { return RenderChromeTrace(report); });
+  } else if (!options.trace.empty()) {
+    files.Add(options.trace, [&] { return RenderChromeTrace(report); });
+  }
   if (!options.annotate.empty()) {
     if (report.ir.empty()) return Fail(err, kExitFailure, "--annotate: the report carries no IR to annotate");
     files.Add(options.annotate, [&] { return *RenderAnnotatedIr(report); });
@@ -215,6 +219,7 @@ int WriteOutputs(const CliOptions& options, const Report& report, MainOutput mai
     }
   }
   if (absl::Status written = files.Commit(); !written.ok()) return Fail(err, kExitFailure, written);
+  if (options.trace_is_new) std::fprintf(err, "profile_graph: trace written to %s\n", files.written_path(options.trace).c_str());
   if (options.output.empty()) std::fputs(main.render ? main.render().c_str() : main.text.c_str(), out);
   return kExitOk;
 }

@@ -4,8 +4,11 @@
 //   ./bazelw run //tools:profile_graph -- --model=m.pt --input=1x3x224x224:float32 --memory
 //
 // See README.md for every flag; --helpfull lists them too.
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 
 #include "absl/flags/flag.h"
@@ -16,6 +19,7 @@
 #include "tools/cli_options.h"
 #include "tools/flag_parser.h"
 #include "tools/profile_command.h"
+#include "tools/trace_pattern.h"
 
 ABSL_FLAG(std::string, model, "", "TorchScript module file (.pt) saved by torch.jit.save or Module::save");
 ABSL_FLAG(std::string, zoo, "", "built-in model: resnet18 (default), mlp, gcn, transformer, control_flow, tiny1000");
@@ -46,7 +50,9 @@ ABSL_FLAG(std::string, group_by, "node", "rows: node, kind, module or shape");
 ABSL_FLAG(std::string, sort, "", "sort column: mean, self, std, median, p90, min, max, calls, percent, alloc, peak, id, name, order");
 ABSL_FLAG(int, top, -1, "rows to show (0: all; default 20 in tables, all in CSV)");
 ABSL_FLAG(std::string, output, "", "write the report to this file (atomically) instead of stdout");
-ABSL_FLAG(std::string, trace, "", "write a Chrome trace (chrome://tracing, Perfetto) to this file");
+ABSL_FLAG(std::string, trace, "",
+          "write a Chrome trace (chrome://tracing, Perfetto) to this file; placeholders {model}, {date} (UTC "
+          "yyyymmdd-hhmmss), {pid}, {n} (first free number) make a new file every run, never replacing one");
 ABSL_FLAG(std::string, annotate, "", "write the graph's IR annotated with per-node times to this file");
 ABSL_FLAG(std::string, html, "", "write a self-contained HTML report (tables, module icicle, timeline, IR) to this file");
 ABSL_FLAG(bool, memory, false, "add per-node memory columns (allocated, peak, output bytes)");
@@ -140,6 +146,9 @@ int Main(int argc, char** argv) {
   absl::StatusOr<graphprof::GroupBy> group_by = graphprof::ParseGroupBy(absl::GetFlag(FLAGS_group_by));
   if (!group_by.ok()) return cli::Fail(stderr, cli::kExitUsage, absl::StrCat("--group_by: ", group_by.status().message()));
   o.group_by = *group_by;
+  if (absl::Status trace = cli::ResolveTracePattern(o, std::time(nullptr), getpid()); !trace.ok()) {
+    return cli::Fail(stderr, absl::IsInvalidArgument(trace) ? cli::kExitUsage : cli::kExitFailure, trace);
+  }
   o.exit_when_done = true;
   if (!o.merge.empty()) return cli::RunMerge(o, stdout, stderr);
   return cli::RunProfileGraph(o, stdout, stderr);
