@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
@@ -124,6 +126,56 @@ TEST(ProfileGraphToolboxTest, BadTracePatternsAreUsageErrors) {
   ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--trace=" + dir + "/p-{date.json"})), 2, "--trace: '{' without '}'");
   EXPECT_EQ(r.out, "");
   EXPECT_FALSE(Exists(dir + "/p-{modle}.json"));
+}
+
+TEST(ProfileGraphToolboxTest, LayerWiseTableWithMemoryForChosenModules) {
+  Result r = RunTool(Quick({"--zoo=resnet18", "--group_by=module", "--memory", "--top=0", "--modules=layer1,layer2.0"}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string table = r.out.substr(r.out.find("by module"));
+  std::vector<std::string> lines = absl::StrSplit(table, '\n');
+  ASSERT_GT(lines.size(), 4u) << table;
+  for (const char* column : {"total_us", "self_us", "alloc", "self_alloc", "peak"}) {
+    EXPECT_TRUE(absl::StrContains(lines[1], column)) << column << "\n" << table;
+  }
+  std::vector<std::string> modules;
+  for (size_t i = 3; i < lines.size(); ++i) {
+    if (absl::StartsWith(lines[i], "---")) break;
+    std::vector<std::string> cells = absl::StrSplit(lines[i], ' ', absl::SkipEmpty());
+    if (!cells.empty()) modules.push_back(cells[0]);
+  }
+  // Tree order (a module before its submodules); which rows, sorted:
+  ASSERT_FALSE(modules.empty());
+  EXPECT_EQ(modules[0], "layer1");
+  const size_t layer2 = std::find(modules.begin(), modules.end(), "layer2.0") - modules.begin();
+  ASSERT_LT(layer2, modules.size());
+  for (size_t i = 0; i < modules.size(); ++i) {
+    EXPECT_TRUE(absl::StartsWith(modules[i], i < layer2 ? "layer1" : "layer2.0")) << "layer1's subtree, then layer2.0's";
+  }
+  std::sort(modules.begin(), modules.end());
+  std::vector<std::string> expected = {"layer1", "layer1.0", "layer1.0.conv1", "layer1.0.bn1",
+                                               "layer1.0.relu", "layer1.0.conv2", "layer1.0.bn2", "layer1.1",
+                                               "layer1.1.conv1", "layer1.1.bn1", "layer1.1.relu", "layer1.1.conv2",
+                                               "layer1.1.bn2", "layer2.0", "layer2.0.conv1", "layer2.0.bn1",
+                                               "layer2.0.relu", "layer2.0.conv2", "layer2.0.bn2",
+                                               "layer2.0.downsample", "layer2.0.downsample.0",
+                                               "layer2.0.downsample.1"};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(modules, expected) << table;
+
+  // The same selection in CSV.
+  Result csv = RunTool(Quick({"--zoo=mlp", "--format=csv", "--group_by=module", "--modules=fc2"}));
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  std::vector<std::string> rows = absl::StrSplit(csv.out, '\n', absl::SkipEmpty());
+  ASSERT_EQ(rows.size(), 2u) << csv.out;
+  EXPECT_TRUE(absl::StrContains(rows[1], ",fc2,")) << rows[1];
+}
+
+TEST(ProfileGraphToolboxTest, BadModuleSelectionsAreUsageErrors) {
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--modules=fc9"})), 2,
+                     "no module 'fc9' in zoo:mlp (top-level modules: fc1, fc2, fc3)");
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--modules=fc1,,fc2"})), 2, "--modules: an empty module path");
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--modules=fc1", "--format=json"})), 2,
+                     "--modules limits the rows of tables and CSV");
 }
 
 }  // namespace

@@ -98,6 +98,14 @@ absl::Status Validate(const CliOptions& o) {
   if (o.runs < 1) return absl::InvalidArgumentError("--runs must be at least 1");
   if (o.threads < 1) return absl::InvalidArgumentError("--threads must be at least 1");
   if (o.top < -1) return absl::InvalidArgumentError("--top must be 0 (all rows) or more");
+  if (!o.modules.empty()) {
+    if (std::find(o.modules.begin(), o.modules.end(), "") != o.modules.end()) {
+      return absl::InvalidArgumentError("--modules: an empty module path (use --modules=layer1,layer2.0)");
+    }
+    if (o.format == Format::kJson || !o.compare.empty()) {
+      return absl::InvalidArgumentError("--modules limits the rows of tables and CSV, not JSON reports or --compare diffs");
+    }
+  }
   if (o.nvtx && !NvtxAvailable()) {
     return absl::InvalidArgumentError("--nvtx needs a build with NVTX: ./bazelw run --config=cuda //tools:profile_graph");
   }

@@ -47,6 +47,7 @@ struct CliOptions {
   GroupBy group_by = GroupBy::kNode;
   std::string sort;
   int top = -1;  // -1: 20 rows in tables, all rows in CSV
+  std::vector<std::string> modules;  // only these module paths (ViewOptions::modules)
   std::string output;    // empty: stdout
   std::string trace;     // Chrome trace file
   bool trace_is_new = false;  // expanded from a pattern: never replaces a file (trace_pattern.h)

@@ -87,13 +87,13 @@ int TopRows(const CliOptions& options) { return options.top < 0 ? kDefaultTableR
 absl::StatusOr<std::string> RenderTableReport(const Report& report, const CliOptions& options) {
   const int top = TopRows(options);
   std::string out = RenderSummary(report);
-  absl::StatusOr<View> main = MakeView(report, ViewOptions{options.group_by, options.sort, top});
+  absl::StatusOr<View> main = MakeView(report, ViewOptions{options.group_by, options.sort, top, options.modules});
   if (!main.ok()) return main.status();
   const std::string title =
       options.group_by == GroupBy::kNode ? "top nodes" : absl::StrCat("by ", GroupByName(options.group_by));
   absl::StrAppend(&out, "\n", RenderTable(report, *main, TableOptions{options.memory, title}));
   if (options.group_by == GroupBy::kNode) {
-    absl::StatusOr<View> kinds = MakeView(report, ViewOptions{GroupBy::kKind, "", top});
+    absl::StatusOr<View> kinds = MakeView(report, ViewOptions{GroupBy::kKind, "", top, options.modules});
     if (!kinds.ok()) return kinds.status();
     absl::StrAppend(&out, "\n", RenderTable(report, *kinds, TableOptions{options.memory, "by kind (self time)"}));
   }
@@ -105,7 +105,7 @@ absl::StatusOr<std::string> RenderReport(const Report& report, const CliOptions&
     case Format::kTable: return RenderTableReport(report, options);
     case Format::kCsv: {
       absl::StatusOr<View> view =
-          MakeView(report, ViewOptions{options.group_by, options.sort, options.top < 0 ? 0 : options.top});
+          MakeView(report, ViewOptions{options.group_by, options.sort, options.top < 0 ? 0 : options.top, options.modules});
       if (!view.ok()) return view.status();
       return RenderCsv(report, *view);
     }

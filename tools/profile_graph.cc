@@ -14,6 +14,7 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "common/big_stack.h"
 #include "common/interrupt.h"
 #include "tools/cli_options.h"
@@ -49,6 +50,9 @@ ABSL_FLAG(std::string, format, "table", "output format: table, csv or json");
 ABSL_FLAG(std::string, group_by, "node", "rows: node, kind, module or shape");
 ABSL_FLAG(std::string, sort, "", "sort column: mean, self, std, median, p90, min, max, calls, percent, alloc, peak, id, name, order");
 ABSL_FLAG(int, top, -1, "rows to show (0: all; default 20 in tables, all in CSV)");
+ABSL_FLAG(std::string, modules, "",
+          "only these module paths and their submodules, comma-separated (layer1,layer2.0): module rows, or the "
+          "nodes inside them in other views");
 ABSL_FLAG(std::string, output, "", "write the report to this file (atomically) instead of stdout");
 ABSL_FLAG(std::string, trace, "",
           "write a Chrome trace (chrome://tracing, Perfetto) to this file; placeholders {model}, {date} (UTC "
@@ -127,6 +131,9 @@ int Main(int argc, char** argv) {
   o.threads = absl::GetFlag(FLAGS_threads);
   o.sort = absl::GetFlag(FLAGS_sort);
   o.top = absl::GetFlag(FLAGS_top);
+  if (const std::string modules = absl::GetFlag(FLAGS_modules); !modules.empty()) {
+    o.modules = absl::StrSplit(modules, ',');
+  }
   o.output = UserPath(absl::GetFlag(FLAGS_output));
   o.trace = UserPath(absl::GetFlag(FLAGS_trace));
   o.annotate = UserPath(absl::GetFlag(FLAGS_annotate));
