@@ -16,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/interrupt.h"
+#include "common/path_pattern.h"
 
 namespace graphprof {
 namespace {
@@ -67,6 +68,28 @@ absl::Status WriteAll(int fd, absl::string_view contents) {
   return absl::OkStatus();
 }
 
+// Moves `from` to `to` unless `to` names something (then EEXIST), atomically.
+int RenameNoReplace(const std::string& from, const std::string& to) {
+  if (renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) return -1;
+  // A file system without RENAME_NOREPLACE: a hard link fails the same way.
+  if (link(from.c_str(), to.c_str()) != 0) return -1;
+  unlink(from.c_str());
+  return 0;
+}
+
+// Places the written temporary file at `target` or, if that is taken, at the
+// first free NumberedPath of it; returns where.
+absl::StatusOr<std::string> PlaceNew(const std::string& temp, const std::string& target) {
+  constexpr int kMaxTries = 100000;
+  for (int n = 0; n < kMaxTries; ++n) {
+    const std::string path = n == 0 ? target : NumberedPath(target, n);
+    if (RenameNoReplace(temp, path) == 0) return path;
+    if (errno != EEXIST) return Error(path, errno);
+  }
+  return absl::ResourceExhaustedError(absl::StrCat("cannot write ", target, ": no free name up to -", kMaxTries - 1));
+}
+
 // A temporary file being written for one target.
 struct Temp {
   std::string target;
@@ -90,21 +113,43 @@ void OutputFiles::Add(std::string path, std::string contents) {
 }
 
 void OutputFiles::Add(std::string path, std::function<std::string()> render) {
-  outputs_.push_back(Output{std::move(path), std::move(render)});
+  outputs_.push_back(Output{std::move(path), std::move(render), false, ""});
+}
+
+void OutputFiles::AddNew(std::string path, std::function<std::string()> render) {
+  outputs_.push_back(Output{std::move(path), std::move(render), true, ""});
+}
+
+std::string OutputFiles::written_path(const std::string& path) const {
+  for (const Output& output : outputs_) {
+    if (output.path == path) return output.written;
+  }
+  return "";
 }
 
 absl::Status OutputFiles::Commit() {
   InstallInterruptHandlers();
   // Resolve every target first; devices and pipes are written in place.
   std::vector<Temp> temps;
-  std::vector<const Output*> to_temp, in_place;
+  std::vector<Output*> to_temp, in_place;
   std::vector<bool> replaces;
   std::vector<mode_t> modes;
-  for (const Output& output : outputs_) {
+  // New files first: placing one is the step that may find its name taken.
+  std::vector<Output*> ordered;
+  for (Output& output : outputs_) {
+    if (output.is_new) ordered.push_back(&output);
+  }
+  for (Output& output : outputs_) {
+    if (!output.is_new) ordered.push_back(&output);
+  }
+  for (Output* o : ordered) {
+    Output& output = *o;
+    output.written.clear();
     if (absl::Status writable = CheckWritable(output.path); !writable.ok()) return writable;
-    const std::string target = Resolve(output.path);
+    // A new file's name is taken by whatever is there, a symlink included.
+    const std::string target = output.is_new ? output.path : Resolve(output.path);
     struct stat st;
-    const bool exists = stat(target.c_str(), &st) == 0;
+    const bool exists = !output.is_new && stat(target.c_str(), &st) == 0;
     if (exists && !S_ISREG(st.st_mode)) {
       in_place.push_back(&output);
       continue;
@@ -156,16 +201,23 @@ absl::Status OutputFiles::Commit() {
   }
   // Everything is written: now replace the targets.
   for (size_t i = 0; i < temps.size(); ++i) {
-    if (rename(temps[i].path.c_str(), temps[i].target.c_str()) != 0) {
-      const int err = errno;
+    absl::StatusOr<std::string> placed = temps[i].target;
+    if (to_temp[i]->is_new) {
+      placed = PlaceNew(temps[i].path, temps[i].target);
+    } else if (rename(temps[i].path.c_str(), temps[i].target.c_str()) != 0) {
+      placed = Error(temps[i].target, errno);
+    }
+    if (!placed.ok()) {
       std::vector<Temp> rest(temps.begin() + static_cast<long>(i), temps.end());
       Discard(rest);
       for (size_t j = 0; j < i; ++j) UnregisterTempFile(temps[j].slot);
-      return Error(temps[i].target, err);
+      return placed.status();
     }
+    to_temp[i]->written = *std::move(placed);
     UnregisterTempFile(temps[i].slot);
   }
-  for (const Output* output : in_place) {
+  for (Output* output : in_place) {
+    output->written = output->path;
     const std::string contents = output->render();
     const int fd = open(output->path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd < 0) return Error(output->path, errno);

@@ -9,8 +9,9 @@
 // SIGINT/SIGTERM meanwhile remove the temporaries (common/interrupt.h).
 // A symlink is followed (the file it points to is replaced, the link
 // stays); a target that exists and is not a regular file (/dev/null, a FIFO)
-// is written in place. Renderings run two at a time, on two threads: a
-// render function must not touch shared mutable state.
+// is written in place. AddNew outputs never replace anything. Renderings run
+// two at a time, on two threads: a render function must not touch shared
+// mutable state.
 #ifndef GRAPHPROF_COMMON_OUTPUT_FILE_H_
 #define GRAPHPROF_COMMON_OUTPUT_FILE_H_
 
@@ -29,13 +30,23 @@ class OutputFiles {
   // The contents are made when the file is written, one file at a time, so
   // big outputs are not all in memory at once.
   void Add(std::string path, std::function<std::string()> render);
+  // A file that must not replace anything: if `path` names a file when it
+  // is committed, the first free NumberedPath (path_pattern.h: "x-1.json",
+  // "x-2.json", ...) is written instead, atomically (no other writer can
+  // have taken the name in between). written_path() tells which.
+  void AddNew(std::string path, std::function<std::string()> render);
   // Writes everything, or nothing; the message names the path that failed.
+  // New files are placed before any existing file is replaced.
   absl::Status Commit();
+  // After Commit: where the output added as `path` went ("" if not written).
+  std::string written_path(const std::string& path) const;
 
  private:
   struct Output {
     std::string path;
     std::function<std::string()> render;
+    bool is_new = false;
+    std::string written;
   };
   std::vector<Output> outputs_;
 };

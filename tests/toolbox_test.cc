@@ -4,11 +4,17 @@
 #include <chrono>
 #include <thread>
 
+#include <torch/cuda.h>
+
 #include <sstream>
 
 #include "absl/strings/match.h"
 #include "tools/zoo/zoo.h"
 #include "profilers/toolbox/benchmark.h"
+#include "profilers/toolbox/device_sync.h"
+#include "profilers/gpu/cuda_allocator_stats.h"
+#include "profilers/gpu/cuda_runtime.h"
+#include "profilers/gpu/device_memory.h"
 #include "profilers/gpu/nvtx.h"
 #include "profilers/toolbox/profileit.h"
 #include "profilers/profiler.h"
@@ -30,7 +36,7 @@ TEST(TimeitTest, DurationOnlyAfterTheScopeAndDivided) {
   std::ostringstream log;
   {
     TimeitOptions options;
-    options.divisor = 4;
+    options.avg_time_divisor = 4;
     options.log = true;
     options.label = "step";
     options.log_stream = &log;
@@ -43,6 +49,65 @@ TEST(TimeitTest, DurationOnlyAfterTheScopeAndDivided) {
   ASSERT_TRUE(result.seconds().ok());
   EXPECT_DOUBLE_EQ(*result.seconds(), 0.5);
   EXPECT_EQ(log.str(), "step: 0.500000s\n");
+}
+
+TEST(TimeitTest, ResetLogsTheLapAndRestarts) {
+  auto clock = std::make_shared<ManualClock>();
+  TimeitResult result;
+  std::ostringstream log;
+  {
+    TimeitOptions options;
+    options.log = true;
+    options.log_stream = &log;
+    options.clock = clock;
+    Timeit timer(&result, options);
+    clock->Advance(3'000'000'000);
+    EXPECT_DOUBLE_EQ(timer.Reset(), 3.0);
+    ASSERT_TRUE(result.seconds().ok()) << "a Reset() completes a measurement";
+    EXPECT_DOUBLE_EQ(*result.seconds(), 3.0);
+    clock->Advance(1'000'000'000);
+  }
+  EXPECT_DOUBLE_EQ(*result.seconds(), 1.0) << "the lap after the reset, not the whole scope";
+  EXPECT_EQ(log.str(), "Time: 3.000000s\nTime: 1.000000s\n");
+
+  // Without logging nothing is printed.
+  std::ostringstream quiet;
+  {
+    TimeitOptions options;
+    options.log_stream = &quiet;
+    options.clock = clock;
+    Timeit timer(nullptr, options);
+    timer.Reset();
+  }
+  EXPECT_EQ(quiet.str(), "");
+}
+
+TEST(TimeitTest, SynchronisesBeforeEveryClockRead) {
+  // The synchronisation must come before the clock is read at the start and
+  // at the end: a fake device whose queued work finishes (advancing the
+  // clock) only when synchronised.
+  auto clock = std::make_shared<ManualClock>();
+  std::vector<std::string> events;
+  TimeitResult result;
+  {
+    TimeitOptions options;
+    options.clock = clock;
+    options.synchronize = [&] {
+      events.push_back("sync");
+      clock->Advance(5'000'000'000);  // the device drains its queue
+    };
+    Timeit timer(&result, options);
+    events.push_back("work");
+    clock->Advance(1'000'000'000);
+    EXPECT_DOUBLE_EQ(timer.Reset(), 6.0) << "the work and the drain at its end";
+    events.push_back("work");
+  }
+  EXPECT_EQ(events, (std::vector<std::string>{"sync", "work", "sync", "sync", "work", "sync"}))
+      << "at entry, at Reset (end of one lap, start of the next) and at exit";
+  // Entry sync is before the start read (not counted); each end sync is inside.
+  EXPECT_DOUBLE_EQ(*result.seconds(), 5.0) << "the second lap: the drain at exit is inside";
+  // The default synchronises only where there is a device (none here: it does nothing).
+  EXPECT_EQ(SynchronizeDevice(), ProbeCuda().available || torch::cuda::is_available());
 }
 
 TEST(ProfileitTest, ReturnsResultAndMemoryStats) {
@@ -64,6 +129,149 @@ TEST(ProfileitTest, ReturnsResultAndMemoryStats) {
   EXPECT_DOUBLE_EQ(summary.seconds_std, std::sqrt(2.0));
   EXPECT_EQ(summary.max_peak_bytes, 30);
   EXPECT_EQ(summary.max_allocated_bytes, 20);
+}
+
+// A caching allocator whose counters the test drives: allocations move
+// current and peak; ResetPeaks sets the peaks to the current values.
+class FakeAllocatorStats : public AllocatorStatsSource {
+ public:
+  void Allocate(int64_t bytes) {
+    allocated += bytes;
+    reserved = std::max(reserved, allocated);
+    peak_allocated = std::max(peak_allocated, allocated);
+    peak_reserved = std::max(peak_reserved, reserved);
+  }
+  absl::Status ResetPeaks() override {
+    events.push_back("reset");
+    if (!reset_error.ok()) return reset_error;
+    peak_allocated = allocated;
+    peak_reserved = reserved;
+    return absl::OkStatus();
+  }
+  absl::StatusOr<AllocatorStats> Read() override {
+    events.push_back("read");
+    AllocatorStats s;
+    s.device = "cuda:7";
+    s.allocated_bytes = allocated;
+    s.reserved_bytes = reserved;
+    s.active_bytes = allocated;
+    s.peak_allocated_bytes = peak_allocated;
+    s.peak_reserved_bytes = peak_reserved;
+    s.peak_active_bytes = peak_allocated;
+    return s;
+  }
+  int64_t allocated = 0, reserved = 0, peak_allocated = 0, peak_reserved = 0;
+  absl::Status reset_error;
+  std::vector<std::string> events;
+};
+
+class FakeDeviceInfo : public DeviceMemoryInfoSource {
+ public:
+  absl::StatusOr<DeviceMemoryInfo> Read() override {
+    ++reads;
+    DeviceMemoryInfo info;
+    info.device = "cuda:7";
+    info.total_bytes = 1000;
+    info.used_bytes = used;
+    info.free_bytes = 1000 - used;
+    return info;
+  }
+  int64_t used = 0;
+  int reads = 0;
+};
+
+TEST(ProfileitTest, DeviceMemoryOfTheCallFromTheSources) {
+  FakeAllocatorStats allocator;
+  allocator.Allocate(1000);  // an older peak, before the call
+  allocator.allocated = 100;
+  FakeDeviceInfo info;
+  std::vector<std::string> order;
+  ProfileitOptions options;
+  options.allocator = &allocator;
+  options.device_info = &info;
+  options.synchronize = [&] { order.push_back("sync"); };
+  auto [value, stats] = Profileit(
+      [&] {
+        order.push_back("call");
+        allocator.Allocate(500);
+        allocator.allocated -= 500;
+        info.used = 700;
+        return 42;
+      },
+      options);
+  EXPECT_EQ(value, 42);
+  EXPECT_EQ(order, (std::vector<std::string>{"sync", "call", "sync"}));
+  EXPECT_EQ(allocator.events, (std::vector<std::string>{"reset", "read"}));
+  ASSERT_TRUE(stats.device_allocator.ok()) << stats.device_allocator.status();
+  EXPECT_EQ(stats.device_allocator->peak_allocated_bytes, 600) << "the call's peak, not the older 1000";
+  EXPECT_EQ(stats.device_allocator->peak_reserved_bytes, 1000) << "reserved memory stays reserved";
+  EXPECT_EQ(stats.device_allocator->peak_active_bytes, 600);
+  EXPECT_EQ(stats.device_allocator->allocated_bytes, 100);
+  ASSERT_TRUE(stats.device_info.ok()) << stats.device_info.status();
+  EXPECT_EQ(info.reads, 1);
+  EXPECT_EQ(stats.device_info->used_bytes, 700) << "read after the call";
+  EXPECT_EQ(stats.device_info->free_bytes, 300);
+
+  // A failed reset leaves no peak to report: its error, not an older window's peak.
+  allocator.reset_error = absl::InternalError("reset refused");
+  ProfileStats failed = Profileit([] {}, options).stats;
+  EXPECT_EQ(failed.device_allocator.status(), absl::InternalError("reset refused"));
+}
+
+TEST(ProfileitTest, WithoutADeviceTheDeviceFieldsSayWhy) {
+  // This machine: Debian's CPU LibTorch, no GPU, no driver.
+  ProfileStats stats = Profileit([] { return torch::ones({8}); }).stats;
+  const absl::Status allocator = CudaAllocatorStatsStatus();
+  if (!allocator.ok()) {
+    EXPECT_EQ(stats.device_allocator.status(), allocator);
+  }
+  const CudaStatus cuda = ProbeCuda();
+  if (!cuda.available) {
+    EXPECT_EQ(stats.device_info.status(), cuda.ToStatus());
+    EXPECT_FALSE(stats.device_info.status().message().empty());
+  }
+  if (!torch::cuda::is_available()) {
+    ASSERT_FALSE(stats.device_allocator.ok()) << "never zeros that look like a measurement";
+    EXPECT_TRUE(absl::StrContains(stats.device_allocator.status().message(), "CUDA")) << stats.device_allocator.status();
+  }
+  StatsSummary summary = SummarizeStats({stats, stats});
+  EXPECT_FALSE(summary.device_allocator.ok());
+  EXPECT_TRUE(absl::StartsWith(summary.device_allocator.status().message(), "call 0: "))
+      << summary.device_allocator.status();
+}
+
+TEST(ProfileitTest, SummaryOfDeviceMemory) {
+  auto with_device = [](int64_t peak_allocated, int64_t peak_reserved, int64_t peak_active, int64_t free,
+                        int64_t used) {
+    ProfileStats s;
+    AllocatorStats a;
+    a.peak_allocated_bytes = peak_allocated;
+    a.peak_reserved_bytes = peak_reserved;
+    a.peak_active_bytes = peak_active;
+    s.device_allocator = a;
+    DeviceMemoryInfo i;
+    i.free_bytes = free;
+    i.used_bytes = used;
+    s.device_info = i;
+    return s;
+  };
+  StatsSummary summary = SummarizeStats({with_device(10, 300, 12, 500, 40), with_device(30, 200, 33, 450, 90),
+                                         with_device(20, 100, 21, 480, 60)});
+  ASSERT_TRUE(summary.device_allocator.ok()) << summary.device_allocator.status();
+  EXPECT_EQ(summary.device_allocator->max_allocated_bytes, 30);
+  EXPECT_EQ(summary.device_allocator->max_reserved_bytes, 300);
+  EXPECT_EQ(summary.device_allocator->max_active_bytes, 33);
+  ASSERT_TRUE(summary.device_info.ok()) << summary.device_info.status();
+  EXPECT_EQ(summary.device_info->min_free_bytes, 450);
+  EXPECT_EQ(summary.device_info->max_used_bytes, 90);
+
+  // One call without device statistics: the summary has none, and says which call.
+  ProfileStats missing = with_device(1, 1, 1, 1, 1);
+  missing.device_info = absl::UnavailableError("NVML not loaded");
+  summary = SummarizeStats({with_device(10, 300, 12, 500, 40), missing});
+  EXPECT_TRUE(summary.device_allocator.ok());
+  EXPECT_EQ(summary.device_info.status(), absl::UnavailableError("call 1: NVML not loaded"));
+  EXPECT_EQ(SummarizeStats({}).device_info.status().code(), absl::StatusCode::kUnavailable);
 }
 
 TEST(BenchmarkTest, ComparesCasesWithTheTestClock) {
@@ -127,6 +335,68 @@ TEST(BenchmarkTest, BackwardPassAndFailures) {
   EXPECT_TRUE(absl::StrContains(no_warmup.status().message(), "warmup must be at least 1")) << no_warmup.status();
   options.warmup = 1;
   EXPECT_TRUE(absl::StrContains(Benchmark({}, options).status().message(), "no cases")) << "an empty list is refused";
+}
+
+TEST(BenchmarkTest, CountsAndNamesAreCheckedBeforeAnythingRuns) {
+  int calls = 0;
+  auto counting = [&](std::string name) { return CallableCase(std::move(name), [&] { ++calls; }); };
+  BenchmarkOptions options;
+  options.warmup = 1;
+  options.steps = 1;
+  struct Bad {
+    int warmup, steps;
+    std::vector<std::string> names;
+    std::string message;
+  };
+  for (const Bad& bad : std::vector<Bad>{
+           {-3, 1, {"a"}, "warmup must be at least 1 (got -3)"},
+           {1, -1, {"a"}, "steps must be at least 1 (got -1)"},
+           {1, 0, {"a"}, "steps must be at least 1 (got 0)"},
+           {1, 1, {"a", ""}, "case 1 has no name"},
+           {1, 1, {"a", "b", "a"}, "two cases are named 'a'"},
+       }) {
+    options.warmup = bad.warmup;
+    options.steps = bad.steps;
+    std::vector<BenchmarkCase> cases;
+    for (const std::string& name : bad.names) cases.push_back(counting(name));
+    absl::StatusOr<std::vector<BenchmarkRow>> rows = Benchmark(cases, options);
+    ASSERT_FALSE(rows.ok()) << bad.message;
+    EXPECT_EQ(rows.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_TRUE(absl::StrContains(rows.status().message(), bad.message)) << rows.status();
+  }
+  EXPECT_EQ(calls, 0) << "nothing ran";
+  options.warmup = 2;
+  options.steps = 3;
+  absl::StatusOr<std::vector<BenchmarkRow>> rows = Benchmark({counting("a"), counting("b")}, options);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ(calls, 2 * 5);
+  EXPECT_EQ((*rows)[0].name, "a");
+  EXPECT_EQ((*rows)[1].name, "b");
+  const std::string table = RenderBenchmark(*rows, options);
+  EXPECT_TRUE(absl::StrContains(table, "\na ") && absl::StrContains(table, "\nb ")) << table;
+}
+
+TEST(BenchmarkTest, InterpreterSweepGetsFreshArgumentsEveryStep) {
+  auto plan = PlanIr("graph(%x : Tensor):\n  %y : Tensor = aten::relu(%x)\n  return (%y)\n");
+  ASSERT_NE(plan, nullptr);
+  std::vector<int64_t> rows_seen;
+  BenchmarkOptions options;
+  options.warmup = 1;
+  options.steps = 3;
+  BenchmarkCase sweep = InterpreterSweepCase("relu", plan, [&](int step) {
+    return std::vector<c10::IValue>{torch::ones({step + 1, 2})};
+  });
+  // Wrap the step to see the size each call got.
+  auto forward = sweep.forward;
+  sweep.forward = [&, forward](int step) -> absl::StatusOr<c10::IValue> {
+    absl::StatusOr<c10::IValue> out = forward(step);
+    if (out.ok()) rows_seen.push_back(out->toTensor().size(0));
+    return out;
+  };
+  absl::StatusOr<std::vector<BenchmarkRow>> rows = Benchmark({sweep}, options);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ(rows_seen, (std::vector<int64_t>{1, 2, 3, 4})) << "warm-up step 0, then the timed steps";
+  EXPECT_EQ((*rows)[0].forward_ns.count, 3);
 }
 
 TEST(BenchmarkTest, CasesRotateAndSweepTheirArguments) {

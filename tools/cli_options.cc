@@ -38,6 +38,28 @@ absl::StatusOr<Format> ParseFormat(const std::string& name) {
   return absl::InvalidArgumentError(absl::StrCat("--format: unknown format '", name, "' (use table, csv or json)"));
 }
 
+namespace {
+
+absl::Status ValidateNvtxIterations(const CliOptions& o) {
+  if (o.nvtx_iters == 0 && o.nvtx_warmup == 0) return absl::OkStatus();
+  if (o.nvtx_iters < 1) {
+    return absl::InvalidArgumentError(absl::StrCat("--nvtx_iters must be at least 1 (got ", o.nvtx_iters, ")",
+                                                   o.nvtx_iters == 0 ? ": --nvtx_warmup needs it" : ""));
+  }
+  if (o.nvtx_warmup < 0) return absl::InvalidArgumentError("--nvtx_warmup must be 0 or more");
+  if (o.nvtx_warmup + o.nvtx_iters > o.runs) {
+    return absl::InvalidArgumentError(absl::StrCat("--nvtx_warmup=", o.nvtx_warmup, " plus --nvtx_iters=", o.nvtx_iters,
+                                                   " is more than the ", o.runs, " timed runs (--runs)"));
+  }
+  if (!NvtxAvailable()) {
+    return absl::InvalidArgumentError(
+        "--nvtx_iters needs a build with NVTX: ./bazelw run --config=cuda //tools:profile_graph");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status Validate(const CliOptions& o) {
   const int sources = !o.model.empty() + !o.zoo.empty() + !o.ir.empty();
   if (sources > 1) return absl::InvalidArgumentError("give only one of --model, --zoo and --ir");
@@ -81,9 +103,18 @@ absl::Status Validate(const CliOptions& o) {
   if (o.backward && o.freeze) {
     return absl::InvalidArgumentError("--backward cannot follow --freeze: frozen parameters are constants without gradients");
   }
+  if (!o.modules.empty()) {
+    if (std::find(o.modules.begin(), o.modules.end(), "") != o.modules.end()) {
+      return absl::InvalidArgumentError("--modules: an empty module path (use --modules=layer1,layer2.0)");
+    }
+    if (o.format == Format::kJson || !o.compare.empty()) {
+      return absl::InvalidArgumentError("--modules limits the rows of tables and CSV, not JSON reports or --compare diffs");
+    }
+  }
   if (o.nvtx && !NvtxAvailable()) {
     return absl::InvalidArgumentError("--nvtx needs a build with NVTX: ./bazelw run --config=cuda //tools:profile_graph");
   }
+  if (absl::Status nvtx = ValidateNvtxIterations(o); !nvtx.ok()) return nvtx;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   if (o.threads > static_cast<int>(4 * cores)) {
     return absl::InvalidArgumentError(absl::StrCat("--threads=", o.threads, " is more than 4x the ", cores,

@@ -51,8 +51,10 @@ struct CliOptions {
   GroupBy group_by = GroupBy::kNode;
   std::string sort;
   int top = -1;  // -1: 20 rows in tables, all rows in CSV
+  std::vector<std::string> modules;  // only these module paths (ViewOptions::modules)
   std::string output;    // empty: stdout
   std::string trace;     // Chrome trace file
+  bool trace_is_new = false;  // expanded from a pattern: never replaces a file (trace_pattern.h)
   std::string annotate;  // annotated IR file
   std::string html;      // self-contained HTML report
   bool memory = false;   // per-node memory columns
@@ -63,6 +65,10 @@ struct CliOptions {
   double rtol = 1e-4;
   double atol = 1e-5;
   bool nvtx = false;
+  // NVTX iteration control: timed runs nvtx_warmup .. nvtx_warmup + nvtx_iters - 1
+  // get numbered ranges inside cudaProfilerStart/Stop (off when nvtx_iters is 0).
+  int nvtx_warmup = 0;
+  int nvtx_iters = 0;
   // Where the module and the inputs live: "cpu", "cuda" or "cuda:N".
   std::string device = "cpu";
   // Device time per node (CUDA events) and kernels per node (CUPTI).

@@ -23,6 +23,7 @@
 #include "profilers/gpu/device_timer.h"
 #include "profilers/gpu/kernel_attribution.h"
 #include "profilers/gpu/nvtx.h"
+#include "profilers/gpu/nvtx_iterations.h"
 #include "profilers/profiler.h"
 #include "profilers/report/annotated_ir.h"
 #include "profilers/report/chrome_trace.h"
@@ -34,6 +35,8 @@
 #include "profilers/report/report_json.h"
 #include "profilers/report/text_report.h"
 #include "profilers/report/views.h"
+#include "profilers/toolbox/cpu_tensor_counter.h"
+#include "profilers/toolbox/live_memory.h"
 #include "profilers/toolbox/sizes.h"
 #include "tools/model_source.h"
 #include "tools/progress.h"
@@ -91,13 +94,13 @@ int TopRows(const CliOptions& options) { return options.top < 0 ? kDefaultTableR
 absl::StatusOr<std::string> RenderTableReport(const Report& report, const CliOptions& options) {
   const int top = TopRows(options);
   std::string out = RenderSummary(report);
-  absl::StatusOr<View> main = MakeView(report, ViewOptions{options.group_by, options.sort, top});
+  absl::StatusOr<View> main = MakeView(report, ViewOptions{options.group_by, options.sort, top, options.modules});
   if (!main.ok()) return main.status();
   const std::string title =
       options.group_by == GroupBy::kNode ? "top nodes" : absl::StrCat("by ", GroupByName(options.group_by));
   absl::StrAppend(&out, "\n", RenderTable(report, *main, TableOptions{options.memory, title}));
   if (options.group_by == GroupBy::kNode) {
-    absl::StatusOr<View> kinds = MakeView(report, ViewOptions{GroupBy::kKind, "", top});
+    absl::StatusOr<View> kinds = MakeView(report, ViewOptions{GroupBy::kKind, "", top, options.modules});
     if (!kinds.ok()) return kinds.status();
     absl::StrAppend(&out, "\n", RenderTable(report, *kinds, TableOptions{options.memory, "by kind (self time)"}));
   }
@@ -109,7 +112,7 @@ absl::StatusOr<std::string> RenderReport(const Report& report, const CliOptions&
     case Format::kTable: return RenderTableReport(report, options);
     case Format::kCsv: {
       absl::StatusOr<View> view =
-          MakeView(report, ViewOptions{options.group_by, options.sort, options.top < 0 ? 0 : options.top});
+          MakeView(report, ViewOptions{options.group_by, options.sort, options.top < 0 ? 0 : options.top, options.modules});
       if (!view.ok()) return view.status();
       return RenderCsv(report, *view);
     }
@@ -152,6 +155,7 @@ absl::StatusOr<std::string> RenderAb(const BeforeAfter& ab, const CliOptions& op
 // The device observers of one profiling session.
 struct Observers {
   NvtxObserver nvtx;
+  std::unique_ptr<NvtxIterationObserver> nvtx_iterations;  // --nvtx_iters
   std::unique_ptr<DeviceEventTimer> device_timer;
   std::unique_ptr<CuptiKernelCollector> kernels;
   std::string device_note;
@@ -170,7 +174,12 @@ void SetUpObservers(const CliOptions& options, std::FILE* err, Observers& o, Pro
       o.device_note = absl::StrCat(o.device_note, " (", cuda.detail, ")");
     }
   }
-  if (options.nvtx) profile.observers.push_back(&o.nvtx);
+  if (options.nvtx_iters > 0) {
+    o.nvtx_iterations = std::make_unique<NvtxIterationObserver>(options.nvtx_warmup, options.nvtx_iters, options.nvtx);
+    profile.observers.push_back(o.nvtx_iterations.get());
+  } else if (options.nvtx) {
+    profile.observers.push_back(&o.nvtx);
+  }
   if (o.device_timer != nullptr) profile.observers.push_back(o.device_timer.get());
   if (o.kernels != nullptr) profile.observers.push_back(o.kernels.get());
 }
@@ -200,7 +209,11 @@ int WriteOutputs(const CliOptions& options, const Report& report, MainOutput mai
                  const ReportDiff* diff = nullptr) {
   OutputFiles files;
   if (!options.html.empty()) files.Add(options.html, [&] { return RenderHtml(report, diff); });
-  if (!options.trace.empty()) files.Add(options.trace, [&] { return RenderChromeTrace(report); });
+  if (options.trace_is_new) {
+    files.AddNew(options.trace, [&] { return RenderChromeTrace(report); });
+  } else if (!options.trace.empty()) {
+    files.Add(options.trace, [&] { return RenderChromeTrace(report); });
+  }
   if (!options.annotate.empty()) {
     if (report.ir.empty()) return Fail(err, kExitFailure, "--annotate: the report carries no IR to annotate");
     files.Add(options.annotate, [&] { return *RenderAnnotatedIr(report); });
@@ -213,6 +226,7 @@ int WriteOutputs(const CliOptions& options, const Report& report, MainOutput mai
     }
   }
   if (absl::Status written = files.Commit(); !written.ok()) return Fail(err, kExitFailure, written);
+  if (options.trace_is_new) std::fprintf(err, "profile_graph: trace written to %s\n", files.written_path(options.trace).c_str());
   if (options.output.empty()) std::fputs(main.render ? main.render().c_str() : main.text.c_str(), out);
   return kExitOk;
 }
@@ -313,6 +327,8 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
 
   at::set_num_threads(options.threads);
   torch::NoGradGuard no_grad;
+  // --memory: live CPU tensor bytes in the summary, counted from before the model loads.
+  if (options.memory) CountCpuTensorMemory().IgnoreError();  // if refused, the summary says why
 
   absl::StatusOr<ModelSource> source = LoadModelSource(options);
   if (!source.ok()) return Fail(err, kExitFailure, source.status());
@@ -381,6 +397,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
                  base->runs, report->runs);
   }
   if (!source->prepared.passes.empty()) report->notes.push_back(absl::StrCat("passes applied: ", source->prepared.passes));
+  if (options.memory) report->notes.push_back(absl::StrCat("live memory after the runs: ", FormatLiveMemory(ReadLiveMemory())));
 
   if (options.verify) {
     absl::StatusOr<c10::IValue> expected = source->run_native(DeepCopy(*inputs));

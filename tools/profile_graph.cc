@@ -4,18 +4,23 @@
 //   ./bazelw run //tools:profile_graph -- --model=m.pt --input=1x3x224x224:float32 --memory
 //
 // See README.md for every flag; --helpfull lists them too.
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "common/big_stack.h"
 #include "common/interrupt.h"
 #include "tools/cli_options.h"
 #include "tools/flag_parser.h"
 #include "tools/profile_command.h"
+#include "tools/trace_pattern.h"
 
 ABSL_FLAG(std::string, model, "", "TorchScript module file (.pt) saved by torch.jit.save or Module::save");
 ABSL_FLAG(std::string, zoo, "", "built-in model: resnet18 (default), mlp, gcn, transformer, control_flow, tiny1000");
@@ -54,14 +59,24 @@ ABSL_FLAG(std::string, sort, "",
           "sort column: mean, self, std, median, p90, min, max, calls, percent, alloc, peak, id, name, order; with "
           "--backward also backward, backward_self, backward_fns, backward_fns_self");
 ABSL_FLAG(int, top, -1, "rows to show (0: all; default 20 in tables, all in CSV)");
+ABSL_FLAG(std::string, modules, "",
+          "only these module paths and their submodules, comma-separated (layer1,layer2.0): module rows, or the "
+          "nodes inside them in other views");
 ABSL_FLAG(std::string, output, "", "write the report to this file (atomically) instead of stdout");
-ABSL_FLAG(std::string, trace, "", "write a Chrome trace (chrome://tracing, Perfetto) to this file");
+ABSL_FLAG(std::string, trace, "",
+          "write a Chrome trace (chrome://tracing, Perfetto) to this file; placeholders {model}, {date} (UTC "
+          "yyyymmdd-hhmmss), {pid}, {n} (first free number) make a new file every run, never replacing one");
 ABSL_FLAG(std::string, annotate, "", "write the graph's IR annotated with per-node times to this file");
 ABSL_FLAG(std::string, html, "", "write a self-contained HTML report (tables, module icicle, timeline, IR) to this file");
 ABSL_FLAG(bool, memory, false, "add per-node memory columns (allocated, peak, output bytes)");
 ABSL_FLAG(std::string, compare, "", "diff against a report saved with --format=json (per node and per kind)");
 ABSL_FLAG(bool, verify, true, "run native forward too; exit 3 if the outputs are not identical");
 ABSL_FLAG(bool, nvtx, false, "wrap every node in an NVTX range (build with --config=cuda)");
+ABSL_FLAG(int, nvtx_warmup, 0, "with --nvtx_iters: timed runs to skip before the recorded ones");
+ABSL_FLAG(int, nvtx_iters, 0,
+          "record this many timed runs (after --nvtx_warmup) as NVTX ranges named after the graph (MLP.forward_0, "
+          "MLP.forward_1, ...) between cudaProfilerStart/Stop, for nsys --capture-range=cudaProfilerApi; with --nvtx, "
+          "node ranges only there");
 ABSL_FLAG(std::string, device, "cpu", "where the module and inputs live: cpu, cuda or cuda:N (needs a CUDA LibTorch)");
 ABSL_FLAG(bool, cuda_profile, false,
           "device time per node (CUDA events) and kernels per node (CUPTI); build with --config=cuda");
@@ -127,6 +142,9 @@ int Main(int argc, char** argv) {
   o.threads = absl::GetFlag(FLAGS_threads);
   o.sort = absl::GetFlag(FLAGS_sort);
   o.top = absl::GetFlag(FLAGS_top);
+  if (const std::string modules = absl::GetFlag(FLAGS_modules); !modules.empty()) {
+    o.modules = absl::StrSplit(modules, ',');
+  }
   o.output = UserPath(absl::GetFlag(FLAGS_output));
   o.trace = UserPath(absl::GetFlag(FLAGS_trace));
   o.annotate = UserPath(absl::GetFlag(FLAGS_annotate));
@@ -135,6 +153,8 @@ int Main(int argc, char** argv) {
   o.compare = UserPath(absl::GetFlag(FLAGS_compare));
   o.verify = absl::GetFlag(FLAGS_verify);
   o.nvtx = absl::GetFlag(FLAGS_nvtx);
+  o.nvtx_warmup = absl::GetFlag(FLAGS_nvtx_warmup);
+  o.nvtx_iters = absl::GetFlag(FLAGS_nvtx_iters);
   o.progress = absl::GetFlag(FLAGS_progress);
   o.device = absl::GetFlag(FLAGS_device);
   o.cuda_profile = absl::GetFlag(FLAGS_cuda_profile);
@@ -144,6 +164,9 @@ int Main(int argc, char** argv) {
   absl::StatusOr<graphprof::GroupBy> group_by = graphprof::ParseGroupBy(absl::GetFlag(FLAGS_group_by));
   if (!group_by.ok()) return cli::Fail(stderr, cli::kExitUsage, absl::StrCat("--group_by: ", group_by.status().message()));
   o.group_by = *group_by;
+  if (absl::Status trace = cli::ResolveTracePattern(o, std::time(nullptr), getpid()); !trace.ok()) {
+    return cli::Fail(stderr, absl::IsInvalidArgument(trace) ? cli::kExitUsage : cli::kExitFailure, trace);
+  }
   o.exit_when_done = true;
   if (!o.merge.empty()) return cli::RunMerge(o, stdout, stderr);
   return cli::RunProfileGraph(o, stdout, stderr);

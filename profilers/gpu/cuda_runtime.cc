@@ -8,6 +8,11 @@
 
 namespace graphprof {
 
+absl::Status CudaStatus::ToStatus() const {
+  if (available) return absl::OkStatus();
+  return absl::UnavailableError(detail.empty() ? reason : absl::StrCat(reason, " (", detail, ")"));
+}
+
 #ifdef GRAPHPROF_WITH_CUDA
 namespace {
 
@@ -75,6 +80,25 @@ CudaStatus ProbeCuda() {
   return status;
 }
 
+bool SynchronizeCuda() { return cudaDeviceSynchronize() == cudaSuccess; }
+
+int CurrentCudaDevice() {
+  static const bool available = ProbeCuda().available;
+  int device = -1;
+  if (!available || cudaGetDevice(&device) != cudaSuccess) return -1;
+  return device;
+}
+
+absl::StatusOr<std::string> CudaPciBusId(int device) {
+  if (CudaStatus cuda = ProbeCuda(); !cuda.available) return cuda.ToStatus();
+  char bus_id[32] = {};
+  if (cudaError_t err = cudaDeviceGetPCIBusId(bus_id, sizeof(bus_id), device); err != cudaSuccess) {
+    cudaGetLastError();
+    return absl::InvalidArgumentError(absl::StrCat("CUDA device ", device, ": ", cudaGetErrorString(err)));
+  }
+  return std::string(bus_id);
+}
+
 std::unique_ptr<EventApi> MakeCudaEventApi() {
   CudaStatus status = ProbeCuda();
   if (!status.available) return nullptr;
@@ -89,6 +113,12 @@ CudaStatus ProbeCuda() {
   status.detail = "rebuild with --config=cuda";
   return status;
 }
+
+bool SynchronizeCuda() { return false; }
+
+int CurrentCudaDevice() { return -1; }
+
+absl::StatusOr<std::string> CudaPciBusId(int device) { return ProbeCuda().ToStatus(); }
 
 std::unique_ptr<EventApi> MakeCudaEventApi() { return nullptr; }
 

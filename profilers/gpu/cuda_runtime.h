@@ -8,6 +8,8 @@
 #include <memory>
 #include <string>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "profilers/gpu/device_timer.h"
 
 namespace graphprof {
@@ -20,9 +22,23 @@ struct CudaStatus {
   // for CUDA runtime version".
   std::string detail;
   std::string device_name;  // "cuda:0 NVIDIA H200"
+
+  // OK when available, else Unavailable("<reason> (<detail>)").
+  absl::Status ToStatus() const;
 };
 
 CudaStatus ProbeCuda();
+
+// The calling thread's current CUDA device, or -1 without CUDA or a device.
+int CurrentCudaDevice();
+
+// The PCI bus id of CUDA device `device` ("0000:3B:00.0"): how NVML's
+// numbering is matched to CUDA's. Unavailable without CUDA or a device.
+absl::StatusOr<std::string> CudaPciBusId(int device);
+
+// cudaDeviceSynchronize() on the current device: true when it succeeded;
+// false without CUDA (or a device).
+bool SynchronizeCuda();
 
 // Events on the current device's default stream; null unless ProbeCuda() is available.
 std::unique_ptr<EventApi> MakeCudaEventApi();

@@ -21,6 +21,14 @@ namespace graphprof {
 // True when built with NVTX support (--config=cuda).
 bool NvtxAvailable();
 
+// nvtxRangePushA / nvtxRangePop on this thread (no-ops without NVTX), for
+// ranges that do not follow a C++ scope; NvtxRange is the scoped form.
+void NvtxPush(const char* name);
+void NvtxPop();
+
+// The range name of every node, by node id: "<id> <label>".
+std::vector<std::string> NvtxNodeLabels(const GraphPlan& plan);
+
 class NvtxRange {
  public:
   explicit NvtxRange(const char* name);

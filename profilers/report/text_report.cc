@@ -174,6 +174,7 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
   }
   if (memory) {
     columns.push_back(C{"alloc", TextTable::kRight});
+    if (modules) columns.push_back(C{"self_alloc", TextTable::kRight});  // beside total/self time
     columns.push_back(C{"peak", TextTable::kRight});
     columns.push_back(C{"output", TextTable::kRight});
     if (saved) columns.push_back(C{"saved", TextTable::kRight});
@@ -213,6 +214,7 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
     }
     if (memory) {
       c.push_back(row.memory ? FormatBytes(row.memory->allocated_bytes) : "");
+      if (modules) c.push_back(row.memory ? FormatBytes(row.memory->self_allocated_bytes) : "");
       c.push_back(row.memory && !sums ? FormatBytes(row.memory->peak_bytes) : "");
       c.push_back(row.memory && !sums ? FormatBytes(row.memory->output_bytes) : "");
       if (saved) c.push_back(row.memory ? FormatBytes(row.memory->saved_bytes) : "");

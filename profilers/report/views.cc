@@ -38,8 +38,11 @@ Accumulator NewAccumulator(const Report& report) {
   return acc;
 }
 
-// Adds self memory (what groups add up); peaks and live bytes: the maximum.
-void AddSelfMemory(std::optional<NodeMemory>& into, const std::optional<NodeMemory>& m) {
+// Adds a node's self memory (what groups add up) to a row's totals, and to
+// its self values when the node is `direct`ly in the row's group (always for
+// kinds and shapes; for modules, only nodes of the module itself). Peaks and
+// live bytes: the maximum.
+void AddSelfMemory(std::optional<NodeMemory>& into, const std::optional<NodeMemory>& m, bool direct = true) {
   if (!m.has_value()) return;
   if (!into.has_value()) into = NodeMemory{};
   into->allocated_bytes += m->self_allocated_bytes;
@@ -49,11 +52,12 @@ void AddSelfMemory(std::optional<NodeMemory>& into, const std::optional<NodeMemo
   into->saved_bytes += m->self_saved_bytes;
   into->peak_bytes = std::max(into->peak_bytes, m->peak_bytes);
   into->live_after_bytes = std::max(into->live_after_bytes, m->live_after_bytes);
-  into->self_allocated_bytes = into->allocated_bytes;
-  into->self_freed_bytes = into->freed_bytes;
-  into->self_allocations = into->allocations;
-  into->self_output_bytes = into->output_bytes;
-  into->self_saved_bytes = into->saved_bytes;
+  if (!direct) return;
+  into->self_allocated_bytes += m->self_allocated_bytes;
+  into->self_freed_bytes += m->self_freed_bytes;
+  into->self_allocations += m->self_allocations;
+  into->self_output_bytes += m->self_output_bytes;
+  into->self_saved_bytes += m->self_saved_bytes;
 }
 
 // Adds a node's self values to both sides of a grouped row.
@@ -172,7 +176,7 @@ std::vector<Accumulator> ModuleRows(const Report& report, const ViewOptions& opt
         AddInto(acc.series[m].total, node.metrics[m].self);
         if (depth == parts.size()) AddInto(acc.series[m].self, node.metrics[m].self);
       }
-      AddSelfMemory(acc.row.memory, node.memory);
+      AddSelfMemory(acc.row.memory, node.memory, depth == parts.size());
       ++acc.row.members;
       if (depth == parts.size()) acc.calls += Sum(node.calls);
     }
@@ -206,6 +210,29 @@ std::vector<Accumulator> ModuleRows(const Report& report, const ViewOptions& opt
     }
   }
   return selected;
+}
+
+// Every selected module path must hold a node: a typo would otherwise show
+// an empty table.
+absl::Status CheckModules(const Report& report, const std::vector<std::string>& modules) {
+  for (const std::string& m : modules) {
+    bool found = false;
+    for (const NodeRecord& node : report.nodes) {
+      if (!m.empty() && InModule(node.identity.module, m)) {
+        found = true;
+        break;
+      }
+    }
+    if (found) continue;
+    std::vector<std::string> top;
+    for (const NodeRecord& node : report.nodes) {
+      const std::string first = node.identity.module.substr(0, node.identity.module.find('.'));
+      if (!first.empty() && std::find(top.begin(), top.end(), first) == top.end()) top.push_back(first);
+    }
+    return absl::InvalidArgumentError(absl::StrCat("no module '", m, "' in ", report.model, " (top-level modules: ",
+                                                   top.empty() ? "none" : absl::StrJoin(top, ", "), ")"));
+  }
+  return absl::OkStatus();
 }
 
 using Getter = std::function<double(const ViewRow&)>;
@@ -292,6 +319,7 @@ std::vector<std::string> SortKeys(const Report& report) {
 
 absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options) {
   if (options.top < 0) return absl::InvalidArgumentError("top must not be negative");
+  if (absl::Status known = CheckModules(report, options.modules); !known.ok()) return known;
   std::string sort = options.sort;
   if (sort.empty()) sort = options.group_by == GroupBy::kModule ? "order" : "mean";
   const std::vector<SortKey> keys = SortKeyTable(report);

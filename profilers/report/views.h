@@ -6,7 +6,7 @@
 //   module  one row per module path prefix, as a tree in execution order:
 //           total = self values of every node inside the module (submodules
 //           included), self = of nodes directly in it (torch_geometric's
-//           layer-wise view)
+//           layer-wise view); memory likewise (NodeMemory's totals and self_*)
 //   shape   one row per (kind, input shapes): self values added up
 //
 // Every metric of the report (host time, device time, backward time, ...)
@@ -80,7 +80,8 @@ struct ViewOptions {
   std::string sort;
   int top = 0;  // 0: all rows
   // Only these module paths and their submodules (module rows), or the nodes
-  // inside them (other views). Empty: everything.
+  // inside them (other views). Empty: everything. A path with no node in it
+  // is an error (InvalidArgument, listing the top-level modules).
   std::vector<std::string> modules;
 };
 

@@ -3,6 +3,7 @@
 #include <torch/csrc/autograd/autograd.h>
 
 #include <algorithm>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -29,10 +30,18 @@ absl::Status Backward(const c10::IValue& output) {
 
 absl::StatusOr<std::vector<BenchmarkRow>> Benchmark(const std::vector<BenchmarkCase>& cases,
                                                     const BenchmarkOptions& options) {
-  if (options.steps < 1) return absl::InvalidArgumentError("steps must be at least 1");
-  if (options.warmup < 1) return absl::InvalidArgumentError("warmup must be at least 1");
+  if (options.steps < 1) return absl::InvalidArgumentError(absl::StrCat("steps must be at least 1 (got ", options.steps, ")"));
+  if (options.warmup < 1) {
+    return absl::InvalidArgumentError(absl::StrCat("warmup must be at least 1 (got ", options.warmup, ")"));
+  }
   if (cases.empty()) return absl::InvalidArgumentError("no cases to benchmark");
-  for (const BenchmarkCase& c : cases) {
+  std::set<std::string> names;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const BenchmarkCase& c = cases[i];
+    if (c.name.empty()) return absl::InvalidArgumentError(absl::StrCat("case ", i, " has no name"));
+    if (!names.insert(c.name).second) {
+      return absl::InvalidArgumentError(absl::StrCat("two cases are named '", c.name, "' (rows are told apart by name)"));
+    }
     if (!c.forward) return absl::InvalidArgumentError(absl::StrCat(c.name, ": no forward step"));
   }
   std::shared_ptr<TimeSource> clock = options.clock ? options.clock : DefaultTimeSource();
@@ -110,22 +119,41 @@ BenchmarkCase ModuleCase(std::string name, torch::jit::Module module, std::vecto
   return ModuleSweepCase(std::move(name), std::move(module), [inputs](int) { return inputs; });
 }
 
-BenchmarkCase ModuleSweepCase(std::string name, torch::jit::Module module,
-                              std::function<std::vector<c10::IValue>(int step)> inputs) {
-  // The arguments are made in `before`, outside the timed region.
+namespace {
+
+// A case whose arguments `inputs(step)` makes in `before`, outside the timed
+// region; `run` is the timed call on them.
+BenchmarkCase SweepCase(std::string name,
+                        std::function<absl::StatusOr<c10::IValue>(const std::vector<c10::IValue>&)> run,
+                        std::function<std::vector<c10::IValue>(int step)> inputs) {
   auto next = std::make_shared<std::vector<c10::IValue>>();
   auto step_of = std::make_shared<int>(0);
   BenchmarkCase c;
   c.name = std::move(name);
   c.before = [next, step_of, inputs] { *next = inputs((*step_of)++); };
-  c.forward = [module, next](int) mutable -> absl::StatusOr<c10::IValue> {
+  c.forward = [run, next](int) { return run(*next); };
+  return c;
+}
+
+}  // namespace
+
+BenchmarkCase ModuleSweepCase(std::string name, torch::jit::Module module,
+                              std::function<std::vector<c10::IValue>(int step)> inputs) {
+  auto run = [module](const std::vector<c10::IValue>& args) mutable -> absl::StatusOr<c10::IValue> {
     try {
-      return module.forward(*next);
+      return module.forward(args);
     } catch (const std::exception& e) {
       return StatusFromException(absl::StatusCode::kInvalidArgument, "forward", e);
     }
   };
-  return c;
+  return SweepCase(std::move(name), std::move(run), std::move(inputs));
+}
+
+BenchmarkCase InterpreterSweepCase(std::string name, std::shared_ptr<const GraphPlan> plan,
+                                   std::function<std::vector<c10::IValue>(int step)> inputs) {
+  auto interpreter = std::make_shared<Interpreter>(std::move(plan));
+  auto run = [interpreter](const std::vector<c10::IValue>& args) { return interpreter->Run(args); };
+  return SweepCase(std::move(name), std::move(run), std::move(inputs));
 }
 
 BenchmarkCase InterpreterCase(std::string name, std::shared_ptr<const GraphPlan> plan,

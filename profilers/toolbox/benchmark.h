@@ -33,7 +33,7 @@
 namespace graphprof {
 
 struct BenchmarkCase {
-  std::string name;
+  std::string name;  // the row's name: non-empty, unique among the cases
   // One forward step; returns the output (used for the backward pass). It
   // gets the step number (warm-up steps first), so a case can vary its
   // arguments per step.
@@ -49,7 +49,8 @@ struct BenchmarkOptions {
   bool backward = false;  // also time output.backward(randn_like(output))
   bool per_step = false;  // RenderBenchmark: per-step times instead of totals
   std::shared_ptr<TimeSource> clock;  // null: SteadyClock
-  // Called after every step of all cases: (done, total) steps, warm-up included.
+  // Progress for long runs: called after every step of all cases with
+  // (done, total) steps, warm-up included.
   std::function<void(int done, int total)> progress;
 };
 
@@ -67,7 +68,9 @@ struct BenchmarkRow {
 };
 
 // Fails with the case's name if a step fails (or has no differentiable
-// output when backward is asked for), and on non-positive warm-up or step counts.
+// output when backward is asked for); before running, on non-positive
+// warm-up or step counts, no cases, and a case without a name or with the
+// name of another.
 absl::StatusOr<std::vector<BenchmarkRow>> Benchmark(const std::vector<BenchmarkCase>& cases,
                                                     const BenchmarkOptions& options);
 
@@ -78,9 +81,12 @@ BenchmarkCase ModuleCase(std::string name, torch::jit::Module module, std::vecto
 // An Interpreter over `plan` as a case.
 BenchmarkCase InterpreterCase(std::string name, std::shared_ptr<const GraphPlan> plan,
                               std::vector<c10::IValue> inputs);
-// A size sweep: `inputs(step)` makes each step's arguments (outside the timed region).
+// A size sweep: `inputs(step)` makes each step's arguments (outside the timed
+// region; steps count from 0, warm-up steps first).
 BenchmarkCase ModuleSweepCase(std::string name, torch::jit::Module module,
                               std::function<std::vector<c10::IValue>(int step)> inputs);
+BenchmarkCase InterpreterSweepCase(std::string name, std::shared_ptr<const GraphPlan> plan,
+                                   std::function<std::vector<c10::IValue>(int step)> inputs);
 // A plain callable (no output) as a case.
 BenchmarkCase CallableCase(std::string name, std::function<void()> fn);
 
