@@ -6,7 +6,10 @@
 # builds //tools/gpu_check:gpu_check with --config=cuda and runs it. The check
 # profiles a graph whose custom operator (compiled with nvcc) launches CUDA
 # kernels of 20 ms and 5 ms, and passes when those nodes get matching device
-# time (CUDA events) and their kernel (CUPTI), with host results unaffected.
+# time (CUDA events) and their kernel (CUPTI), with host results unaffected,
+# then checks the toolbox on the device: Timeit/Profileit synchronise, NVML
+# device memory, NVTX iteration capture range, and with a CUDA LibTorch the
+# caching allocator's peaks and live device tensor bytes.
 #
 # Exit: 0 pass, 1 fail, 2 no CUDA device (nothing checked), 124 over the time
 # limit (GPU_CHECK_LIMIT_S, default 470 s: the whole check stays under 8 minutes).

@@ -1,6 +1,10 @@
 // The GPU check: profiles a graph whose custom operator launches a CUDA
 // kernel of known duration and checks that the node gets the device time
-// (CUDA events) and the kernel (CUPTI). Run by tools/gpu_check.sh.
+// (CUDA events) and the kernel (CUPTI), then checks the toolbox's device
+// parts on the same graph: Timeit and Profileit synchronise the device, NVML
+// reads the device's memory, NVTX iteration control opens and closes its
+// capture range, and (with a CUDA LibTorch) the caching allocator's peaks and
+// live device tensor bytes. Run by tools/gpu_check.sh.
 //
 // Exit: 0 pass, 1 fail, 2 no CUDA device (nothing checked).
 #include <cstdio>
@@ -14,14 +18,19 @@
 #include "ir/loader.h"
 #include "ir/prepared_graph.h"
 #include "profilers/report/chrome_trace.h"
+#include "profilers/gpu/cuda_allocator_stats.h"
 #include "profilers/gpu/cuda_runtime.h"
 #include "profilers/gpu/cupti_collector.h"
 #include "profilers/gpu/device_timer.h"
 #include "profilers/gpu/kernel_attribution.h"
+#include "profilers/gpu/nvtx_iterations.h"
 #include "profilers/profiler.h"
 #include "profilers/report/stats.h"
 #include "profilers/report/text_report.h"
 #include "profilers/report/views.h"
+#include "profilers/toolbox/live_memory.h"
+#include "profilers/toolbox/profileit.h"
+#include "profilers/toolbox/timeit.h"
 
 namespace graphprof {
 namespace {
@@ -44,6 +53,65 @@ int failures = 0;
 void Check(bool ok, const std::string& what) {
   std::printf("gpu_check: %s %s\n", ok ? "ok  " : "FAIL", what.c_str());
   if (!ok) ++failures;
+}
+
+// The toolbox on a device: every run of the spin graph queues 25 ms of
+// kernels and returns at once, so only a synchronising timer sees them.
+void CheckToolbox(const std::shared_ptr<const GraphPlan>& plan) {
+  const double device_seconds = (kLongUs + kShortUs) / 1e6;
+  auto run = [&] {
+    absl::StatusOr<c10::IValue> out = Interpreter(plan).Run({at::ones({4})});
+    if (!out.ok()) std::printf("gpu_check: run failed: %s\n", std::string(out.status().message()).c_str());
+  };
+  run();  // loads the kernel before anything is timed
+
+  TimeitResult timed;
+  { Timeit timer(&timed, {}); run(); }
+  const double timeit_s = timed.seconds().value_or(-1);
+  Check(timeit_s >= 0.9 * device_seconds, absl::StrCat("Timeit synchronises the device: ", timeit_s * 1e3, " ms for 25 ms of kernels"));
+
+  std::vector<ProfileStats> stats;
+  for (int i = 0; i < 2; ++i) stats.push_back(Profileit(run).stats);
+  Check(stats[0].seconds >= 0.9 * device_seconds,
+        absl::StrCat("Profileit synchronises the device: ", stats[0].seconds * 1e3, " ms"));
+  const absl::StatusOr<DeviceMemoryInfo>& info = stats[0].device_info;
+  Check(info.ok() && info->total_bytes > 0 && info->free_bytes <= info->total_bytes && info->used_bytes > 0,
+        info.ok() ? absl::StrCat("NVML device memory: ", info->device, " total ", info->total_bytes, " B, free ",
+                                 info->free_bytes, " B, used ", info->used_bytes, " B")
+                  : absl::StrCat("NVML device memory: ", info.status().message()));
+  const StatsSummary summary = SummarizeStats(stats);
+  Check(summary.device_info.ok() && summary.device_info->max_used_bytes > 0,
+        summary.device_info.ok() ? absl::StrCat("SummarizeStats: min free ", summary.device_info->min_free_bytes,
+                                                " B, max used ", summary.device_info->max_used_bytes, " B")
+                                 : absl::StrCat("SummarizeStats device info: ", summary.device_info.status().message()));
+
+  // The caching allocator exists only in a CUDA LibTorch (LIBTORCH_DIR);
+  // with Debian's CPU LibTorch its absence is the expected answer.
+  if (absl::Status allocator = CudaAllocatorStatsStatus(); allocator.ok()) {
+    Profiled<at::Tensor> alloc = Profileit([] { return at::empty({1 << 20}, at::TensorOptions().device(at::kCUDA)); });
+    const absl::StatusOr<AllocatorStats>& a = alloc.stats.device_allocator;
+    Check(a.ok() && a->peak_allocated_bytes >= 4 << 20 && a->peak_reserved_bytes >= a->peak_allocated_bytes,
+          a.ok() ? absl::StrCat("allocator peaks for a 4 MiB tensor: allocated ", a->peak_allocated_bytes,
+                                " B, reserved ", a->peak_reserved_bytes, " B, active ", a->peak_active_bytes, " B")
+                 : absl::StrCat("allocator peaks: ", a.status().message()));
+    absl::StatusOr<std::vector<DeviceTensorBytes>> live = LiveDeviceTensorBytes();
+    Check(live.ok() && !live->empty() && (*live)[0].bytes >= 4 << 20,
+          live.ok() ? absl::StrCat("live device tensor bytes with the tensor alive: ",
+                                   live->empty() ? 0 : (*live)[0].bytes)
+                    : absl::StrCat("live device tensor bytes: ", live.status().message()));
+  } else {
+    std::printf("gpu_check: skip allocator statistics: %s\n", std::string(allocator.message()).c_str());
+  }
+  std::printf("gpu_check: note %s\n", FormatLiveMemory(ReadLiveMemory()).c_str());
+
+  absl::StatusOr<std::unique_ptr<NvtxIterations>> nvtx = NvtxIterations::Create({"spin_graph", 1, 2});
+  Check(nvtx.ok(), "NvtxIterations created");
+  if (!nvtx.ok()) return;
+  for (int i = 0; i < 4; ++i) (*nvtx)->Call(run);
+  (*nvtx)->Finish();
+  Check((*nvtx)->recorded() == 2 && (*nvtx)->note().empty(),
+        absl::StrCat("NVTX iterations: ", (*nvtx)->recorded(), " of 4 calls recorded, profiler API ",
+                     (*nvtx)->note().empty() ? "ok" : (*nvtx)->note()));
 }
 
 int Main() {
@@ -114,6 +182,7 @@ int Main() {
   std::string why;
   Check(plain.ok() && IdenticalIValues(*plain, profiled_output, &why),
         absl::StrCat("profiled output identical to a plain run", why.empty() ? "" : ": " + why));
+  CheckToolbox(*plan);
   std::printf("gpu_check: %s\n", failures == 0 ? "PASS" : "FAIL");
   return failures == 0 ? 0 : 1;
 }
