@@ -15,11 +15,13 @@
 //
 // The last line is
 //   scale outside_s=<x> budget_s=<y> rss_mb=<z> html_mb=<h> merge_rss_mb=<m>
-#include <sys/resource.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -120,6 +122,24 @@ struct Child {
   long max_rss_kb = 0;
 };
 
+// The child's peak resident set (VmHWM), read from /proc while it runs.
+// getrusage's ru_maxrss cannot be used: a forked child starts with a copy of
+// this process's page tables, and exec keeps that size as the child's
+// maximum, so every child would report this process's RSS (gigabytes after
+// part 1). VmHWM belongs to the program the child execs.
+long PeakRssKb(pid_t pid) {
+  std::ifstream status(absl::StrCat("/proc/", pid, "/status"));
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) {
+      long kb = 0;
+      std::istringstream(line.substr(6)) >> kb;
+      return kb;
+    }
+  }
+  return 0;
+}
+
 Child Run(const std::vector<std::string>& args) {
   std::vector<char*> argv;
   std::vector<std::string> copy = args;
@@ -128,18 +148,33 @@ Child Run(const std::vector<std::string>& args) {
   const auto start = std::chrono::steady_clock::now();
   Child child;
   std::fflush(stdout);
+  // Closed by a successful exec (O_CLOEXEC): from then on /proc/<pid> shows
+  // the new program, not the fork's copy of this one.
+  int exec_pipe[2];
+  if (pipe2(exec_pipe, O_CLOEXEC) != 0) return child;
   const pid_t pid = fork();
   if (pid == 0) {
+    close(exec_pipe[0]);
     freopen("/dev/null", "w", stdout);
     execv(argv[0], argv.data());
     _exit(127);
   }
+  close(exec_pipe[1]);
+  char byte;
+  while (read(exec_pipe[0], &byte, 1) < 0 && errno == EINTR) {
+  }
+  close(exec_pipe[0]);
   int status = 0;
-  struct rusage usage;
-  wait4(pid, &status, 0, &usage);
+  // VmHWM only grows; polled every 2 ms, the last read before the exit
+  // misses at most the last 2 ms of growth.
+  for (;;) {
+    child.max_rss_kb = std::max(child.max_rss_kb, PeakRssKb(pid));
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid || done < 0) break;
+    usleep(2000);
+  }
   child.seconds = Seconds(start);
   child.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  child.max_rss_kb = usage.ru_maxrss;
   return child;
 }
 
