@@ -138,6 +138,7 @@ graph(%x : Tensor, %flag : bool, %n : int):
 
 // The README's second example: a custom interpreter that replaces one op
 // kind (exact GELU -> tanh approximation) and reports the output error.
+// --- README example begins ---
 absl::StatusOr<double> MaxErrorOfTanhGelu(const torch::jit::Module& module, const std::vector<c10::IValue>& inputs) {
   using namespace graphprof;
   absl::StatusOr<PreparedGraph> prepared = PrepareMethod(module);
@@ -165,6 +166,7 @@ absl::StatusOr<double> MaxErrorOfTanhGelu(const torch::jit::Module& module, cons
             << c.max_rel_error << (c.within_tolerance ? " (within" : " (NOT within") << " rtol 1e-3, atol 1e-4)\n";
   return c.max_abs_error;
 }
+// --- README example ends ---
 
 TEST(InterpreterApiTest, KindHandlerReplacesOneOpKind) {
   absl::StatusOr<ZooModel> model = MakeZooModel("transformer");
