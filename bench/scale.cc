@@ -38,6 +38,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "bench/bench_util.h"
+#include "profilers/toolbox/live_memory.h"
 #include "interpreter/graph_plan.h"
 #include "ir/loader.h"
 #include "ir/prepared_graph.h"
@@ -122,24 +123,6 @@ struct Child {
   long max_rss_kb = 0;
 };
 
-// The child's peak resident set (VmHWM), read from /proc while it runs.
-// getrusage's ru_maxrss cannot be used: a forked child starts with a copy of
-// this process's page tables, and exec keeps that size as the child's
-// maximum, so every child would report this process's RSS (gigabytes after
-// part 1). VmHWM belongs to the program the child execs.
-long PeakRssKb(pid_t pid) {
-  std::ifstream status(absl::StrCat("/proc/", pid, "/status"));
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) {
-      long kb = 0;
-      std::istringstream(line.substr(6)) >> kb;
-      return kb;
-    }
-  }
-  return 0;
-}
-
 Child Run(const std::vector<std::string>& args) {
   std::vector<char*> argv;
   std::vector<std::string> copy = args;
@@ -153,6 +136,12 @@ Child Run(const std::vector<std::string>& args) {
   int exec_pipe[2];
   if (pipe2(exec_pipe, O_CLOEXEC) != 0) return child;
   const pid_t pid = fork();
+  if (pid < 0) {
+    std::perror("scale: fork");
+    close(exec_pipe[0]);
+    close(exec_pipe[1]);
+    return child;  // code -1
+  }
   if (pid == 0) {
     close(exec_pipe[0]);
     freopen("/dev/null", "w", stdout);
@@ -167,8 +156,13 @@ Child Run(const std::vector<std::string>& args) {
   int status = 0;
   // VmHWM only grows; polled every 2 ms, the last read before the exit
   // misses at most the last 2 ms of growth.
+  // VmHWM, not getrusage's ru_maxrss: a forked child starts with a copy of
+  // this process's page tables and exec keeps that size as its maximum, so
+  // every child would report this process's RSS (gigabytes after part 1).
   for (;;) {
-    child.max_rss_kb = std::max(child.max_rss_kb, PeakRssKb(pid));
+    if (absl::StatusOr<int64_t> peak = PeakResidentSetBytes(pid); peak.ok()) {
+      child.max_rss_kb = std::max(child.max_rss_kb, static_cast<long>(*peak / 1024));
+    }
     const pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid || done < 0) break;
     usleep(2000);

@@ -309,6 +309,11 @@ TEST(ProfileGraphTest, MergesReportsOfOneModel) {
                      "gcn.json is a report of zoo:gcn, not of zoo:mlp");
   ExpectOneLineError(RunTool({"merge"}), 2, "merge needs report files");
   ExpectOneLineError(RunTool({"merge", dir + "/missing.json"}), 1, "missing.json");
+  // Profiling flags have nothing to act on: refused, not silently ignored.
+  ExpectOneLineError(RunTool({"merge", dir + "/rank1.json", "--trace=" + dir + "/merge_trace.json"}), 2,
+                     "merge combines saved reports: --trace applies to profiling");
+  ExpectOneLineError(RunTool({"merge", dir + "/rank1.json", "--runs=5"}), 2, "--runs applies to profiling");
+  EXPECT_FALSE(Exists(dir + "/merge_trace.json"));
   EXPECT_FALSE(Exists(dir + "/never.json"));
   ExpectOneLineError(RunTool({"merge", dir + "/rank1.json", dir + "/gcn.json", "--output=" + dir + "/never.json"}), 1,
                      "not of zoo:mlp");

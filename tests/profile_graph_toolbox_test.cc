@@ -173,6 +173,10 @@ TEST(ProfileGraphToolboxTest, LayerWiseTableWithMemoryForChosenModules) {
 TEST(ProfileGraphToolboxTest, BadModuleSelectionsAreUsageErrors) {
   ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--modules=fc9"})), 2,
                      "no module 'fc9' in zoo:mlp (top-level modules: fc1, fc2, fc3)");
+  // Checked against the plan before anything runs: a run that would fail
+  // (output 7 of a one-output model as the loss) is never reached.
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--modules=fc9", "--backward", "--loss_output=7"})), 2,
+                     "--modules: no module 'fc9' in zoo:mlp");
   ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--modules=fc1,,fc2"})), 2, "--modules: an empty module path");
   ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--modules=fc1", "--format=json"})), 2,
                      "--modules limits the rows of tables and CSV");

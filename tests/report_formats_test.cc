@@ -158,6 +158,31 @@ TEST(ReportJsonTest, RejectsValuesThatOverflowWhenAddedUp) {
   for (const auto& [status, expected] : cases) EXPECT_TRUE(absl::StrContains(status, expected)) << status;
 }
 
+// Found in review: the backward fields (saved bytes per node, the backward
+// peak, gradient bytes per module, backward events) are added up by views
+// and the summary too; INT64_MAX there wrapped around in a kind view.
+TEST(ReportJsonTest, RejectsBackwardValuesThatOverflowWhenAddedUp) {
+  auto report = [](const std::string& saved, const std::string& extra) {
+    const std::string memory = absl::StrCat(R"({"allocated_bytes": 0, "freed_bytes": 0, "allocations": 0,
+        "peak_bytes": 0, "live_after_bytes": 0, "output_bytes": 0, "saved_bytes": )", saved, "}");
+    return ReportFromJson(absl::StrCat(R"({"schema_version": 2, "model": "m", "runs": 1, "warmup": 0,
+        "timer_overhead_ns": 0, "run_ns": [10], "metrics": [{"name": "time"}], "nodes": [
+        {"id": 0, "parent": -1, "depth": 0, "name": "a", "kind": "aten::relu", "calls": [1], "total_ns": [5],
+         "memory": )", memory, R"(},
+        {"id": 1, "parent": -1, "depth": 0, "name": "b", "kind": "aten::relu", "calls": [1], "total_ns": [5],
+         "memory": )", memory, "}]", extra, "}"));
+  };
+  ASSERT_TRUE(report("1024", "").ok()) << report("1024", "").status();
+  const std::pair<std::string, std::string> cases[] = {
+      {report("9223372036854775807", "").status().ToString(), "values of saved_bytes add up past 2^60"},
+      {report("1024", R"(, "gradient_bytes": [["a", 9223372036854775807], ["b", 9]])").status().ToString(),
+       "values of gradient_bytes add up past 2^60"},
+      {report("1024", R"(, "backward_events": [[0, 0, 0, 9223372036854775807]])").status().ToString(),
+       "values of backward_events add up past 2^60"},
+  };
+  for (const auto& [status, expected] : cases) EXPECT_TRUE(absl::StrContains(status, expected)) << status;
+}
+
 TEST(CsvTest, OneHeaderAndOneLinePerRowWithFixedColumns) {
   Report report = ProfileOnTestClock(kGraph, {torch::ones({3}), int64_t{2}}, 2);
   for (GroupBy group_by : {GroupBy::kNode, GroupBy::kKind, GroupBy::kModule, GroupBy::kShape}) {

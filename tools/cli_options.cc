@@ -60,7 +60,40 @@ absl::Status ValidateNvtxIterations(const CliOptions& o) {
 
 }  // namespace
 
+// `merge` combines saved reports: flags that choose, run or instrument a
+// model have nothing to act on there, and ignoring them would look like
+// success (a --trace that is never written).
+absl::Status ValidateMerge(const CliOptions& o) {
+  const CliOptions defaults;
+  const std::pair<bool, const char*> profiling_only[] = {
+      {!o.model.empty(), "--model"},          {!o.zoo.empty(), "--zoo"},
+      {!o.ir.empty(), "--ir"},                {o.method != defaults.method, "--method"},
+      {o.freeze, "--freeze"},                 {!o.passes.empty(), "--passes"},
+      {!o.ab.empty(), "--ab"},                {!o.input.empty(), "--input"},
+      {!o.inputs.empty(), "--inputs"},        {o.seed != defaults.seed, "--seed"},
+      {o.warmup != defaults.warmup, "--warmup"}, {o.runs != defaults.runs, "--runs"},
+      {!o.clock.empty(), "--clock"},          {o.backward, "--backward"},
+      {o.loss_output != defaults.loss_output, "--loss_output"}, {o.threads != defaults.threads, "--threads"},
+      {!o.trace.empty(), "--trace"},          {!o.annotate.empty(), "--annotate"},
+      {!o.compare.empty(), "--compare"},      {o.nvtx, "--nvtx"},
+      {o.nvtx_iters != 0 || o.nvtx_warmup != 0, "--nvtx_iters/--nvtx_warmup"},
+      {o.device != defaults.device, "--device"}, {o.cuda_profile, "--cuda_profile"},
+  };
+  for (const auto& [set, flag] : profiling_only) {
+    if (set) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "merge combines saved reports: ", flag,
+          " applies to profiling (merge takes --output, --format, --group_by, --sort, --top, --modules, --memory, "
+          "--html)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Validate(const CliOptions& o) {
+  if (!o.merge.empty()) {
+    if (absl::Status merge = ValidateMerge(o); !merge.ok()) return merge;
+  }
   const int sources = !o.model.empty() + !o.zoo.empty() + !o.ir.empty();
   if (sources > 1) return absl::InvalidArgumentError("give only one of --model, --zoo and --ir");
   if (!o.input.empty() && !o.inputs.empty()) {

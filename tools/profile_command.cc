@@ -277,6 +277,7 @@ int CheckOutputs(const CliOptions& options, std::FILE* err) {
 }
 
 int RunMerge(const CliOptions& options, std::FILE* out, std::FILE* err) {
+  if (absl::Status valid = Validate(options); !valid.ok()) return Fail(err, kExitUsage, valid);
   if (int code = CheckOutputs(options, err); code != kExitOk) return code;
   ReportMerger merger;
   for (const std::string& path : options.merge) {
@@ -384,6 +385,13 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
 
   absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(source->prepared);
   if (!plan.ok()) return Fail(err, kExitFailure, plan.status());
+  if (!options.modules.empty()) {
+    std::vector<std::string> node_modules;
+    for (const NodePlan& node : (*plan)->nodes()) node_modules.push_back(node.identity.module);
+    if (absl::Status known = CheckModules(node_modules, source->display_name, options.modules); !known.ok()) {
+      return Fail(err, kExitUsage, absl::StrCat("--modules: ", known.message()));
+    }
+  }
   c10::IValue output;
   absl::StatusOr<Report> report = Profile(*plan, *inputs, profile, &output);
   progress.Finish();

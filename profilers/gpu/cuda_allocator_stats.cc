@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 
 #ifdef GRAPHPROF_WITH_TORCH_CUDA
+#include <ATen/Context.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>
 #endif
@@ -65,6 +66,14 @@ class CachingAllocatorStats final : public AllocatorStatsSource {
 
 absl::Status CudaAllocatorStatsStatus() {
   if (DeviceCount() == 0) return absl::UnavailableError("no CUDA device: no caching allocator statistics");
+  // LibTorch sets the caching allocator up lazily, with the first CUDA
+  // tensor; until then reading or resetting its statistics throws "Invalid
+  // device argument". Set it up now (once per process, as a tensor would).
+  try {
+    at::globalContext().lazyInitCUDA();
+  } catch (const std::exception& e) {
+    return absl::UnavailableError(absl::StrCat("CUDA initialisation failed: ", e.what()));
+  }
   return absl::OkStatus();
 }
 

@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 
 #include <mutex>
+#include <string>
+#include <type_traits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -56,9 +58,11 @@ absl::StatusOr<std::unique_ptr<Nvml>> Nvml::Load(const std::string& library) {
     return absl::UnavailableError(absl::StrCat("NVML not usable: ", library, " has no ", missing));
   }
   if (const int code = api->init(); code != kNvmlSuccess) {
+    // The message lives in the library: copy it before unloading.
     const char* text = api->error_string(code);
+    std::string message = text != nullptr ? text : "error";
     dlclose(handle);
-    return absl::UnavailableError(absl::StrCat("NVML did not initialise: ", text ? text : "error", " (", code, ")"));
+    return absl::UnavailableError(absl::StrCat("NVML did not initialise: ", message, " (", code, ")"));
   }
   return std::unique_ptr<Nvml>(new Nvml(handle, std::move(api)));
 }

@@ -6,76 +6,13 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "profilers/report/view_columns.h"
 
 namespace graphprof {
 
 std::string CsvField(absl::string_view text) {
   if (text.find_first_of(",\"\n\r") == absl::string_view::npos) return std::string(text);
   return absl::StrCat("\"", absl::StrReplaceAll(text, {{"\"", "\"\""}}), "\"");
-}
-
-std::vector<std::string> ViewColumnNames(const Report& report) {
-  std::vector<std::string> names = {"id",       "name",    "kind",      "module",      "shapes",       "count",
-                                    "mean_us",  "std_us",  "min_us",    "median_us",   "p90_us",       "max_us",
-                                    "total_us", "percent", "self_us",   "self_percent", "source",      "alloc_bytes",
-                                    "peak_bytes", "output_bytes"};
-  for (size_t m = 1; m < report.metrics.size(); ++m) {
-    const Metric& metric = report.metrics[m];
-    const bool ns = metric.unit == Metric::Unit::kNanoseconds;
-    names.push_back(absl::StrCat(metric.name, ns ? "_us" : ""));
-    names.push_back(absl::StrCat(metric.name, ns ? "_self_us" : "_self"));
-  }
-  if (report.memory.has_value() && report.memory->backward) names.push_back("saved_bytes");
-  if (report.run_sources.size() > 1) {
-    for (const char* column : {"min_report_us", "median_report_us", "max_report_us", "slowest_report"}) {
-      names.push_back(column);
-    }
-  }
-  return names;
-}
-
-std::vector<ViewCell> ViewRowCells(const Report& report, const ViewRow& row) {
-  using K = ViewCell::Kind;
-  std::vector<ViewCell> cells;
-  auto text = [&](std::string value) { cells.push_back(ViewCell{K::kText, 0, 0, std::move(value)}); };
-  auto number = [&](K kind, double value) { cells.push_back(ViewCell{kind, value, 0, ""}); };
-  auto integer = [&](int64_t value) { cells.push_back(ViewCell{K::kInt, 0, value, ""}); };
-  auto empty = [&] { cells.push_back(ViewCell{}); };
-  const MetricStats& time = row.time();
-  row.id >= 0 ? integer(row.id) : empty();
-  text(row.name);
-  text(row.kind);
-  text(row.module);
-  text(row.shapes);
-  number(K::kNumber, row.calls);
-  for (double ns : {time.total.mean, time.total.std, time.total.min, time.total.median, time.total.p90,
-                    time.total.max, time.total.total}) {
-    number(K::kMicros, ns);
-  }
-  number(K::kPercent, time.percent);
-  number(K::kMicros, time.self.mean);
-  number(K::kPercent, time.self_percent);
-  text(row.source);
-  for (int64_t NodeMemory::*field : {&NodeMemory::allocated_bytes, &NodeMemory::peak_bytes, &NodeMemory::output_bytes}) {
-    row.memory ? integer((*row.memory).*field) : empty();
-  }
-  for (size_t m = 1; m < report.metrics.size(); ++m) {
-    const bool ns = report.metrics[m].unit == Metric::Unit::kNanoseconds;
-    for (const Summary* s : {&row.metrics[m].total, &row.metrics[m].self}) {
-      s->count == 0 ? empty() : number(ns ? K::kMicros : K::kNumber, s->mean);
-    }
-  }
-  if (report.memory.has_value() && report.memory->backward) row.memory ? integer(row.memory->saved_bytes) : empty();
-  if (report.run_sources.size() > 1) {
-    std::vector<double> means = row.source_means;
-    std::sort(means.begin(), means.end());
-    for (size_t at : {size_t{0}, means.size() / 2, means.empty() ? size_t{0} : means.size() - 1}) {
-      means.empty() ? empty() : number(K::kMicros, means[at]);
-    }
-    const int slowest = row.slowest_source();
-    slowest >= 0 ? text(report.run_sources[slowest].name) : empty();
-  }
-  return cells;
 }
 
 std::string RenderCsv(const Report& report, const View& view) {

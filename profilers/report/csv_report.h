@@ -1,5 +1,5 @@
 // A View as CSV: one header row, one row per view row, no sums row; loads in
-// pandas as is (pd.read_csv). Columns, in this order:
+// pandas as is (pd.read_csv). Columns (view_columns.h), in this order:
 //   id, name, kind, module, shapes, count, mean_us, std_us, min_us,
 //   median_us, p90_us, max_us, total_us, percent, self_us, self_percent,
 //   source, alloc_bytes, peak_bytes, output_bytes
@@ -15,9 +15,7 @@
 #ifndef GRAPHPROF_PROFILERS_REPORT_CSV_REPORT_H_
 #define GRAPHPROF_PROFILERS_REPORT_CSV_REPORT_H_
 
-#include <cstdint>
 #include <string>
-#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "profilers/report/report.h"
@@ -26,24 +24,6 @@
 namespace graphprof {
 
 std::string RenderCsv(const Report& report, const View& view);
-
-// The same columns as data, for other tabular renderings (pandas).
-struct ViewCell {
-  enum class Kind {
-    kEmpty,    // no value (a grouped row's id, a memory column without memory)
-    kInt,      // exact integer (id, bytes)
-    kMicros,   // `number` is nanoseconds, shown as microseconds
-    kPercent,  // `number` is a percentage
-    kNumber,   // any other number (executions per run, counts)
-    kText,
-  };
-  Kind kind = Kind::kEmpty;
-  double number = 0;
-  int64_t integer = 0;
-  std::string text;
-};
-std::vector<std::string> ViewColumnNames(const Report& report);
-std::vector<ViewCell> ViewRowCells(const Report& report, const ViewRow& row);
 
 // RFC 4180 quoting: quoted when the field holds a comma, quote or newline.
 std::string CsvField(absl::string_view text);

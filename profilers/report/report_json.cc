@@ -276,7 +276,9 @@ class Magnitudes {
 
 absl::Status CheckMagnitudes(const Report& report) {
   Magnitudes calls, events, device_events, timeline, run_start, kernels;
-  Magnitudes memory[6];
+  constexpr int kMemoryFields = 12;
+  Magnitudes memory[kMemoryFields];
+  Magnitudes backward_events, gradient_bytes;
   std::vector<Magnitudes> recorded(report.metrics.size()), run_total(report.metrics.size());
   for (const NodeRecord& node : report.nodes) {
     calls.Add(node.calls);
@@ -286,9 +288,11 @@ absl::Status CheckMagnitudes(const Report& report) {
     }
     if (node.memory.has_value()) {
       const NodeMemory& n = *node.memory;
-      const int64_t fields[] = {n.allocated_bytes, n.freed_bytes,      n.allocations,
-                                n.peak_bytes,      n.live_after_bytes, n.output_bytes};
-      for (int f = 0; f < 6; ++f) memory[f].Add(fields[f]);
+      const int64_t fields[kMemoryFields] = {n.allocated_bytes,      n.freed_bytes,      n.allocations,
+                                             n.peak_bytes,           n.live_after_bytes, n.output_bytes,
+                                             n.saved_bytes,          n.self_allocated_bytes, n.self_freed_bytes,
+                                             n.self_allocations,     n.self_output_bytes, n.self_saved_bytes};
+      for (int f = 0; f < kMemoryFields; ++f) memory[f].Add(fields[f]);
     }
     for (const auto& kernel : node.top_kernels) kernels.Add(kernel.second);
   }
@@ -301,13 +305,21 @@ absl::Status CheckMagnitudes(const Report& report) {
     events.Add(e.start_ns);
     events.Add(e.duration_ns);
   }
+  for (const TraceEvent& e : report.backward_events) {
+    backward_events.Add(e.start_ns);
+    backward_events.Add(e.duration_ns);
+  }
+  for (const ModuleBytes& g : report.gradient_bytes) gradient_bytes.Add(g.bytes);
   for (const DeviceEvent& e : report.device_events) {
     device_events.Add(e.start_ns);
     device_events.Add(e.duration_ns);
   }
   if (report.memory.has_value()) {
     const MemorySummary& m = *report.memory;
-    for (int64_t v : {m.peak_bytes, m.allocated_bytes, m.freed_bytes, m.allocations}) timeline.Add(v);
+    for (int64_t v : {m.peak_bytes, m.allocated_bytes, m.freed_bytes, m.allocations, m.backward_peak_bytes,
+                      m.saved_bytes}) {
+      timeline.Add(v);
+    }
     for (const MemoryPoint& p : m.timeline) timeline.Add(p.live_bytes);
   }
   for (size_t m = 0; m < report.metrics.size(); ++m) {
@@ -315,13 +327,16 @@ absl::Status CheckMagnitudes(const Report& report) {
     if (absl::Status s = recorded[m].Check(absl::StrCat("'", name, "'")); !s.ok()) return s;
     if (absl::Status s = run_total[m].Check(absl::StrCat("'", name, "' run totals")); !s.ok()) return s;
   }
-  const char* memory_names[] = {"allocated_bytes", "freed_bytes",      "allocations",
-                                "peak_bytes",      "live_after_bytes", "output_bytes"};
-  for (int f = 0; f < 6; ++f) {
+  const char* memory_names[kMemoryFields] = {"allocated_bytes",      "freed_bytes",      "allocations",
+                                             "peak_bytes",           "live_after_bytes", "output_bytes",
+                                             "saved_bytes",          "self_allocated_bytes", "self_freed_bytes",
+                                             "self_allocations",     "self_output_bytes", "self_saved_bytes"};
+  for (int f = 0; f < kMemoryFields; ++f) {
     if (absl::Status s = memory[f].Check(memory_names[f]); !s.ok()) return s;
   }
   for (const auto& [magnitudes, what] : {std::pair{&calls, "calls"}, {&run_start, "run_start_ns"}, {&events, "events"},
                                          {&device_events, "device_events"}, {&timeline, "memory"},
+                                         {&backward_events, "backward_events"}, {&gradient_bytes, "gradient_bytes"},
                                          {&kernels, "top_kernels"}}) {
     if (absl::Status s = magnitudes->Check(what); !s.ok()) return s;
   }

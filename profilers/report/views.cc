@@ -212,27 +212,12 @@ std::vector<Accumulator> ModuleRows(const Report& report, const ViewOptions& opt
   return selected;
 }
 
-// Every selected module path must hold a node: a typo would otherwise show
-// an empty table.
-absl::Status CheckModules(const Report& report, const std::vector<std::string>& modules) {
-  for (const std::string& m : modules) {
-    bool found = false;
-    for (const NodeRecord& node : report.nodes) {
-      if (!m.empty() && InModule(node.identity.module, m)) {
-        found = true;
-        break;
-      }
-    }
-    if (found) continue;
-    std::vector<std::string> top;
-    for (const NodeRecord& node : report.nodes) {
-      const std::string first = node.identity.module.substr(0, node.identity.module.find('.'));
-      if (!first.empty() && std::find(top.begin(), top.end(), first) == top.end()) top.push_back(first);
-    }
-    return absl::InvalidArgumentError(absl::StrCat("no module '", m, "' in ", report.model, " (top-level modules: ",
-                                                   top.empty() ? "none" : absl::StrJoin(top, ", "), ")"));
-  }
-  return absl::OkStatus();
+absl::Status CheckReportModules(const Report& report, const std::vector<std::string>& modules) {
+  if (modules.empty()) return absl::OkStatus();
+  std::vector<std::string> node_modules;
+  node_modules.reserve(report.nodes.size());
+  for (const NodeRecord& node : report.nodes) node_modules.push_back(node.identity.module);
+  return CheckModules(node_modules, report.model, modules);
 }
 
 using Getter = std::function<double(const ViewRow&)>;
@@ -317,9 +302,31 @@ std::vector<std::string> SortKeys(const Report& report) {
   return names;
 }
 
+absl::Status CheckModules(const std::vector<std::string>& node_modules, absl::string_view model,
+                          const std::vector<std::string>& modules) {
+  for (const std::string& m : modules) {
+    bool found = false;
+    for (const std::string& module : node_modules) {
+      if (!m.empty() && InModule(module, m)) {
+        found = true;
+        break;
+      }
+    }
+    if (found) continue;
+    std::vector<std::string> top;
+    for (const std::string& module : node_modules) {
+      const std::string first = module.substr(0, module.find('.'));
+      if (!first.empty() && std::find(top.begin(), top.end(), first) == top.end()) top.push_back(first);
+    }
+    return absl::InvalidArgumentError(absl::StrCat("no module '", m, "' in ", model, " (top-level modules: ",
+                                                   top.empty() ? "none" : absl::StrJoin(top, ", "), ")"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options) {
   if (options.top < 0) return absl::InvalidArgumentError("top must not be negative");
-  if (absl::Status known = CheckModules(report, options.modules); !known.ok()) return known;
+  if (absl::Status known = CheckReportModules(report, options.modules); !known.ok()) return known;
   std::string sort = options.sort;
   if (sort.empty()) sort = options.group_by == GroupBy::kModule ? "order" : "mean";
   const std::vector<SortKey> keys = SortKeyTable(report);

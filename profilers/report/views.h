@@ -97,6 +97,14 @@ absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options);
 // True when `module` is `prefix` or inside it ("layer1.0" is inside "layer1").
 bool InModule(absl::string_view module, absl::string_view prefix);
 
+// OK when every path in `modules` is, or contains, one of `node_modules`
+// (the module paths of a graph's nodes); else InvalidArgument naming the
+// first unknown one and `model`'s top-level modules. MakeView checks its
+// ViewOptions::modules this way; profile_graph checks --modules against the
+// plan before profiling, so a typo costs no run.
+absl::Status CheckModules(const std::vector<std::string>& node_modules, absl::string_view model,
+                          const std::vector<std::string>& modules);
+
 }  // namespace graphprof
 
 #endif  // GRAPHPROF_PROFILERS_REPORT_VIEWS_H_

@@ -19,10 +19,12 @@ namespace graphprof {
 namespace {
 
 // Every block starts kHeader bytes before the pointer handed out: the header
-// holds the requested size, which keeps frees free of any lookup, and its
-// size keeps the data at c10's alignment.
+// holds the requested size, which keeps frees free of any lookup, and
+// whether the allocation was reported to c10's memory profiler; its size
+// keeps the data at c10's alignment.
 constexpr size_t kHeader = c10::gAlignment;
-static_assert(kHeader >= sizeof(size_t) && kHeader % alignof(std::max_align_t) == 0);
+constexpr size_t kReportedOffset = sizeof(size_t);
+static_assert(kHeader >= kReportedOffset + 1 && kHeader % alignof(std::max_align_t) == 0);
 
 std::atomic<int64_t> live_bytes{0};
 std::atomic<bool> installed{false};
@@ -34,7 +36,9 @@ void CountingDelete(void* data) {
   std::memcpy(&bytes, base, sizeof(bytes));
   const int64_t live = live_bytes.fetch_sub(static_cast<int64_t>(bytes), std::memory_order_relaxed) -
                        static_cast<int64_t>(bytes);
-  if (c10::memoryProfilingEnabled()) {
+  // As c10's allocator: a free is reported only when its allocation was (a
+  // block allocated before profiling started is not freed in the profile).
+  if (base[kReportedOffset] != 0 && c10::memoryProfilingEnabled()) {
     c10::reportMemoryUsageToProfiler(data, -static_cast<int64_t>(bytes), live, 0, c10::Device(c10::DeviceType::CPU));
   }
   std::free(base);
@@ -56,9 +60,9 @@ class CountingCpuAllocator final : public c10::Allocator {
     void* data = static_cast<char*>(base) + kHeader;
     const int64_t live = live_bytes.fetch_add(static_cast<int64_t>(bytes), std::memory_order_relaxed) +
                          static_cast<int64_t>(bytes);
-    if (c10::memoryProfilingEnabled()) {
-      c10::reportMemoryUsageToProfiler(data, static_cast<int64_t>(bytes), live, 0, cpu);
-    }
+    const bool reported = c10::memoryProfilingEnabled();
+    static_cast<char*>(base)[kReportedOffset] = reported ? 1 : 0;
+    if (reported) c10::reportMemoryUsageToProfiler(data, static_cast<int64_t>(bytes), live, 0, cpu);
     // Context == data, as c10's raw_allocate() requires of CPU allocators.
     return {data, data, &CountingDelete, cpu};
   }

@@ -30,8 +30,9 @@ absl::StatusOr<int64_t> ResidentSetBytes() {
   return resident_pages * static_cast<int64_t>(sysconf(_SC_PAGESIZE));
 }
 
-absl::StatusOr<int64_t> PeakResidentSetBytes() {
-  std::ifstream status("/proc/self/status");
+absl::StatusOr<int64_t> PeakResidentSetBytes(int pid) {
+  const std::string path = pid > 0 ? absl::StrCat("/proc/", pid, "/status") : "/proc/self/status";
+  std::ifstream status(path);
   std::string line;
   while (std::getline(status, line)) {
     absl::string_view rest = line;
@@ -43,7 +44,7 @@ absl::StatusOr<int64_t> PeakResidentSetBytes() {
     }
     break;
   }
-  return absl::UnavailableError("no VmHWM in /proc/self/status");
+  return absl::UnavailableError(absl::StrCat("no VmHWM in ", path));
 }
 
 LiveMemory ReadLiveMemory() {

@@ -31,8 +31,11 @@ absl::StatusOr<std::vector<DeviceTensorBytes>> LiveDeviceTensorBytes();
 // The process's resident set size now (/proc/self/statm) and its peak so
 // far (VmHWM in /proc/self/status), in bytes. Both are the kernel's
 // counters, which it updates in batches: they can lag by a few hundred KiB.
+// PeakResidentSetBytes(pid) reads another process's (for benchmarks that
+// run a child; its VmHWM starts anew at exec, unlike getrusage's ru_maxrss,
+// which keeps the size of the forked parent).
 absl::StatusOr<int64_t> ResidentSetBytes();
-absl::StatusOr<int64_t> PeakResidentSetBytes();
+absl::StatusOr<int64_t> PeakResidentSetBytes(int pid = 0);
 
 struct LiveMemory {
   absl::StatusOr<int64_t> cpu_tensor_bytes;  // LiveCpuTensorBytes (cpu_tensor_counter.h)
