@@ -4,6 +4,7 @@
 #include "profilers/gpu/kernel_attribution.h"
 
 #ifdef GRAPHPROF_WITH_CUDA
+#include <cuda_runtime_api.h>
 #include <cupti.h>
 
 #include <cstdlib>
@@ -152,6 +153,10 @@ absl::Status CuptiKernelCollector::Contribute(Report& report) {
     if (!why_.empty()) report.device_note = absl::StrCat(why_, ": kernel columns disabled");
     return absl::OkStatus();
   }
+  // cuptiActivityFlushAll does not synchronise: wait for the device first so
+  // that the last run's kernels have records (the event timer synchronises
+  // too, but this collector may run without it).
+  cudaDeviceSynchronize();
   if (CUptiResult r = cuptiActivityFlushAll(1); r != CUPTI_SUCCESS) {
     Disable(CuptiError("cuptiActivityFlushAll", r));
     report.device_note = absl::StrCat(why_, ": kernel columns disabled");
@@ -172,7 +177,9 @@ absl::Status CuptiKernelCollector::Contribute(Report& report) {
   const int64_t origin = static_cast<int64_t>(device_origin_ns_);
   attribution.Contribute(report, [origin](int64_t t) { return t - origin; });
   if (int64_t lost = attribution.unattributed(); lost > 0) {
-    report.device_note = absl::StrCat(lost, " device operations could not be attributed to a node");
+    // Beside what another observer noted (the event timer's dropped events).
+    report.device_note = absl::StrCat(report.device_note, report.device_note.empty() ? "" : "; ", lost,
+                                      " device operations could not be attributed to a node");
   }
   return absl::OkStatus();
 }

@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "profilers/gpu/cuda_runtime.h"
 
@@ -118,7 +119,21 @@ absl::StatusOr<DeviceMemoryInfo> Nvml::MemoryInfoByPciBusId(const std::string& b
 absl::StatusOr<Nvml*> ProcessNvml() {
   static std::once_flag once;
   static absl::StatusOr<std::unique_ptr<Nvml>>* loaded = nullptr;  // never destroyed: used until exit
-  std::call_once(once, [] { loaded = new absl::StatusOr<std::unique_ptr<Nvml>>(Nvml::Load()); });
+  std::call_once(once, [] {
+    // The loader's search first; then where drivers are installed or mounted
+    // when that search does not cover them (containers mount the driver's
+    // libraries under /usr/local/nvidia).
+    loaded = new absl::StatusOr<std::unique_ptr<Nvml>>(Nvml::Load());
+    if (loaded->ok() || !absl::StrContains(loaded->status().message(), "not loaded")) return;
+    for (const char* path : {"/usr/local/nvidia/lib64/libnvidia-ml.so.1", "/usr/local/nvidia/lib/libnvidia-ml.so.1",
+                             "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1", "/usr/lib64/libnvidia-ml.so.1"}) {
+      absl::StatusOr<std::unique_ptr<Nvml>> found = Nvml::Load(path);
+      if (found.ok()) {
+        *loaded = std::move(found);
+        return;
+      }
+    }
+  });
   if (!loaded->ok()) return loaded->status();
   return loaded->value().get();
 }

@@ -52,8 +52,9 @@ class Nvml {
   std::unique_ptr<Api> api_;
 };
 
-// The process's NVML (libnvidia-ml.so.1), loaded on first use and kept; the
-// same error on every call when it cannot be loaded.
+// The process's NVML (libnvidia-ml.so.1 by the loader's search, else from
+// /usr/local/nvidia/lib64, /usr/lib/x86_64-linux-gnu or /usr/lib64), loaded
+// on first use and kept; the same error on every call when it cannot be loaded.
 absl::StatusOr<Nvml*> ProcessNvml();
 
 // Free/used memory of CUDA device `cuda_device` (the CUDA runtime's
