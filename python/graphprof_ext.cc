@@ -287,16 +287,7 @@ View MakeViewOrThrow(const Report& report, const std::string& group_by, const st
 
 py::dict MemoryDict(const NodeMemory& m) {
   py::dict d;
-  d["allocated_bytes"] = m.allocated_bytes;
-  d["freed_bytes"] = m.freed_bytes;
-  d["allocations"] = m.allocations;
-  d["peak_bytes"] = m.peak_bytes;
-  d["live_after_bytes"] = m.live_after_bytes;
-  d["output_bytes"] = m.output_bytes;
-  d["self_allocated_bytes"] = m.self_allocated_bytes;
-  d["self_freed_bytes"] = m.self_freed_bytes;
-  d["self_allocations"] = m.self_allocations;
-  d["self_output_bytes"] = m.self_output_bytes;
+  for (const NodeMemoryField& field : kNodeMemoryFields) d[field.name] = m.*field.value;
   return d;
 }
 
@@ -369,6 +360,11 @@ py::object MemorySummaryDict(const Report& report) {
   d["allocated_bytes"] = m.allocated_bytes;
   d["freed_bytes"] = m.freed_bytes;
   d["allocations"] = m.allocations;
+  if (m.backward) {  // the JSON summary's backward keys
+    d["backward_peak_bytes"] = m.backward_peak_bytes;
+    d["backward_peak_node"] = m.backward_peak_node;
+    d["saved_bytes"] = m.saved_bytes;
+  }
   py::list timeline;
   for (const MemoryPoint& p : m.timeline) timeline.append(py::make_tuple(p.node, p.live_bytes));
   d["timeline"] = timeline;

@@ -88,6 +88,28 @@ struct NodeMemory {
   int64_t self_saved_bytes = 0;
 };
 
+// Every NodeMemory field and its name (the JSON and Python key), in the order
+// reports write them: renderings, readers and checks loop over this list,
+// so a field added to NodeMemory is added here once.
+struct NodeMemoryField {
+  const char* name;
+  int64_t NodeMemory::*value;
+};
+inline constexpr NodeMemoryField kNodeMemoryFields[] = {
+    {"allocated_bytes", &NodeMemory::allocated_bytes},
+    {"freed_bytes", &NodeMemory::freed_bytes},
+    {"allocations", &NodeMemory::allocations},
+    {"peak_bytes", &NodeMemory::peak_bytes},
+    {"live_after_bytes", &NodeMemory::live_after_bytes},
+    {"output_bytes", &NodeMemory::output_bytes},
+    {"self_allocated_bytes", &NodeMemory::self_allocated_bytes},
+    {"self_freed_bytes", &NodeMemory::self_freed_bytes},
+    {"self_allocations", &NodeMemory::self_allocations},
+    {"self_output_bytes", &NodeMemory::self_output_bytes},
+    {"saved_bytes", &NodeMemory::saved_bytes},
+    {"self_saved_bytes", &NodeMemory::self_saved_bytes},
+};
+
 struct MemoryPoint {
   int node;            // node id
   int64_t live_bytes;  // live bytes after that execution

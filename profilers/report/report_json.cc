@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <type_traits>
@@ -74,23 +75,9 @@ void WriteOptionalCount(JsonWriter& w, const char* key, int64_t value) {
 
 void WriteMemory(JsonWriter& w, const NodeMemory& m) {
   w.BeginObject();
-  const std::pair<const char*, int64_t> fields[] = {
-      {"allocated_bytes", m.allocated_bytes},
-      {"freed_bytes", m.freed_bytes},
-      {"allocations", m.allocations},
-      {"peak_bytes", m.peak_bytes},
-      {"live_after_bytes", m.live_after_bytes},
-      {"output_bytes", m.output_bytes},
-      {"self_allocated_bytes", m.self_allocated_bytes},
-      {"self_freed_bytes", m.self_freed_bytes},
-      {"self_allocations", m.self_allocations},
-      {"self_output_bytes", m.self_output_bytes},
-      {"saved_bytes", m.saved_bytes},
-      {"self_saved_bytes", m.self_saved_bytes},
-  };
-  for (const auto& [key, value] : fields) {
-    w.Key(key);
-    w.Int(value);
+  for (const NodeMemoryField& field : kNodeMemoryFields) {
+    w.Key(field.name);
+    w.Int(m.*field.value);
   }
   w.EndObject();
 }
@@ -276,7 +263,7 @@ class Magnitudes {
 
 absl::Status CheckMagnitudes(const Report& report) {
   Magnitudes calls, events, device_events, timeline, run_start, kernels;
-  constexpr int kMemoryFields = 12;
+  constexpr size_t kMemoryFields = std::size(kNodeMemoryFields);
   Magnitudes memory[kMemoryFields];
   Magnitudes backward_events, gradient_bytes;
   std::vector<Magnitudes> recorded(report.metrics.size()), run_total(report.metrics.size());
@@ -288,11 +275,7 @@ absl::Status CheckMagnitudes(const Report& report) {
     }
     if (node.memory.has_value()) {
       const NodeMemory& n = *node.memory;
-      const int64_t fields[kMemoryFields] = {n.allocated_bytes,      n.freed_bytes,      n.allocations,
-                                             n.peak_bytes,           n.live_after_bytes, n.output_bytes,
-                                             n.saved_bytes,          n.self_allocated_bytes, n.self_freed_bytes,
-                                             n.self_allocations,     n.self_output_bytes, n.self_saved_bytes};
-      for (int f = 0; f < kMemoryFields; ++f) memory[f].Add(fields[f]);
+      for (size_t f = 0; f < kMemoryFields; ++f) memory[f].Add(n.*kNodeMemoryFields[f].value);
     }
     for (const auto& kernel : node.top_kernels) kernels.Add(kernel.second);
   }
@@ -327,12 +310,8 @@ absl::Status CheckMagnitudes(const Report& report) {
     if (absl::Status s = recorded[m].Check(absl::StrCat("'", name, "'")); !s.ok()) return s;
     if (absl::Status s = run_total[m].Check(absl::StrCat("'", name, "' run totals")); !s.ok()) return s;
   }
-  const char* memory_names[kMemoryFields] = {"allocated_bytes",      "freed_bytes",      "allocations",
-                                             "peak_bytes",           "live_after_bytes", "output_bytes",
-                                             "saved_bytes",          "self_allocated_bytes", "self_freed_bytes",
-                                             "self_allocations",     "self_output_bytes", "self_saved_bytes"};
-  for (int f = 0; f < kMemoryFields; ++f) {
-    if (absl::Status s = memory[f].Check(memory_names[f]); !s.ok()) return s;
+  for (size_t f = 0; f < kMemoryFields; ++f) {
+    if (absl::Status s = memory[f].Check(kNodeMemoryFields[f].name); !s.ok()) return s;
   }
   for (const auto& [magnitudes, what] : {std::pair{&calls, "calls"}, {&run_start, "run_start_ns"}, {&events, "events"},
                                          {&device_events, "device_events"}, {&timeline, "memory"},

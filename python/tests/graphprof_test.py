@@ -531,6 +531,12 @@ class TrainingStepTest(unittest.TestCase):
         self.assertIn("gradients identical to", r.summary())
         # The parameters keep the last run's gradients.
         self.assertIsNotNone(self.module[0].weight.grad)
+        # Every node's memory keeps what it saved for backward; the nodes' own
+        # parts add up to the summary's.
+        saved = [n["memory"]["self_saved_bytes"] for n in r.nodes if n["memory"] is not None]
+        self.assertTrue(all("saved_bytes" in n["memory"] for n in r.nodes if n["memory"] is not None))
+        self.assertGreater(sum(saved), 0)
+        self.assertEqual(sum(saved), r.memory["saved_bytes"])
 
     def test_loss_output_must_be_a_scalar(self):
         with self.assertRaises(graphprof.InvalidArgumentError) as e:
