@@ -13,7 +13,8 @@
 //   5. a Report built from the samples, completed by the observers; with
 //      `compensate`, the timer's measured cost is taken off (Compensate), so
 //      If/Loop self times and run totals do not carry the children's timer
-//      reads (Report::compensated, timer_overhead_ns, timer_inner_ns)
+//      reads (Report::compensated, timer_overhead_ns, timer_inner_ns,
+//      timer_block_ns)
 //
 // Every run gets its own deep copy of `inputs` (made outside the timed
 // region), so models that mutate their inputs see the same values each run;
@@ -71,12 +72,27 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
 // What timing one node execution costs (ProfilingInterpreter, one clock).
 struct TimerCost {
   // Added to the time of whatever encloses the node (its parent, or the
-  // run): two clock reads, the sample, the trace event, the dispatch.
+  // run): its clock reads (one, chained; two with observers), the sample,
+  // the trace event, the dispatch.
   double per_execution_ns = 0;
   // The part of that inside the node's own interval (what a node doing
   // nothing measures).
   double inner_ns = 0;
+  // With chained reads: the read made on entering a block, added to the
+  // block's owner (an If or Loop, or the run for the graph's own block).
+  double per_block_ns = 0;
 };
+
+// A block with nodes, for counting block entries: the node that owns it (-1:
+// the graph's own block, entered once per run) and its first node (which
+// runs exactly once each time the block is entered).
+struct BlockStart {
+  int owner = -1;
+  int first = 0;
+};
+// The blocks of `plan` that have nodes (BuildReport passes them to
+// Compensate when the runs read the clock on entering blocks).
+std::vector<BlockStart> BlockStarts(const GraphPlan& plan);
 
 // The Report for what `interpreter` recorded (inspection + timed runs),
 // compensated for `timer` when `compensate`.
@@ -84,19 +100,22 @@ Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, TimerCos
                    bool compensate = false);
 
 // Takes the timer's cost off the recorded times, as instrumenting profilers
-// do: inner_ns per execution off every node's own time, and per_execution_ns
-// per nested execution (children, their children, ...) off every enclosing
-// node's inclusive time and off the run's (which also loses inner_ns once).
-// Self times then no longer carry the children's instrumentation, and times
-// still nest (a parent is never below the sum of its children unless the
-// estimate overshoots, when self time floors at 0). Trace events keep the
-// raw intervals. Sets Report::compensated; Finalize afterwards.
-void Compensate(Report& report, const TimerCost& timer);
+// do: inner_ns per execution off every node's own time, per_execution_ns per
+// nested execution (children, their children, ...) off every enclosing
+// node's inclusive time and off the run's (which also loses inner_ns once),
+// and per_block_ns per block entered inside a node (counted from `blocks`'
+// first nodes) off it and everything enclosing it. Self times then no longer
+// carry the children's instrumentation, and times still nest (a parent is
+// never below the sum of its children unless the estimate overshoots, when
+// self time floors at 0). Trace events keep the raw intervals. Sets
+// Report::compensated; Finalize afterwards.
+void Compensate(Report& report, const TimerCost& timer, const std::vector<BlockStart>& blocks = {});
 
-// Measures TimerCost for `clock` (with trace events when `trace`): 1,000
-// cheap nodes run plain and timed, interleaved, best of 20 each; the
-// difference per node, and the smallest mean node time, in the clock's
-// nanoseconds (0 for a clock that does not tick by itself).
+// Measures TimerCost for `clock` (with trace events when `trace`, chained
+// reads): 1,000 cheap nodes run plain and timed, interleaved, best of 20
+// each; the difference per node, the smallest mean node time, and the best
+// mean of 1,000 back-to-back reads, in the clock's nanoseconds (0 for a clock
+// that does not tick by itself).
 constexpr int kCalibrationNodes = 1000;
 TimerCost MeasureTimerCost(const std::shared_ptr<TimeSource>& clock, bool trace);
 

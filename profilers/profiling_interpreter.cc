@@ -15,24 +15,39 @@ ProfilingInterpreter::ProfilingInterpreter(std::shared_ptr<const GraphPlan> plan
   if (clock_->kind() == TimeSource::Kind::kTsc) ns_per_unit_ = static_cast<TscClock&>(*clock_).ns_per_tick();
 }
 
+namespace {
+
+// How the chained timed paths read the clock (RunNodeTimed's `Reads`).
+struct TscReads {
+  static int64_t Read(TimeSource&) { return TscClock::Read(); }
+};
+struct SteadyReads {
+  static int64_t Read(TimeSource&) { return SteadyClock::Read(); }
+};
+struct SourceReads {
+  static int64_t Read(TimeSource& clock) { return clock.NowNs(); }
+};
+
+}  // namespace
+
 void ProfilingInterpreter::ChoosePath() {
+  read_at_block_entry_ = false;
   switch (mode_) {
     case Mode::kPlain: path_ = Path::kPlain; return;
     case Mode::kInspect: path_ = Path::kInspect; return;
     case Mode::kTimed: break;
   }
-  const bool trace = !events_.empty();
-  const bool seq = record_sequences_;
   if (!observers_.empty()) {
     path_ = Path::kGeneric;
-  } else if (clock_->kind() == TimeSource::Kind::kTsc) {
-    path_ = trace ? (seq ? Path::kTscTraceSequences : Path::kTscTrace) : (seq ? Path::kTscSequences : Path::kTsc);
-  } else if (clock_->kind() == TimeSource::Kind::kSteady) {
-    path_ = trace ? (seq ? Path::kSteadyTraceSequences : Path::kSteadyTrace)
-                  : (seq ? Path::kSteadySequences : Path::kSteady);
-  } else {
-    path_ = Path::kGeneric;
+    return;
   }
+  read_at_block_entry_ = true;
+  // Four paths per clock, in the order (plain, trace, sequences, both).
+  const int variant = (events_.empty() ? 0 : 1) + (record_sequences_ ? 2 : 0);
+  Path first = Path::kSource;
+  if (clock_->kind() == TimeSource::Kind::kTsc) first = Path::kTsc;
+  if (clock_->kind() == TimeSource::Kind::kSteady) first = Path::kSteady;
+  path_ = static_cast<Path>(static_cast<int>(first) + variant);
 }
 
 int64_t ProfilingInterpreter::ReadUnits() {
@@ -83,6 +98,8 @@ void ProfilingInterpreter::SetNodeProgress(std::function<void(int64_t)> progress
 void ProfilingInterpreter::ReportNodeProgress() {
   next_progress_ += progress_every_;
   node_progress_(executions_in_run_);
+  // Not in the next node's time (it stays in its parent's and the run's).
+  if (read_at_block_entry_) last_read_ = ReadUnits();
 }
 
 absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> inputs) {
@@ -111,6 +128,7 @@ absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> i
       if (completed_runs_ >= planned_runs_) {
         // Past the planned runs: not recorded.
         path_ = Path::kPlain;
+        read_at_block_entry_ = false;
         absl::StatusOr<c10::IValue> result = Interpreter::Run(std::move(inputs));
         ChoosePath();
         return result;
@@ -140,20 +158,30 @@ absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> i
   return Interpreter::Run(std::move(inputs));
 }
 
+absl::Status ProfilingInterpreter::RunBlock(const BlockPlan& block) {
+  // The block's first node starts here, not where its parent started.
+  if (read_at_block_entry_ && !block.nodes.empty()) last_read_ = ReadUnits();
+  return Interpreter::RunBlock(block);
+}
+
 absl::Status ProfilingInterpreter::RunNode(const NodePlan& node) {
   if (ABSL_PREDICT_FALSE(++executions_in_run_ == next_progress_)) ReportNodeProgress();
   switch (path_) {
     case Path::kPlain:
       return record_sequences_ ? RunNodeRecordingSequences(node) : Interpreter::RunNode(node);
     case Path::kInspect: return RunNodeInspected(node);
-    case Path::kTsc: return RunNodeTimed<TscClock, false, false>(node);
-    case Path::kTscTrace: return RunNodeTimed<TscClock, true, false>(node);
-    case Path::kSteady: return RunNodeTimed<SteadyClock, false, false>(node);
-    case Path::kSteadyTrace: return RunNodeTimed<SteadyClock, true, false>(node);
-    case Path::kTscSequences: return RunNodeTimed<TscClock, false, true>(node);
-    case Path::kTscTraceSequences: return RunNodeTimed<TscClock, true, true>(node);
-    case Path::kSteadySequences: return RunNodeTimed<SteadyClock, false, true>(node);
-    case Path::kSteadyTraceSequences: return RunNodeTimed<SteadyClock, true, true>(node);
+    case Path::kTsc: return RunNodeTimed<TscReads, false, false>(node);
+    case Path::kTscTrace: return RunNodeTimed<TscReads, true, false>(node);
+    case Path::kTscSequences: return RunNodeTimed<TscReads, false, true>(node);
+    case Path::kTscTraceSequences: return RunNodeTimed<TscReads, true, true>(node);
+    case Path::kSteady: return RunNodeTimed<SteadyReads, false, false>(node);
+    case Path::kSteadyTrace: return RunNodeTimed<SteadyReads, true, false>(node);
+    case Path::kSteadySequences: return RunNodeTimed<SteadyReads, false, true>(node);
+    case Path::kSteadyTraceSequences: return RunNodeTimed<SteadyReads, true, true>(node);
+    case Path::kSource: return RunNodeTimed<SourceReads, false, false>(node);
+    case Path::kSourceTrace: return RunNodeTimed<SourceReads, true, false>(node);
+    case Path::kSourceSequences: return RunNodeTimed<SourceReads, false, true>(node);
+    case Path::kSourceTraceSequences: return RunNodeTimed<SourceReads, true, true>(node);
     case Path::kGeneric: return RunNodeObserved(node);
   }
   return Interpreter::RunNode(node);
@@ -167,16 +195,18 @@ absl::Status ProfilingInterpreter::RunNodeRecordingSequences(const NodePlan& nod
   return status;
 }
 
-// The hot path: two inline clock reads around the node, the sample, and
-// (kTrace) one event into preallocated storage; (kSequences) the autograd
+// The hot path: one clock read after the node (its interval starts at the
+// previous read: the previous node's end, or its block's entry), the sample,
+// and (kTrace) one event into preallocated storage; (kSequences) the autograd
 // sequence numbers the node took.
-template <typename Clock, bool kTrace, bool kSequences>
+template <typename Reads, bool kTrace, bool kSequences>
 absl::Status ProfilingInterpreter::RunNodeTimed(const NodePlan& node) {
   uint64_t first_sequence = 0;
   if constexpr (kSequences) first_sequence = at::sequence_number::peek();
-  const int64_t start = Clock::Read();
-  absl::Status status = Interpreter::RunNode(node);
-  const int64_t stop = Clock::Read();
+  const int64_t start = last_read_;
+  absl::Status status = Interpreter::RunNode(node);  // nested blocks move last_read_
+  const int64_t stop = Reads::Read(*clock_);
+  last_read_ = stop;
   if constexpr (kSequences) {
     const uint64_t end = at::sequence_number::peek();
     if (end != first_sequence) sequence_ranges_.push_back(SequenceRange{first_sequence, end, node.id});

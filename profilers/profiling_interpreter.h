@@ -1,9 +1,9 @@
 // ProfilingInterpreter: an Interpreter that records, for every node and every
 // run, how long it took (torch.fx's ProfilingInterpreter, in C++).
 //
-// It overrides two hooks: Run (the total time of each run) and RunNode (each
-// node's time: two clock reads around the base RunNode, so nested nodes of
-// If/Loop blocks are timed too, and a Loop's time includes its body). It has
+// It overrides three hooks: Run (the total time of each run), RunBlock and
+// RunNode (each node's time, so nested nodes of If/Loop blocks are timed
+// too, and a Loop's time includes its body). It has
 // three modes:
 //
 //   kPlain    nothing is recorded (warm-up runs)
@@ -14,11 +14,18 @@
 //             BeginTimedRuns: no allocation, lock or lookup per node;
 //             NodeObservers (NVTX, CUDA events, CUPTI) act around each node
 //
-// The timed path is chosen once per BeginTimedRuns: without observers, with
-// a TscClock or SteadyClock, a node costs two inline clock reads (no virtual
-// call, no branch on observers) and, with a trace, one event write; times
-// are kept in the clock's own units (TSC ticks) and converted when read.
-// Other clocks (ManualClock in tests) and observers take a general path.
+// The timed path is chosen once per BeginTimedRuns. Without observers the
+// clock is read once per node: the reads are chained, each one ending a node
+// and starting the next, and a block that has nodes reads it once when
+// entered (its first node starts there). A node's interval then holds its
+// own work and the timer's bookkeeping after the previous read; a parent's
+// holds its children's reads and one read per block it entered (Compensate in
+// profiler.h takes both off). With a TscClock or SteadyClock that read is
+// inline (no virtual call, no branch on observers) and, with a trace, one
+// event write follows; times are kept in the clock's own units (TSC ticks) and
+// converted when read. Other clocks (ManualClock in tests) read through the
+// TimeSource. Observers (NVTX, CUDA events, CUPTI) take a general path: two
+// reads per node, observers just outside them.
 // Training steps add one read of the autograd sequence counter per node
 // (RecordSequences), in a path of its own.
 //
@@ -123,27 +130,37 @@ class ProfilingInterpreter : public Interpreter {
   // Events with start and duration in clock units (UnitsToNs).
   absl::Span<const TraceEvent> events() const { return absl::MakeConstSpan(events_.data(), num_events_); }
   int64_t dropped_events() const { return dropped_events_; }
+  // True when the timed runs read the clock once per node and once per
+  // block entered (no observers), false when twice per node (observers).
+  bool chained_reads() const { return observers_.empty(); }
 
  protected:
+  absl::Status RunBlock(const BlockPlan& block) override;
   absl::Status RunNode(const NodePlan& node) override;
 
  private:
   // How timed nodes are measured (chosen by BeginTimedRuns and AddObserver).
+  // kTimed*: chained reads, through <clock>: TscClock::Read, SteadyClock::Read
+  // or the TimeSource (kSource); with a trace, with autograd sequences.
   enum class Path {
     kPlain,
     kInspect,
     kTsc,
     kTscTrace,
-    kSteady,
-    kSteadyTrace,
     kTscSequences,
     kTscTraceSequences,
+    kSteady,
+    kSteadyTrace,
     kSteadySequences,
     kSteadyTraceSequences,
+    kSource,
+    kSourceTrace,
+    kSourceSequences,
+    kSourceTraceSequences,
     kGeneric,
   };
   void ChoosePath();
-  template <typename Clock, bool kTrace, bool kSequences>
+  template <typename Reads, bool kTrace, bool kSequences>
   absl::Status RunNodeTimed(const NodePlan& node);
   // Runs the node (Interpreter::RunNode), recording its sequence range.
   absl::Status RunNodeRecordingSequences(const NodePlan& node);
@@ -159,6 +176,11 @@ class ProfilingInterpreter : public Interpreter {
   double ns_per_unit_ = 1.0;
   Mode mode_ = Mode::kPlain;
   Path path_ = Path::kPlain;
+  // Chained reads (kTsc ... kSourceTraceSequences): RunBlock reads the clock
+  // when entering a block, and last_read_ is where the next node's interval
+  // starts.
+  bool read_at_block_entry_ = false;
+  int64_t last_read_ = 0;
   // Node progress: executions in the current run, and when to report next.
   int64_t executions_in_run_ = 0;
   int64_t next_progress_ = INT64_MAX;

@@ -64,9 +64,10 @@ class SteadyClock final : public TimeSource {
 // in flight: tens of nanoseconds at most, either way, averaging out over
 // executions). A fence would pin each read (`lfence; rdtsc`, or rdtscp at
 // the stop), but on this project's machine (AMD EPYC) a fenced read costs
-// 15 ns and rdtscp 17 ns against 9 ns for rdtsc alone: with two reads per
-// node, fences would add ~12 ns to every node to sharpen intervals already
-// at the noise of the shortest nodes. Whatever the reads cost on average is
+// 15 ns and rdtscp 17 ns against 9 ns for rdtsc alone: with one read per
+// node (chained: it ends one node and starts the next), fences would add
+// ~6 ns to every node to sharpen intervals already at the noise of the
+// shortest nodes. Whatever the reads cost on average is
 // measured at start-up and taken off (MeasureTimerCost, Compensate), and
 // the memory clobber keeps the compiler from moving work across a read.
 class TscClock final : public TimeSource {

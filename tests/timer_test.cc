@@ -75,8 +75,10 @@ TEST(TimeSourceTest, TscAgreesWithSteadyClock) {
 }
 
 // The test clock, but every read costs `kRead` ns: it returns the time, then
-// advances it. Half of a node's two reads lands inside its own interval (the
-// start read), half in whatever encloses it (the stop read).
+// advances it. Without observers the reads are chained: a node's one read
+// ends its interval, and its cost lands in the next node's interval (or, for
+// the last node of a block, in the block's owner); the read made on entering
+// a block lands in the block's first node.
 constexpr int64_t kRead = 100;
 class CostlyReadClock final : public TimeSource {
  public:
@@ -88,8 +90,9 @@ class CostlyReadClock final : public TimeSource {
   absl::string_view name() const override { return "costly_read"; }
 };
 
-// What a node costs with CostlyReadClock: two reads, one inside.
-constexpr TimerCost kCostlyReads{/*per_execution_ns=*/2 * kRead, /*inner_ns=*/kRead};
+// What a node costs with CostlyReadClock: one read, inside some node's
+// interval; a block entry costs one read too.
+constexpr TimerCost kCostlyReads{/*per_execution_ns=*/kRead, /*inner_ns=*/kRead, /*per_block_ns=*/kRead};
 
 Report ProfileWith(std::shared_ptr<TimeSource> clock, const std::shared_ptr<const GraphPlan>& plan,
                    const std::vector<c10::IValue>& inputs, int runs) {
@@ -126,6 +129,63 @@ graph(%x : Tensor, %outer : int, %inner : int, %ns : int):
   return (%z)
 )IR";
 
+// Chained reads on the real clocks: each node's interval starts where the
+// previous node's ended, so a block's nodes tile it (trace events back to
+// back, to a nanosecond of TSC rounding), and the block's first node starts
+// after its owner did.
+TEST(ChainedReadsTest, NodesOfABlockAreBackToBack) {
+  auto plan = PlanIr(R"IR(
+graph(%x : Tensor, %n : int):
+  %true : bool = prim::Constant[value=1]()
+  %a : Tensor = aten::mul(%x, %x)
+  %b : Tensor = aten::add(%a, %x, %n)
+  %y : Tensor = prim::Loop(%n, %true, %b)
+    block0(%i : int, %h : Tensor):
+      %h1 : Tensor = aten::neg(%h)
+      %h2 : Tensor = aten::relu(%h1)
+      -> (%true, %h2)
+  %z : Tensor = aten::sin(%y)
+  return (%z)
+)IR");
+  ASSERT_NE(plan, nullptr);
+  for (const char* name : {"steady", "tsc"}) {
+    absl::StatusOr<std::shared_ptr<TimeSource>> clock = MakeTimeSource(name);
+    if (!clock.ok()) continue;
+    ProfilingInterpreter profiler(plan, *clock);
+    profiler.BeginTimedRuns(2, 1000);
+    for (int r = 0; r < 2; ++r) ASSERT_TRUE(profiler.Run({torch::ones({4}), int64_t{3}}).ok());
+    profiler.EndRecording();
+    EXPECT_TRUE(profiler.chained_reads());
+    const Report report = BuildReport(profiler, 0);
+    const int64_t slack = std::string(name) == "tsc" ? 1 : 0;
+    // Completion order: true, mul, add, then per trip neg, relu; then the
+    // Loop (after its body), then sin.
+    int checked = 0;
+    for (int r = 0; r < 2; ++r) {
+      std::vector<const TraceEvent*> run;
+      for (const TraceEvent& e : report.events) {
+        if (e.run == r) run.push_back(&e);
+      }
+      ASSERT_EQ(run.size(), 3u + 3 * 2 + 2) << name;
+      auto back_to_back = [&](const TraceEvent* a, const TraceEvent* b) {
+        EXPECT_NEAR(b->start_ns, a->start_ns + a->duration_ns, slack)
+            << name << ": node " << b->node << " after node " << a->node;
+        ++checked;
+      };
+      back_to_back(run[0], run[1]);  // mul after true
+      back_to_back(run[1], run[2]);  // add after mul
+      for (int trip = 0; trip < 3; ++trip) back_to_back(run[3 + 2 * trip], run[4 + 2 * trip]);  // relu after neg
+      const TraceEvent* loop = run[9];
+      back_to_back(run[2], loop);  // the Loop starts where add ended
+      back_to_back(loop, run[10]);  // sin after the Loop
+      // The body's first node starts inside the Loop, at the block's entry.
+      EXPECT_GE(run[3]->start_ns, loop->start_ns) << name;
+      EXPECT_LE(run[8]->start_ns + run[8]->duration_ns, loop->start_ns + loop->duration_ns) << name;
+    }
+    EXPECT_EQ(checked, 2 * 7) << name;
+  }
+}
+
 TEST(CompensationTest, CompensatedTimesEqualTheFreeClocksAtEveryDepth) {
   auto plan = PlanIr(kNested);
   ASSERT_NE(plan, nullptr);
@@ -134,11 +194,12 @@ TEST(CompensationTest, CompensatedTimesEqualTheFreeClocksAtEveryDepth) {
   Report costly = ProfileWith(std::make_shared<CostlyReadClock>(), plan, inputs, 2);
   // Uncompensated, the reads inflate every parent by its nested executions.
   EXPECT_GT(costly.run_ns()[0], free_reads.run_ns()[0]);
-  Compensate(costly, kCostlyReads);
+  Compensate(costly, kCostlyReads, BlockStarts(*plan));
   costly.Finalize();
   EXPECT_TRUE(costly.compensated);
-  EXPECT_DOUBLE_EQ(costly.timer_overhead_ns, 200);
+  EXPECT_DOUBLE_EQ(costly.timer_overhead_ns, 100);
   EXPECT_DOUBLE_EQ(costly.timer_inner_ns, 100);
+  EXPECT_DOUBLE_EQ(costly.timer_block_ns, 100);
   ASSERT_EQ(costly.nodes.size(), free_reads.nodes.size());
   EXPECT_EQ(costly.run_ns(), free_reads.run_ns());
   int max_depth = 0;
@@ -168,21 +229,22 @@ TEST(CompensationTest, ProfileMeasuresTheCostAndCompensatesUnlessTurnedOff) {
   ASSERT_TRUE(compensated.ok()) << compensated.status();
   EXPECT_TRUE(compensated->compensated);
   EXPECT_EQ(compensated->clock, "costly_read");
-  // Measured on 1,000 constants and their tuple: 2 reads per node, plus the
-  // run's own two reads spread over the nodes.
-  EXPECT_NEAR(compensated->timer_overhead_ns, 200, 0.5);
+  // Measured on 1,000 constants and their tuple: one read per node (the
+  // run's own reads and its block entry are not counted), one per block.
+  EXPECT_DOUBLE_EQ(compensated->timer_overhead_ns, 100);
   EXPECT_DOUBLE_EQ(compensated->timer_inner_ns, 100);
-  // 2 outer + 2*2 odd inner + 1 = 7 advances of 5 ns; the measurement's
-  // 0.2 ns per execution can only take a few ns off.
-  EXPECT_NEAR(compensated->run_ns()[0], 35, 5);
+  EXPECT_DOUBLE_EQ(compensated->timer_block_ns, 100);
+  // 2 outer + 2*2 odd inner + 1 = 7 advances of 5 ns, exactly: the 24
+  // executions' and 13 block entries' reads are all taken off.
+  EXPECT_EQ(compensated->run_ns()[0], 35);
   EXPECT_GE(compensated->coverage(), 0.8);
 
   options.compensate = false;
   absl::StatusOr<Report> raw = Profile(plan, inputs, options);
   ASSERT_TRUE(raw.ok()) << raw.status();
   EXPECT_FALSE(raw->compensated);
-  EXPECT_NEAR(raw->timer_overhead_ns, 200, 0.5);
-  EXPECT_GT(raw->run_ns()[0], 1000);
+  EXPECT_DOUBLE_EQ(raw->timer_overhead_ns, 100);
+  EXPECT_EQ(raw->run_ns()[0], 35 + (1 + 24 + 13) * kRead);
 }
 
 TEST(CompensationTest, AFreeClockMeasuresNoCost) {

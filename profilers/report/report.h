@@ -200,13 +200,16 @@ struct Report {
   std::string clock = "steady_clock";
   int warmup = 0;
   int runs = 0;
-  // Measured cost the timer adds to each node execution (two clock reads +
-  // bookkeeping), and the part of it that falls inside the node's own
-  // interval. When `compensated`, every node's time lost timer_inner_ns per
-  // execution, and every parent's (and the run's) lost timer_overhead_ns per
-  // child execution (see Compensate() in profiler.h).
+  // Measured cost the timer adds to each node execution (a clock read +
+  // bookkeeping), the part of it that falls inside the node's own interval,
+  // and the cost of the read made on entering a block (0 when nodes were
+  // timed with two reads each). When `compensated`, every node's time lost
+  // timer_inner_ns per execution, and every parent's (and the run's) lost
+  // timer_overhead_ns per nested execution and timer_block_ns per nested
+  // block entry (see Compensate() in profiler.h).
   double timer_overhead_ns = 0;
   double timer_inner_ns = 0;
+  double timer_block_ns = 0;
   bool compensated = false;
   std::vector<Metric> metrics;        // metrics[0] is host time ("time")
   std::vector<int64_t> run_start_ns;  // start of each timed run, since the first

@@ -421,6 +421,7 @@ void WriteReportJson(const Report& report, JsonWriter& w) {
   w.Key("warmup"); w.Int(report.warmup);
   w.Key("timer_overhead_ns"); w.Double(report.timer_overhead_ns);
   w.Key("timer_inner_ns"); w.Double(report.timer_inner_ns);
+  w.Key("timer_block_ns"); w.Double(report.timer_block_ns);
   w.Key("compensated"); w.Bool(report.compensated);
   w.Key("coverage"); w.Approx(report.coverage());
   w.Key("total_us"); w.Approx(report.total_us());
@@ -571,6 +572,7 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
     if (report.runs < 0 || report.warmup < 0) return absl::InvalidArgumentError("report has negative run counts");
     report.timer_overhead_ns = j.at("timer_overhead_ns").get<double>();
     report.timer_inner_ns = j.value("timer_inner_ns", 0.0);
+    report.timer_block_ns = j.value("timer_block_ns", 0.0);
     report.compensated = j.value("compensated", false);
     if (version >= 2) {
       report.metrics.clear();

@@ -7,6 +7,7 @@
 //   runs, warmup       timed and warm-up run counts
 //   timer_overhead_ns  measured instrumentation cost per node execution
 //   timer_inner_ns     the part of it inside the node's own interval
+//   timer_block_ns     cost of the read made on entering a block (0: none)
 //   compensated        true: times had the timer's cost taken off (Compensate)
 //   coverage           mean over runs of (top-level node time / run time)   <- derived
 //   total_us           mean run time in microseconds                       <- derived

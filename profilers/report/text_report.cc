@@ -89,8 +89,12 @@ std::string RenderSummary(const Report& report) {
                         "per run -> about %.2f%% of run time%s\n",
                         report.timer_overhead_ns, report.clock, executions, overhead_share,
                         report.compensated
-                            ? absl::StrFormat("; compensated: %.1f ns off each node, %.1f ns off its parent",
-                                              report.timer_inner_ns, report.timer_overhead_ns)
+                            ? absl::StrFormat("; compensated: %.1f ns off each node, %.1f ns off its parent%s",
+                                              report.timer_inner_ns, report.timer_overhead_ns,
+                                              report.timer_block_ns > 0
+                                                  ? absl::StrFormat(", %.1f ns per block entered",
+                                                                    report.timer_block_ns)
+                                                  : "")
                             : "; not compensated");
   absl::StrAppendFormat(&out, "  coverage      %.2f%% of run time is inside top-level nodes\n",
                         100.0 * report.coverage());
