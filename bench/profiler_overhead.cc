@@ -9,7 +9,7 @@
 // Per workload it prints the ratios of medians to native, and the timer's
 // cost per node execution for each clock ((profiled - interpreter) / node
 // executions: the median of differences of rounds run side by side, and the
-// difference of medians). For control_flow (small ops under loops and ifs) it also
+// difference of medians), with trace events, and for the TSC without them. For control_flow (small ops under loops and ifs) it also
 // prints how close the compensated profile comes to the plain interpreter:
 // the sum of top-level nodes' compensated times over the interpreter's
 // median run time. The last line is
@@ -44,7 +44,7 @@ void DisableAutogradProfiler() { prof::disableProfiler(); }
 
 struct Result {
   double native_ns, interpreter_ns, tsc_ns, steady_ns, autograd_ns, coverage;
-  double tsc_per_node, steady_per_node, compensated_ratio;
+  double tsc_per_node, steady_per_node, compensated_ratio, untraced_per_node;
 };
 
 Result Measure(const std::string& zoo_name, int rounds) {
@@ -57,10 +57,12 @@ Result Measure(const std::string& zoo_name, int rounds) {
   std::shared_ptr<TimeSource> steady = *MakeTimeSource("steady");
   ProfilingInterpreter tsc_profiler(w.plan, tsc);
   ProfilingInterpreter steady_profiler(w.plan, steady);
+  ProfilingInterpreter untraced_profiler(w.plan, tsc);
   const int calls = kWarmup + rounds;
   const size_t events = w.plan->nodes().size() * static_cast<size_t>(calls) * 4;
   tsc_profiler.BeginTimedRuns(calls, events);
   steady_profiler.BeginTimedRuns(calls, events);
+  untraced_profiler.BeginTimedRuns(calls, 0);
 
   const std::vector<BenchmarkRow> times = bench::TimeSideBySide(
       {
@@ -68,6 +70,7 @@ Result Measure(const std::string& zoo_name, int rounds) {
           bench::Candidate("interpreter", [&] { (void)interpreter.Run(inputs); }),
           bench::Candidate("profiling_tsc", [&] { (void)tsc_profiler.Run(inputs); }),
           bench::Candidate("profiling_steady", [&] { (void)steady_profiler.Run(inputs); }),
+          bench::Candidate("profiling_tsc_untraced", [&] { (void)untraced_profiler.Run(inputs); }),
           bench::Candidate("autograd", [&] { module.forward(inputs); }, EnableAutogradProfiler,
                            DisableAutogradProfiler),
       },
@@ -76,6 +79,7 @@ Result Measure(const std::string& zoo_name, int rounds) {
   for (const BenchmarkRow& t : times) ns.push_back(t.forward_ns.median);
   tsc_profiler.EndRecording();
   steady_profiler.EndRecording();
+  untraced_profiler.EndRecording();
   const TimerCost timer = MeasureTimerCost(tsc, /*trace=*/true);
   const Report report = BuildReport(tsc_profiler, kWarmup, timer, /*compensate=*/true);
   const double executions = static_cast<double>(report.executions_per_run());
@@ -93,19 +97,21 @@ Result Measure(const std::string& zoo_name, int rounds) {
                 ns[1],
                 ns[2],
                 ns[3],
-                ns[4],
+                ns[5],
                 report.coverage(),
                 bench::MedianPairedDifferenceNs(times[2], times[1]) / executions,
                 bench::MedianPairedDifferenceNs(times[3], times[1]) / executions,
-                compensated_median / ns[1]};
+                compensated_median / ns[1],
+                bench::MedianPairedDifferenceNs(times[4], times[1]) / executions};
   std::printf(
       "%-12s nodes=%-5zu exec=%-5.0f native=%9.1f us  interpreter=%.3f  profiling_tsc=%.3f  profiling_steady=%.3f  "
       "autograd_profiler=%.3f  coverage=%.4f  compensated/interpreter=%.4f\n"
-      "%-12s per node: tsc %.1f ns (medians %.1f)  steady %.1f ns (medians %.1f)  start-up measurement: tsc %.1f ns, "
-      "inner %.1f ns\n",
+      "%-12s per node: tsc %.1f ns (medians %.1f)  steady %.1f ns (medians %.1f)  tsc without trace %.1f ns  "
+      "start-up measurement: tsc %.1f ns, inner %.1f ns\n",
       zoo_name.c_str(), w.plan->nodes().size(), executions, ns[0] / 1e3, ns[1] / ns[0], ns[2] / ns[0], ns[3] / ns[0],
-      ns[4] / ns[0], result.coverage, result.compensated_ratio, "", result.tsc_per_node,
-      (ns[2] - ns[1]) / executions, result.steady_per_node, (ns[3] - ns[1]) / executions, timer.per_execution_ns,
+      ns[5] / ns[0], result.coverage, result.compensated_ratio, "", result.tsc_per_node,
+      (ns[2] - ns[1]) / executions, result.steady_per_node, (ns[3] - ns[1]) / executions, result.untraced_per_node,
+      timer.per_execution_ns,
       timer.inner_ns);
   std::fflush(stdout);
   return result;

@@ -202,7 +202,7 @@ void Interpreter::CheckNotMovedOut(const NodePlan& node, size_t i) const {
 }
 
 absl::Status Interpreter::RunBlock(const BlockPlan& block) {
-  for (Slot slot : block.release_on_entry) values_[slot] = c10::IValue();
+  EnterBlock(block);
   const std::vector<NodePlan>& nodes = plan_->nodes();
   const bool slow = skipping_ || options_.keep_arguments;
   for (int id : block.nodes) {

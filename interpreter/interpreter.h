@@ -184,6 +184,16 @@ class Interpreter {
   void SetBlockParameter(const BlockPlan& block, size_t i, c10::IValue value) {
     values_[block.params[i]] = std::move(value);
   }
+  // What RunBlock does before a block's first node: clears the block
+  // parameters nobody reads.
+  void EnterBlock(const BlockPlan& block) {
+    for (Slot slot : block.release_on_entry) values_[slot] = c10::IValue();
+  }
+  // True when RunBlock runs each node of a block through RunNode, in order,
+  // stopping at the first failure (no node skipped, no arguments kept): an
+  // override of RunBlock that replaces that loop must fall back to
+  // Interpreter::RunBlock otherwise.
+  bool RunsEveryNode() const { return !skipping_ && !options_.keep_arguments; }
   // Clears the slots listed in node.release (RunNode does this).
   void ReleaseDeadValues(const NodePlan& node) {
     for (Slot slot : node.release) values_[slot] = c10::IValue();

@@ -79,35 +79,14 @@ TimerCost MeasureTimerCost(const std::shared_ptr<TimeSource>& clock, bool trace)
     for (int node = 0; node < kCalibrationNodes; ++node) sum += timed.sample(run, node).total;
     best_inner = std::min(best_inner, timed.UnitsToNs(sum));
   }
-  // A block entry's read: back-to-back reads as the interpreter makes them
-  // (inline for the TSC and steady_clock), timed by the clock itself.
-  constexpr int kReads = 1000;
-  int64_t best_reads = INT64_MAX;
-  for (int round = 0; round < kRounds; ++round) {
-    int64_t units = 0;
-    const int64_t t0 = clock->NowNs();
-    switch (clock->kind()) {
-      case TimeSource::Kind::kTsc:
-        for (int i = 0; i < kReads; ++i) units += TscClock::Read();
-        break;
-      case TimeSource::Kind::kSteady:
-        for (int i = 0; i < kReads; ++i) units += SteadyClock::Read();
-        break;
-      case TimeSource::Kind::kOther:
-        for (int i = 0; i < kReads; ++i) units += clock->NowNs();
-        break;
-    }
-    const int64_t t1 = clock->NowNs();
-    if (units == 42) std::abort();  // keeps the reads (never true)
-    best_reads = std::min(best_reads, t1 - t0);
-  }
+  // The timed run read the clock once per node, and three more times: at
+  // its start and end, and on entering its block. A block entry's read costs
+  // what a node's does (one read in the flow of the run; back-to-back reads
+  // cost more than either).
   TimerCost cost;
-  // The first read of the two around the loop lands inside it.
-  cost.per_block_ns = static_cast<double>(best_reads) / (kReads + 1);
-  // The timed run also read the clock at its start and end and on entering
-  // its block: not the nodes' cost.
-  cost.per_execution_ns = std::max(
-      0.0, (static_cast<double>(best_timed - best_plain) - 3 * cost.per_block_ns) / static_cast<double>(num_nodes));
+  cost.per_execution_ns =
+      std::max(0.0, static_cast<double>(best_timed - best_plain) / static_cast<double>(num_nodes + 3));
+  cost.per_block_ns = cost.per_execution_ns;
   cost.inner_ns =
       best_inner == INT64_MAX ? 0.0 : static_cast<double>(best_inner) / static_cast<double>(kCalibrationNodes);
   cost.inner_ns = std::min(cost.inner_ns, cost.per_execution_ns);

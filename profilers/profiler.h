@@ -113,9 +113,9 @@ void Compensate(Report& report, const TimerCost& timer, const std::vector<BlockS
 
 // Measures TimerCost for `clock` (with trace events when `trace`, chained
 // reads): 1,000 cheap nodes run plain and timed, interleaved, best of 20
-// each; the difference per node, the smallest mean node time, and the best
-// mean of 1,000 back-to-back reads, in the clock's nanoseconds (0 for a clock
-// that does not tick by itself).
+// each; the difference per read (a node's, or a block entry's), and the
+// smallest mean node time, in the clock's nanoseconds (0 for a clock that
+// does not tick by itself).
 constexpr int kCalibrationNodes = 1000;
 TimerCost MeasureTimerCost(const std::shared_ptr<TimeSource>& clock, bool trace);
 

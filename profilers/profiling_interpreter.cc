@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "absl/base/attributes.h"
+#include "absl/base/optimization.h"
 #include "absl/strings/str_join.h"
 #include "ir/ivalue_util.h"
 
@@ -16,6 +18,9 @@ ProfilingInterpreter::ProfilingInterpreter(std::shared_ptr<const GraphPlan> plan
 }
 
 namespace {
+
+// How far ahead of the next trace event its cache line is fetched: 4 lines.
+constexpr size_t kPrefetchEventsAhead = 4 * 64 / sizeof(TraceEvent);
 
 // How the chained timed paths read the clock (RunNodeTimed's `Reads`).
 struct TscReads {
@@ -31,7 +36,7 @@ struct SourceReads {
 }  // namespace
 
 void ProfilingInterpreter::ChoosePath() {
-  read_at_block_entry_ = false;
+  reads_chained_ = false;
   switch (mode_) {
     case Mode::kPlain: path_ = Path::kPlain; return;
     case Mode::kInspect: path_ = Path::kInspect; return;
@@ -41,7 +46,7 @@ void ProfilingInterpreter::ChoosePath() {
     path_ = Path::kGeneric;
     return;
   }
-  read_at_block_entry_ = true;
+  reads_chained_ = true;
   // Four paths per clock, in the order (plain, trace, sequences, both).
   const int variant = (events_.empty() ? 0 : 1) + (record_sequences_ ? 2 : 0);
   Path first = Path::kSource;
@@ -81,6 +86,7 @@ void ProfilingInterpreter::BeginTimedRuns(int runs, size_t trace_capacity) {
   planned_runs_ = runs;
   completed_runs_ = 0;
   samples_.assign(static_cast<size_t>(runs) * plan().nodes().size(), NodeSample{});
+  row_.assign(plan().nodes().size(), NodeSample{});
   run_ns_.assign(runs, 0);
   run_start_ns_.assign(runs, 0);
   events_.assign(trace_capacity, TraceEvent{});
@@ -99,7 +105,7 @@ void ProfilingInterpreter::ReportNodeProgress() {
   next_progress_ += progress_every_;
   node_progress_(executions_in_run_);
   // Not in the next node's time (it stays in its parent's and the run's).
-  if (read_at_block_entry_) last_read_ = ReadUnits();
+  if (reads_chained_) last_read_ = ReadUnits();
 }
 
 absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> inputs) {
@@ -128,15 +134,17 @@ absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> i
       if (completed_runs_ >= planned_runs_) {
         // Past the planned runs: not recorded.
         path_ = Path::kPlain;
-        read_at_block_entry_ = false;
+        reads_chained_ = false;
         absl::StatusOr<c10::IValue> result = Interpreter::Run(std::move(inputs));
         ChoosePath();
         return result;
       }
-      // A failed run leaves nothing behind: its row and events are reused.
+      // A failed run leaves nothing behind: its events are reused. Samples
+      // go to one row reused by every run (in cache, not a fresh row of
+      // memory each run), copied to the run's row afterwards.
       const size_t num_nodes = plan().nodes().size();
-      current_ = &samples_[static_cast<size_t>(completed_runs_) * num_nodes];
-      std::fill(current_, current_ + num_nodes, NodeSample{});
+      std::fill(row_.begin(), row_.end(), NodeSample{});
+      current_ = row_.data();
       const size_t events_before = num_events_;
       const int64_t dropped_before = dropped_events_;
       for (NodeObserver* observer : observers_) observer->BeginRun(completed_runs_);
@@ -145,6 +153,7 @@ absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> i
       const int64_t stop = ReadUnits();
       for (auto it = observers_.rbegin(); it != observers_.rend(); ++it) (*it)->EndRun(completed_runs_);
       if (result.ok()) {
+        std::copy(row_.begin(), row_.end(), samples_.begin() + static_cast<ptrdiff_t>(completed_runs_ * num_nodes));
         run_start_ns_[completed_runs_] = UnitsToNs(start);
         run_ns_[completed_runs_] = UnitsToNs(stop) - UnitsToNs(start);
         ++completed_runs_;
@@ -158,10 +167,80 @@ absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> i
   return Interpreter::Run(std::move(inputs));
 }
 
+// The hot path: one clock read after the node (its interval starts at the
+// previous read: the previous node's end, or its block's entry), the sample,
+// and (kTrace) one event into preallocated storage; (kSequences) the autograd
+// sequence numbers the node took.
+template <typename Reads, bool kTrace, bool kSequences>
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline absl::Status ProfilingInterpreter::RunNodeTimed(const NodePlan& node) {
+  uint64_t first_sequence = 0;
+  if constexpr (kSequences) first_sequence = at::sequence_number::peek();
+  const int64_t start = last_read_;
+  absl::Status status = Interpreter::RunNode(node);  // nested blocks move last_read_
+  const int64_t stop = Reads::Read(*clock_);
+  last_read_ = stop;
+  if constexpr (kSequences) {
+    const uint64_t end = at::sequence_number::peek();
+    if (end != first_sequence) sequence_ranges_.push_back(SequenceRange{first_sequence, end, node.id});
+  }
+  NodeSample& sample = current_[node.id];
+  sample.total += stop - start;
+  ++sample.calls;
+  if constexpr (kTrace) {
+    if (ABSL_PREDICT_TRUE(num_events_ < events_.size())) {
+      events_[num_events_++] = TraceEvent{node.id, completed_runs_, start, stop - start};
+      // Events fill memory no run has touched lately: without a prefetch,
+      // every few nodes would wait for a cache line from memory (~25 ns per
+      // node on a chain of small ops). A prefetch never faults.
+      __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(events_.data() + num_events_) +
+                                                       kPrefetchEventsAhead * sizeof(TraceEvent)),
+                         /*rw=*/1);
+    } else {
+      ++dropped_events_;
+    }
+  }
+  return status;
+}
+
 absl::Status ProfilingInterpreter::RunBlock(const BlockPlan& block) {
-  // The block's first node starts here, not where its parent started.
-  if (read_at_block_entry_ && !block.nodes.empty()) last_read_ = ReadUnits();
+  switch (path_) {
+    case Path::kTsc: return RunBlockTimed<TscReads, false, false>(block);
+    case Path::kTscTrace: return RunBlockTimed<TscReads, true, false>(block);
+    case Path::kTscSequences: return RunBlockTimed<TscReads, false, true>(block);
+    case Path::kTscTraceSequences: return RunBlockTimed<TscReads, true, true>(block);
+    case Path::kSteady: return RunBlockTimed<SteadyReads, false, false>(block);
+    case Path::kSteadyTrace: return RunBlockTimed<SteadyReads, true, false>(block);
+    case Path::kSteadySequences: return RunBlockTimed<SteadyReads, false, true>(block);
+    case Path::kSteadyTraceSequences: return RunBlockTimed<SteadyReads, true, true>(block);
+    case Path::kSource: return RunBlockTimed<SourceReads, false, false>(block);
+    case Path::kSourceTrace: return RunBlockTimed<SourceReads, true, false>(block);
+    case Path::kSourceSequences: return RunBlockTimed<SourceReads, false, true>(block);
+    case Path::kSourceTraceSequences: return RunBlockTimed<SourceReads, true, true>(block);
+    case Path::kPlain:
+    case Path::kInspect:
+    case Path::kGeneric: break;
+  }
   return Interpreter::RunBlock(block);
+}
+
+template <typename Reads, bool kTrace, bool kSequences>
+absl::Status ProfilingInterpreter::RunBlockTimed(const BlockPlan& block) {
+  if (ABSL_PREDICT_FALSE(!RunsEveryNode())) {
+    // Through the virtual RunNode (RunNodeTimed too).
+    if (!block.nodes.empty()) last_read_ = Reads::Read(*clock_);
+    return Interpreter::RunBlock(block);
+  }
+  EnterBlock(block);
+  if (block.nodes.empty()) return absl::OkStatus();
+  // The block's first node starts here, not where its parent started.
+  last_read_ = Reads::Read(*clock_);
+  const std::vector<NodePlan>& nodes = plan().nodes();
+  for (int id : block.nodes) {
+    if (ABSL_PREDICT_FALSE(++executions_in_run_ == next_progress_)) ReportNodeProgress();
+    absl::Status status = RunNodeTimed<Reads, kTrace, kSequences>(nodes[id]);
+    if (ABSL_PREDICT_FALSE(!status.ok())) return status;
+  }
+  return absl::OkStatus();
 }
 
 absl::Status ProfilingInterpreter::RunNode(const NodePlan& node) {
@@ -192,35 +271,6 @@ absl::Status ProfilingInterpreter::RunNodeRecordingSequences(const NodePlan& nod
   absl::Status status = Interpreter::RunNode(node);
   const uint64_t end = at::sequence_number::peek();
   if (end != begin) sequence_ranges_.push_back(SequenceRange{begin, end, node.id});
-  return status;
-}
-
-// The hot path: one clock read after the node (its interval starts at the
-// previous read: the previous node's end, or its block's entry), the sample,
-// and (kTrace) one event into preallocated storage; (kSequences) the autograd
-// sequence numbers the node took.
-template <typename Reads, bool kTrace, bool kSequences>
-absl::Status ProfilingInterpreter::RunNodeTimed(const NodePlan& node) {
-  uint64_t first_sequence = 0;
-  if constexpr (kSequences) first_sequence = at::sequence_number::peek();
-  const int64_t start = last_read_;
-  absl::Status status = Interpreter::RunNode(node);  // nested blocks move last_read_
-  const int64_t stop = Reads::Read(*clock_);
-  last_read_ = stop;
-  if constexpr (kSequences) {
-    const uint64_t end = at::sequence_number::peek();
-    if (end != first_sequence) sequence_ranges_.push_back(SequenceRange{first_sequence, end, node.id});
-  }
-  NodeSample& sample = current_[node.id];
-  sample.total += stop - start;
-  ++sample.calls;
-  if constexpr (kTrace) {
-    if (ABSL_PREDICT_TRUE(num_events_ < events_.size())) {
-      events_[num_events_++] = TraceEvent{node.id, completed_runs_, start, stop - start};
-    } else {
-      ++dropped_events_;
-    }
-  }
   return status;
 }
 

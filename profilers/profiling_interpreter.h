@@ -64,7 +64,9 @@ struct NodeInspection {
   NodeMemory memory;
 };
 
-class ProfilingInterpreter : public Interpreter {
+// Final: extend it with NodeObservers, or subclass Interpreter (its timed
+// runs replace RunBlock's loop, so a RunNode override would not be called).
+class ProfilingInterpreter final : public Interpreter {
  public:
   enum class Mode { kPlain, kInspect, kTimed };
 
@@ -160,6 +162,10 @@ class ProfilingInterpreter : public Interpreter {
     kGeneric,
   };
   void ChoosePath();
+  // A block of the timed runs: its nodes in order, each through
+  // RunNodeTimed (no virtual call or path switch per node).
+  template <typename Reads, bool kTrace, bool kSequences>
+  absl::Status RunBlockTimed(const BlockPlan& block);
   template <typename Reads, bool kTrace, bool kSequences>
   absl::Status RunNodeTimed(const NodePlan& node);
   // Runs the node (Interpreter::RunNode), recording its sequence range.
@@ -179,7 +185,7 @@ class ProfilingInterpreter : public Interpreter {
   // Chained reads (kTsc ... kSourceTraceSequences): RunBlock reads the clock
   // when entering a block, and last_read_ is where the next node's interval
   // starts.
-  bool read_at_block_entry_ = false;
+  bool reads_chained_ = false;
   int64_t last_read_ = 0;
   // Node progress: executions in the current run, and when to report next.
   int64_t executions_in_run_ = 0;
@@ -200,7 +206,8 @@ class ProfilingInterpreter : public Interpreter {
   // kTimed
   int planned_runs_ = 0;
   int completed_runs_ = 0;
-  NodeSample* current_ = nullptr;  // row of the run in progress
+  NodeSample* current_ = nullptr;  // row of the run in progress (row_)
+  std::vector<NodeSample> row_;
   std::vector<NodeSample> samples_;  // [run][node]
   std::vector<int64_t> run_ns_;
   std::vector<int64_t> run_start_ns_;
