@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <functional>
 
 #include "absl/strings/match.h"
 #include "common/status_util.h"
+#include "ir/prepared_graph.h"
 #include "tests/test_util.h"
 
 namespace graphprof {
@@ -119,6 +121,57 @@ graph(%x : Tensor):
                           "IR text does not parse");
   ExpectOneLineMentioning(LoadGraphFile("/nonexistent/g.ir").status(), "/nonexistent/g.ir");
   ExpectOneLineMentioning(LoadGraphFile(WriteFile("bad.ir", "not ir")).status(), "bad.ir");
+}
+
+// Preparation drops dead code (as the graph executor does) whenever there is
+// some: a dead node, a dead chain, an unused If output, a dead node inside a
+// block; a graph where every node feeds the output keeps all its nodes.
+TEST(PrepareTest, DropsDeadCodeWhereverItIs) {
+  auto prepared_kinds = [](const std::string& ir) {
+    std::vector<std::string> kinds;
+    absl::StatusOr<std::shared_ptr<torch::jit::Graph>> g = ParseGraph(ir);
+    EXPECT_TRUE(g.ok()) << g.status();
+    if (!g.ok()) return kinds;
+    absl::StatusOr<PreparedGraph> prepared = PrepareOwnedGraph(*g, "g");
+    EXPECT_TRUE(prepared.ok()) << prepared.status();
+    if (!prepared.ok()) return kinds;
+    std::function<void(torch::jit::Block*)> walk = [&](torch::jit::Block* block) {
+      for (torch::jit::Node* node : block->nodes()) {
+        kinds.push_back(node->kind().toQualString());
+        for (torch::jit::Block* b : node->blocks()) walk(b);
+      }
+    };
+    walk(prepared->graph->block());
+    return kinds;
+  };
+  using Kinds = std::vector<std::string>;
+  EXPECT_EQ(prepared_kinds(R"IR(
+graph(%x : Tensor):
+  %a : Tensor = aten::relu(%x)
+  %b : Tensor = aten::neg(%a)
+  return (%b)
+)IR"),
+            (Kinds{"aten::relu", "aten::neg"}));
+  EXPECT_EQ(prepared_kinds(R"IR(
+graph(%x : Tensor):
+  %dead1 : Tensor = aten::sin(%x)
+  %dead2 : Tensor = aten::cos(%dead1)
+  %a : Tensor = aten::relu(%x)
+  return (%a)
+)IR"),
+            (Kinds{"aten::relu"}));
+  EXPECT_EQ(prepared_kinds(R"IR(
+graph(%x : Tensor, %c : bool):
+  %a : Tensor, %unused : Tensor = prim::If(%c)
+    block0():
+      %s : Tensor = aten::sin(%x)
+      %dead : Tensor = aten::cos(%x)
+      -> (%x, %s)
+    block1():
+      -> (%x, %x)
+  return (%a)
+)IR"),
+            (Kinds{"prim::If"}));
 }
 
 TEST(StatusUtilTest, KeepsTheInformativeLine) {
