@@ -19,9 +19,6 @@ ProfilingInterpreter::ProfilingInterpreter(std::shared_ptr<const GraphPlan> plan
 
 namespace {
 
-// How far ahead of the next trace event its cache line is fetched: 4 lines.
-constexpr size_t kPrefetchEventsAhead = 4 * 64 / sizeof(TraceEvent);
-
 // How the chained timed paths read the clock (RunNodeTimed's `Reads`).
 struct TscReads {
   static int64_t Read(TimeSource&) { return TscClock::Read(); }
@@ -189,12 +186,6 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline absl::Status ProfilingInterpreter::RunNodeTi
   if constexpr (kTrace) {
     if (ABSL_PREDICT_TRUE(num_events_ < events_.size())) {
       events_[num_events_++] = TraceEvent{node.id, completed_runs_, start, stop - start};
-      // Events fill memory no run has touched lately: without a prefetch,
-      // every few nodes would wait for a cache line from memory (~25 ns per
-      // node on a chain of small ops). A prefetch never faults.
-      __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(events_.data() + num_events_) +
-                                                       kPrefetchEventsAhead * sizeof(TraceEvent)),
-                         /*rw=*/1);
     } else {
       ++dropped_events_;
     }
