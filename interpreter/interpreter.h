@@ -205,8 +205,9 @@ class Interpreter {
 
  private:
   absl::Status RunRoot();
-  absl::Status DispatchInline(const NodePlan& node);
-  absl::Status DispatchFamilyInline(const NodePlan& node);
+  // Dispatch's and DispatchFamily's bodies, inline in RunNode (interpreter.cc).
+  inline absl::Status DispatchInline(const NodePlan& node);
+  inline absl::Status DispatchFamilyInline(const NodePlan& node);
   // The run's output on success; on failure the frame is cleared.
   absl::StatusOr<c10::IValue> Finish(const absl::Status& status);
   absl::Status BindInputs(std::vector<c10::IValue>& inputs);

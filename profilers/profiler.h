@@ -111,13 +111,14 @@ Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, TimerCos
 // Report::compensated; Finalize afterwards.
 void Compensate(Report& report, const TimerCost& timer, const std::vector<BlockStart>& blocks = {});
 
-// Measures TimerCost for `clock` (with trace events when `trace`, chained
-// reads): 1,000 cheap nodes run plain and timed, interleaved, best of 20
-// each; the difference per read (a node's, or a block entry's), and the
-// smallest mean node time, in the clock's nanoseconds (0 for a clock that
-// does not tick by itself).
+// Measures TimerCost for `clock` (with trace events when `trace`; chained
+// reads, or two reads per node as with observers when `two_reads`): 1,000
+// cheap nodes run plain and timed, interleaved, best of 20 each; the
+// difference per node (and per block entry, chained), and the smallest mean
+// node time, in the clock's nanoseconds (0 for a clock that does not tick by
+// itself).
 constexpr int kCalibrationNodes = 1000;
-TimerCost MeasureTimerCost(const std::shared_ptr<TimeSource>& clock, bool trace);
+TimerCost MeasureTimerCost(const std::shared_ptr<TimeSource>& clock, bool trace, bool two_reads = false);
 
 }  // namespace graphprof
 

@@ -84,6 +84,7 @@ void ProfilingInterpreter::BeginTimedRuns(int runs, size_t trace_capacity) {
   completed_runs_ = 0;
   samples_.assign(static_cast<size_t>(runs) * plan().nodes().size(), NodeSample{});
   row_.assign(plan().nodes().size(), NodeSample{});
+  current_ = row_.data();  // never null in kTimed (a partial run, Run(inputs, env), times into it too)
   run_ns_.assign(runs, 0);
   run_start_ns_.assign(runs, 0);
   events_.assign(trace_capacity, TraceEvent{});
@@ -216,13 +217,13 @@ absl::Status ProfilingInterpreter::RunBlock(const BlockPlan& block) {
 
 template <typename Reads, bool kTrace, bool kSequences>
 absl::Status ProfilingInterpreter::RunBlockTimed(const BlockPlan& block) {
-  if (ABSL_PREDICT_FALSE(!RunsEveryNode())) {
-    // Through the virtual RunNode (RunNodeTimed too).
-    if (!block.nodes.empty()) last_read_ = Reads::Read(*clock_);
-    return Interpreter::RunBlock(block);
-  }
   EnterBlock(block);
   if (block.nodes.empty()) return absl::OkStatus();
+  if (ABSL_PREDICT_FALSE(!RunsEveryNode())) {
+    // Through the virtual RunNode (RunNodeTimed too); entering again is a no-op.
+    last_read_ = Reads::Read(*clock_);
+    return Interpreter::RunBlock(block);
+  }
   // The block's first node starts here, not where its parent started.
   last_read_ = Reads::Read(*clock_);
   const std::vector<NodePlan>& nodes = plan().nodes();

@@ -1,7 +1,7 @@
 // Time sources for the profilers: where "now" comes from.
 //
-// A profiler reads the clock twice per node, so implementations must be cheap
-// and must not allocate or lock. TscClock (the CPU's time-stamp counter,
+// A profiler reads the clock once per node (twice with observers), so
+// implementations must be cheap and must not allocate or lock. TscClock (the CPU's time-stamp counter,
 // ~10 ns a read) is the default where the TSC is invariant, SteadyClock
 // elsewhere; ManualClock only moves when told to, which makes timing tests
 // deterministic (a test operator advances it by a known amount, and every

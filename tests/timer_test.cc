@@ -217,6 +217,58 @@ TEST(CompensationTest, CompensatedTimesEqualTheFreeClocksAtEveryDepth) {
   EXPECT_DOUBLE_EQ(costly.coverage(), 1.0);
 }
 
+// Blocks whose first node is itself control flow, a loop that runs no trip
+// and an empty else branch: each entry still costs one read, counted from the
+// calls of the block's first node.
+constexpr char kControlFlowFirst[] = R"IR(
+graph(%x : Tensor, %outer : int, %none : int, %ns : int):
+  %true : bool = prim::Constant[value=1]()
+  %zero : int = prim::Constant[value=0]()
+  %y : Tensor = prim::Loop(%outer, %true, %x)
+    block0(%i : int, %h : Tensor):
+      %odd : bool = aten::gt(%i, %zero)
+      %h2 : Tensor = prim::If(%odd)
+        block0():
+          %h3 : Tensor = prim::Loop(%none, %true, %h)
+            block0(%j : int, %g : Tensor):
+              %g1 : Tensor = graphprof_test::advance(%g, %ns)
+              -> (%true, %g1)
+          %h4 : Tensor = graphprof_test::advance(%h3, %ns)
+          -> (%h4)
+        block1():
+          -> (%h)
+      -> (%true, %h2)
+  %z : Tensor = graphprof_test::advance(%y, %ns)
+  return (%z)
+)IR";
+
+TEST(CompensationTest, BlockEntriesAreCountedWhateverTheirFirstNode) {
+  auto plan = PlanIr(kControlFlowFirst);
+  ASSERT_NE(plan, nullptr);
+  const std::vector<c10::IValue> inputs = {torch::ones({1}), int64_t{3}, int64_t{0}, int64_t{7}};
+  const Report free_reads = ProfileWith(TestClock(), plan, inputs, 2);
+  Report costly = ProfileWith(std::make_shared<CostlyReadClock>(), plan, inputs, 2);
+  Compensate(costly, kCostlyReads, BlockStarts(*plan));
+  costly.Finalize();
+  EXPECT_EQ(costly.run_ns(), free_reads.run_ns());
+  for (size_t id = 0; id < costly.nodes.size(); ++id) {
+    EXPECT_EQ(costly.nodes[id].time().total, free_reads.nodes[id].time().total) << costly.nodes[id].identity.label;
+    EXPECT_EQ(costly.nodes[id].time().self, free_reads.nodes[id].time().self) << costly.nodes[id].identity.label;
+  }
+  // i = 1, 2 are odd: two advances in the If, one at the end; the inner
+  // loop never runs.
+  EXPECT_EQ(free_reads.run_ns()[0], 3 * 7);
+}
+
+// With observers nodes are timed with two reads each and no block reads;
+// the calibration measures that path when asked.
+TEST(CompensationTest, TwoReadCalibrationMeasuresTwoReadsPerNode) {
+  const TimerCost cost = MeasureTimerCost(std::make_shared<CostlyReadClock>(), /*trace=*/true, /*two_reads=*/true);
+  EXPECT_DOUBLE_EQ(cost.per_execution_ns, 2 * kRead);
+  EXPECT_DOUBLE_EQ(cost.inner_ns, kRead);
+  EXPECT_EQ(cost.per_block_ns, 0);
+}
+
 TEST(CompensationTest, ProfileMeasuresTheCostAndCompensatesUnlessTurnedOff) {
   auto plan = PlanIr(kNested);
   ASSERT_NE(plan, nullptr);
