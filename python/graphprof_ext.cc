@@ -743,6 +743,9 @@ PYBIND11_MODULE(_graphprof, m) {
       .def_property_readonly("total_us", &Report::total_us)
       .def_property_readonly("coverage", &Report::coverage)
       .def_property_readonly("timer_overhead_ns", [](const Report& r) { return r.timer_overhead_ns; })
+      .def_property_readonly("timer_inner_ns", [](const Report& r) { return r.timer_inner_ns; })
+      .def_property_readonly("timer_block_ns", [](const Report& r) { return r.timer_block_ns; })
+      .def_property_readonly("compensated", [](const Report& r) { return r.compensated; })
       .def_property_readonly("run_ns", [](const Report& r) { return r.run_ns(); })
       .def_property_readonly("executions_per_run", &Report::executions_per_run)
       .def_property_readonly("metrics", [](const Report& r) {

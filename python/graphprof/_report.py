@@ -109,7 +109,23 @@ class Report:
 
     @property
     def timer_overhead_ns(self):
+        """Measured timer cost per node execution, added to its parent (ns)."""
         return self._r.timer_overhead_ns
+
+    @property
+    def timer_inner_ns(self):
+        """The part of timer_overhead_ns inside the node's own interval (ns)."""
+        return self._r.timer_inner_ns
+
+    @property
+    def timer_block_ns(self):
+        """Cost of the clock read made on entering a block (ns; 0: none)."""
+        return self._r.timer_block_ns
+
+    @property
+    def compensated(self):
+        """True when the timer's cost was taken off the times."""
+        return self._r.compensated
 
     @property
     def metrics(self):

@@ -271,6 +271,14 @@ class ControlFlowTest(unittest.TestCase):
     def test_profile(self):
         r = graphprof.profile(self.module, self.x, 5, [True, False], runs=4, warmup=1)
         self.assertIs(r.verified, True)
+        # The timer: one read per node, one per block entered, all taken off.
+        self.assertIs(r.compensated, True)
+        self.assertGreater(r.timer_overhead_ns, 0)
+        self.assertGreater(r.timer_inner_ns, 0)
+        self.assertLessEqual(r.timer_inner_ns, r.timer_overhead_ns)
+        self.assertEqual(r.timer_block_ns, r.timer_overhead_ns)
+        self.assertIs(graphprof.profile(self.module, self.x, 5, [True, False], runs=1, compensate=False).compensated,
+                      False)
         nodes = {n["kind"]: n for n in reversed(r.nodes)}
         loop = nodes["prim::Loop"]
         self.assertEqual(loop["calls"], [1] * 4)
