@@ -138,9 +138,7 @@ Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, TimerCos
   report.dropped_events = interpreter.dropped_events();
   if (!interpreter.chained_reads()) timer.per_block_ns = 0;  // two reads per node, none per block
   report.timer_block_ns = timer.per_block_ns;
-  if (compensate) {
-    Compensate(report, timer, interpreter.chained_reads() ? BlockStarts(plan) : std::vector<BlockStart>{});
-  }
+  if (compensate) Compensate(report, timer, BlockStarts(plan));
   report.Finalize();
   return report;
 }

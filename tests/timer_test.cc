@@ -94,6 +94,18 @@ class CostlyReadClock final : public TimeSource {
 // interval; a block entry costs one read too.
 constexpr TimerCost kCostlyReads{/*per_execution_ns=*/kRead, /*inner_ns=*/kRead, /*per_block_ns=*/kRead};
 
+// Compensated with CostlyReadClock, every time equals the free clock's.
+void ExpectSameTimes(const Report& compensated, const Report& free_reads) {
+  EXPECT_EQ(compensated.run_ns(), free_reads.run_ns());
+  ASSERT_EQ(compensated.nodes.size(), free_reads.nodes.size());
+  for (size_t id = 0; id < compensated.nodes.size(); ++id) {
+    const NodeRecord& node = compensated.nodes[id];
+    EXPECT_EQ(node.calls, free_reads.nodes[id].calls) << node.identity.label;
+    EXPECT_EQ(node.time().total, free_reads.nodes[id].time().total) << node.identity.label;
+    EXPECT_EQ(node.time().self, free_reads.nodes[id].time().self) << node.identity.label;
+  }
+}
+
 Report ProfileWith(std::shared_ptr<TimeSource> clock, const std::shared_ptr<const GraphPlan>& plan,
                    const std::vector<c10::IValue>& inputs, int runs) {
   ProfilingInterpreter profiler(plan, std::move(clock));
@@ -200,16 +212,9 @@ TEST(CompensationTest, CompensatedTimesEqualTheFreeClocksAtEveryDepth) {
   EXPECT_DOUBLE_EQ(costly.timer_overhead_ns, 100);
   EXPECT_DOUBLE_EQ(costly.timer_inner_ns, 100);
   EXPECT_DOUBLE_EQ(costly.timer_block_ns, 100);
-  ASSERT_EQ(costly.nodes.size(), free_reads.nodes.size());
-  EXPECT_EQ(costly.run_ns(), free_reads.run_ns());
+  ExpectSameTimes(costly, free_reads);
   int max_depth = 0;
-  for (size_t id = 0; id < costly.nodes.size(); ++id) {
-    const NodeRecord& node = costly.nodes[id];
-    max_depth = std::max(max_depth, node.identity.depth);
-    EXPECT_EQ(node.calls, free_reads.nodes[id].calls) << node.identity.label;
-    EXPECT_EQ(node.time().total, free_reads.nodes[id].time().total) << node.identity.label;
-    EXPECT_EQ(node.time().self, free_reads.nodes[id].time().self) << node.identity.label;
-  }
+  for (const NodeRecord& node : costly.nodes) max_depth = std::max(max_depth, node.identity.depth);
   EXPECT_EQ(max_depth, 3);
   // The free clock's numbers are the test operator's: 3 outer + 3*3 odd
   // inner iterations + 1 final advance, 7 ns each.
@@ -250,11 +255,7 @@ TEST(CompensationTest, BlockEntriesAreCountedWhateverTheirFirstNode) {
   Report costly = ProfileWith(std::make_shared<CostlyReadClock>(), plan, inputs, 2);
   Compensate(costly, kCostlyReads, BlockStarts(*plan));
   costly.Finalize();
-  EXPECT_EQ(costly.run_ns(), free_reads.run_ns());
-  for (size_t id = 0; id < costly.nodes.size(); ++id) {
-    EXPECT_EQ(costly.nodes[id].time().total, free_reads.nodes[id].time().total) << costly.nodes[id].identity.label;
-    EXPECT_EQ(costly.nodes[id].time().self, free_reads.nodes[id].time().self) << costly.nodes[id].identity.label;
-  }
+  ExpectSameTimes(costly, free_reads);
   // i = 1, 2 are odd: two advances in the If, one at the end; the inner
   // loop never runs.
   EXPECT_EQ(free_reads.run_ns()[0], 3 * 7);
