@@ -4,12 +4,14 @@
 #include <caffe2/serialize/read_adapter_interface.h>
 #include <sys/stat.h>
 #include <torch/csrc/jit/ir/irparser.h>
-#include <torch/csrc/jit/serialization/import_read.h>
+#include <torch/csrc/jit/serialization/unpickler.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
+#include <unordered_map>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -18,6 +20,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "common/status_util.h"
+#include "ir/inputs_pickle.h"
 
 namespace graphprof {
 namespace {
@@ -117,83 +120,6 @@ class BytesReadAdapter final : public caffe2::serialize::ReadAdapterInterface {
   const std::vector<char>& bytes_;
 };
 
-// What a torch.save archive's pickle holds, from its first opcode.
-std::string PickledKind(const unsigned char* pickle, size_t size) {
-  size_t at = 0;
-  if (size >= 2 && pickle[0] == 0x80) at = 2;  // PROTO n
-  if (at >= size) return "";
-  switch (pickle[at]) {
-    case '}': return "a dict";
-    case ']': return "a list";
-    case ')': case '(': return "a tuple";
-    case 'c': case 0x93: return "a Python object";
-    default: return "";
-  }
-}
-
-// LibTorch's unpickler trusts two numbers of a pickle with memory: it
-// allocates a string's or bytes' declared length before reading it, and it
-// grows its memo table to any index a LONG_BINPUT names. A damaged pickle of
-// a few bytes can so cost gigabytes. Walks the opcodes up to STOP and
-// describes the first such number the pickle cannot back: a length past its
-// end, or a memo index beyond its size (picklers number memo entries from 0,
-// one opcode each). "" when there is none. At an opcode it does not know, or
-// an argument cut short, it stops: the unpickler then says what is wrong.
-std::string PickleDamage(const unsigned char* pickle, size_t size) {
-  size_t at = 0;
-  while (at < size) {
-    const unsigned char op = pickle[at++];
-    size_t fixed = 0;   // bytes of argument
-    size_t prefix = 0;  // bytes of a little-endian length, then that many bytes
-    int lines = 0;      // newline-terminated arguments
-    switch (op) {
-      case '.': return "";  // STOP
-      case '(': case ')': case '0': case '1': case '2': case 'N': case 'Q': case 'R': case ']': case 'a':
-      case 'b': case 'd': case '}': case 'e': case 'l': case 'o': case 's': case 't': case 'u':
-      case 0x81: case 0x85: case 0x86: case 0x87: case 0x88: case 0x89: case 0x8f: case 0x90: case 0x91:
-      case 0x92: case 0x93: case 0x94: case 0x97: case 0x98:
-        break;
-      case 'K': case 'h': case 'q': case 0x80: case 0x82: fixed = 1; break;
-      case 'M': case 0x83: fixed = 2; break;
-      case 'J': case 'j': case 'r': case 0x84: fixed = 4; break;
-      case 'G': case 0x95: fixed = 8; break;
-      case 'F': case 'I': case 'L': case 'S': case 'V': case 'P': case 'g': case 'p': lines = 1; break;
-      case 'c': case 'i': lines = 2; break;
-      case 'U': case 'C': case 0x8a: case 0x8c: prefix = 1; break;
-      case 'T': case 'X': case 'B': case 0x8b: prefix = 4; break;
-      case 0x8d: case 0x8e: case 0x96: prefix = 8; break;
-      default: return "";
-    }
-    if (prefix > 0) {
-      if (size - at < prefix) return "";
-      uint64_t length = 0;
-      for (size_t i = prefix; i-- > 0;) length = length << 8 | pickle[at + i];
-      at += prefix;
-      if (length > size - at) {
-        return absl::StrCat("its pickle declares ", length, " bytes at offset ", at - prefix - 1, " where ",
-                            size - at, " remain");
-      }
-      fixed = static_cast<size_t>(length);
-    }
-    for (; lines > 0; --lines) {
-      const void* newline = std::memchr(pickle + at, '\n', size - at);
-      if (newline == nullptr) return "";
-      at = static_cast<size_t>(static_cast<const unsigned char*>(newline) - pickle) + 1;
-    }
-    if (size - at < fixed) return "";
-    if (op == 'r') {  // LONG_BINPUT
-      const uint32_t index = static_cast<uint32_t>(pickle[at]) | static_cast<uint32_t>(pickle[at + 1]) << 8 |
-                             static_cast<uint32_t>(pickle[at + 2]) << 16 | static_cast<uint32_t>(pickle[at + 3]) << 24;
-      if (index >= size) {
-        return absl::StrCat("its pickle stores memo entry ", index, " at offset ", at - 1, ", more than ", size,
-                            " bytes of pickle can number");
-      }
-    }
-    at += fixed;
-  }
-  return "";
-}
-
 }  // namespace
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
@@ -277,42 +203,59 @@ absl::StatusOr<std::vector<c10::IValue>> ParseInputs(std::vector<char> bytes, co
     }
     return absl::InvalidArgumentError(absl::StrCat(name, ": not inputs saved with torch.save (", message, "); ", how));
   };
-  // What torch::jit::pickle_load does, over BytesReadAdapter.
+  // What torch::jit::pickle_load does, over BytesReadAdapter, with the
+  // pickle checked (and made readable) by CheckInputsPickle first.
   std::unique_ptr<caffe2::serialize::PyTorchStreamReader> reader;
   try {
     reader = std::make_unique<caffe2::serialize::PyTorchStreamReader>(std::make_shared<BytesReadAdapter>(bytes));
   } catch (const std::exception& e) {
     return not_inputs(e);  // not a zip archive
   }
-  std::string held;
-  std::string damage;
+  // Tensor data the check read for its size, kept for the unpickler.
+  std::unordered_map<std::string, at::DataPtr> records;
+  auto record_size = [&](const std::string& record) -> std::optional<uint64_t> {
+    if (!reader->hasRecord(record)) return std::nullopt;
+    auto [data, size] = reader->getRecord(record);
+    records[record] = std::move(data);
+    return size;
+  };
+  auto read_record = [&](const std::string& key) -> at::DataPtr {
+    const std::string record = "data/" + key;
+    auto kept = records.find(record);
+    if (kept != records.end() && kept->second) return std::move(kept->second);
+    return std::get<0>(reader->getRecord(record));
+  };
+  std::string pickle;
   try {
     if (reader->hasRecord("constants.pkl") || reader->hasRecord("code/__torch__.py")) {
       return absl::InvalidArgumentError(absl::StrCat(
           name, ": is a TorchScript module (torch.jit.save), not inputs: pass it as --model; ", how));
     }
-    if (reader->hasRecord("data.pkl")) {
-      at::DataPtr data;
-      size_t size = 0;
-      std::tie(data, size) = reader->getRecord("data.pkl");
-      const auto* pickle = static_cast<const unsigned char*>(data.get());
-      held = PickledKind(pickle, size);
-      damage = PickleDamage(pickle, size);
+    if (!reader->hasRecord("data.pkl")) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, ": not inputs saved with torch.save (the archive has no data.pkl); ", how));
     }
-  } catch (const std::exception&) {
-    // Reading the archive below says what is wrong.
-  }
-  if (held == "a dict") {
-    return absl::InvalidArgumentError(absl::StrCat(name, ": holds a dict; positional inputs are needed: ", how));
-  }
-  if (!damage.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(name, ": is damaged: ", damage, "; ", how));
+    auto [data, size] = reader->getRecord("data.pkl");
+    absl::StatusOr<std::string> checked =
+        CheckInputsPickle(absl::string_view(static_cast<const char*>(data.get()), size), record_size);
+    if (!checked.ok()) return absl::InvalidArgumentError(absl::StrCat(name, ": ", checked.status().message(), "; ", how));
+    pickle = *std::move(checked);
+  } catch (const std::exception& e) {
+    return not_inputs(e);  // a record the archive cannot give
   }
   c10::IValue value;
   try {
-    value = torch::jit::readArchiveAndTensors("data", /*pickle_prefix=*/"", /*tensor_prefix=*/"",
-                                              /*type_resolver=*/c10::nullopt, /*obj_loader=*/c10::nullopt,
-                                              /*device=*/c10::nullopt, *reader);
+    size_t read = 0;
+    auto reader_fn = [&](char* buffer, size_t n) -> size_t {
+      n = std::min(n, pickle.size() - read);
+      std::memcpy(buffer, pickle.data() + read, n);
+      read += n;
+      return n;
+    };
+    torch::jit::Unpickler unpickler(reader_fn, /*type_resolver=*/nullptr, /*obj_loader=*/nullptr, read_record,
+                                    /*device=*/c10::nullopt);
+    unpickler.set_version(reader->version());
+    value = unpickler.parse_ivalue();
   } catch (const std::exception& e) {
     return not_inputs(e);
   }

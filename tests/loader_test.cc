@@ -103,6 +103,42 @@ TEST(LoaderTest, PickleMemoIndicesBeyondThePickleAreRefused) {
   ExpectOneLineMentioning(LoadInputs(path).status(), "pickle_memo_index_past_end.pt: is damaged: its pickle stores memo entry");
 }
 
+// Found by inputs_file_fuzzer: a pickle whose TUPLE3 has two values under
+// it. LibTorch 1.13 popped an empty vector and later freed memory it never
+// allocated (ASan: bad-free); CheckInputsPickle refuses it first.
+TEST(LoaderTest, PickleOpcodesWithoutTheirValuesAreRefused) {
+  const std::string path = "tests/fuzz/regressions/inputs_file_fuzzer/tuple3_on_two_values.pt";
+  ExpectOneLineMentioning(LoadInputs(path).status(), "tuple3_on_two_values.pt: is damaged: its pickle runs TUPLE3 on");
+}
+
+// What Python writes for [x], big ints and quantized tensors, which LibTorch
+// 1.13 cannot read by itself, loads with the values saved.
+TEST(LoaderTest, ReadsWhatLibTorchAloneCannot) {
+  const at::Tensor x = torch::arange(6.0).reshape({2, 3});
+  absl::StatusOr<std::vector<c10::IValue>> list = LoadInputs("tests/real/one_element_list.pt");
+  ASSERT_TRUE(list.ok()) << list.status();
+  ASSERT_EQ(list->size(), 1u);
+  EXPECT_TRUE((*list)[0].toTensor().equal(x));
+  absl::StatusOr<std::vector<c10::IValue>> ints = LoadInputs("tests/real/wide_ints.pt");
+  ASSERT_TRUE(ints.ok()) << ints.status();
+  ASSERT_EQ(ints->size(), 3u);
+  EXPECT_TRUE((*ints)[0].toTensor().equal(x));
+  EXPECT_EQ((*ints)[1].toInt(), int64_t{1} << 40);
+  EXPECT_EQ((*ints)[2].toInt(), -(int64_t{1} << 40));
+  absl::StatusOr<std::vector<c10::IValue>> quantized = LoadInputs("tests/real/quantized.pt");
+  ASSERT_TRUE(quantized.ok()) << quantized.status();
+  ASSERT_EQ(quantized->size(), 2u);
+  const at::Tensor per_tensor = (*quantized)[0].toTensor();
+  ASSERT_TRUE(per_tensor.is_quantized());
+  EXPECT_EQ(per_tensor.q_scale(), 0.5);
+  EXPECT_EQ(per_tensor.q_zero_point(), 1);
+  EXPECT_TRUE(per_tensor.dequantize().equal(x));
+  const at::Tensor per_channel = (*quantized)[1].toTensor();
+  ASSERT_TRUE(per_channel.is_quantized());
+  EXPECT_TRUE(per_channel.q_per_channel_scales().equal(torch::tensor({0.5, 0.25}, torch::kDouble)));
+  EXPECT_TRUE(per_channel.dequantize().equal(x));
+}
+
 TEST(LoaderTest, DefineReportsSyntaxErrorsOnOneLine) {
   torch::jit::Module m("Broken");
   absl::Status status = DefineMethods(m, "def forward(self, x):\n    return x +\n");
