@@ -70,7 +70,12 @@ struct Value {
   int64_t numel = 0;                             // kStorage, kTensor
   std::vector<int64_t> sizes;                    // kTensor
   int depth = 1;                                 // levels of values, this one included
+  int64_t reached = 1;  // values reached walking it, shared ones each time (saturating)
   bool sealed = false;  // kList, kDict: inside another value, so complete
+  // A storage, or a tuple holding one: only _rebuild_* may take it (a bare
+  // storage becomes a tensor of one element, with no data when it is empty).
+  bool raw = false;
+  bool ordered_dict = false;  // kNone: what LibTorch 1.13 makes of OrderedDict()
 };
 using ValuePtr = std::shared_ptr<Value>;
 
@@ -98,6 +103,10 @@ constexpr StorageType kStorageTypes[] = {
     {"BoolStorage", 1, false},     {"ComplexDoubleStorage", 16, false}, {"ComplexFloatStorage", 8, false},
     {"QInt8Storage", 1, true},     {"QUInt8Storage", 1, true},        {"QInt32Storage", 4, true},
 };
+// Values reached walking the inputs (each shared one each time it is
+// reached, as copying and describing them do), at most.
+constexpr int64_t kMaxReached = int64_t{1} << 20;
+
 // at::QScheme values.
 constexpr int64_t kPerTensorAffine = 0, kPerChannelAffine = 1, kPerChannelAffineFloatQParams = 4;
 
@@ -151,6 +160,7 @@ class Checker {
       if (absl::Status step = Step(op); !step.ok()) return step;
     }
     if (stack_.size() != 1) return Damaged(absl::StrCat("stops with ", stack_.size(), " values, not one,"), op_at_);
+    if (stack_[0].value->raw) return Damaged("uses a storage outside a tensor", op_at_);
     if (stack_[0].value->kind == Kind::kDict) {
       return absl::InvalidArgumentError("holds a dict; positional inputs are needed");
     }
@@ -187,9 +197,7 @@ class Checker {
   }
 
   absl::Status Push(ValuePtr value, size_t start) {
-    if (value->depth > kMaxInputsNesting) {
-      return Damaged(absl::StrCat("nests values more than ", kMaxInputsNesting, " levels deep"));
-    }
+    if (absl::Status bounded = Bounded(*value); !bounded.ok()) return bounded;
     stack_.push_back({std::move(value), start});
     return absl::OkStatus();
   }
@@ -219,15 +227,33 @@ class Checker {
     }
     return mark;
   }
-  // `value` goes inside another: a list or dict in it is complete from now
-  // on (so no container can come to hold itself).
-  static void Seal(const ValuePtr& value) { value->sealed = true; }
+  absl::Status Bounded(const Value& value) const {
+    if (value.depth > kMaxInputsNesting) {
+      return Damaged(absl::StrCat("nests values more than ", kMaxInputsNesting, " levels deep"));
+    }
+    if (value.reached > kMaxReached) {
+      return Damaged(absl::StrCat("reaches more than ", kMaxReached, " values (shared ones counted each time)"));
+    }
+    return absl::OkStatus();
+  }
+  // `value` goes inside `container`: a list or dict in it is complete from
+  // now on (so no container can come to hold itself); only a tuple may hold
+  // a storage (the arguments of _rebuild_*).
+  absl::Status PutInside(const ValuePtr& value, Value& container) const {
+    if (value->raw) {
+      if (container.kind != Kind::kTuple) return Damaged("uses a storage outside a tensor");
+      container.raw = true;
+    }
+    value->sealed = true;
+    container.depth = std::max(container.depth, value->depth + 1);
+    container.reached = std::min(kMaxReached + 1, container.reached + value->reached);
+    return absl::OkStatus();
+  }
 
   absl::Status MakeTuple(size_t from, size_t start) {
     auto tuple = std::make_shared<Value>(Kind::kTuple);
     for (size_t i = from; i < stack_.size(); ++i) {
-      Seal(stack_[i].value);
-      tuple->depth = std::max(tuple->depth, stack_[i].value->depth + 1);
+      if (absl::Status put = PutInside(stack_[i].value, *tuple); !put.ok()) return put;
       tuple->elements.push_back(std::move(stack_[i].value));
     }
     stack_.resize(from);
@@ -237,6 +263,9 @@ class Checker {
   // Adds stack_[from..] to the list or dict at stack_[from - 1].
   absl::Status Fill(size_t from, Kind kind, const char* op_name) {
     const ValuePtr& target = stack_[from - 1].value;
+    if (target->ordered_dict) {
+      return Damaged(absl::StrCat("runs ", op_name, " on an OrderedDict, which LibTorch 1.13 reads as None,"));
+    }
     if (target->kind != kind) {
       return Damaged(absl::StrCat("runs ", op_name, " on ", KindName(target->kind), ", not ", KindName(kind), ","));
     }
@@ -246,12 +275,9 @@ class Checker {
     }
     for (size_t i = from; i < stack_.size(); ++i) {
       if (stack_[i].value == target) return Damaged(absl::StrCat("puts a container inside itself with ", op_name, ","));
-      Seal(stack_[i].value);
-      target->depth = std::max(target->depth, stack_[i].value->depth + 1);
+      if (absl::Status put = PutInside(stack_[i].value, *target); !put.ok()) return put;
     }
-    if (target->depth > kMaxInputsNesting) {
-      return Damaged(absl::StrCat("nests values more than ", kMaxInputsNesting, " levels deep"));
-    }
+    if (absl::Status bounded = Bounded(*target); !bounded.ok()) return bounded;
     stack_.resize(from);
     return absl::OkStatus();
   }
@@ -325,8 +351,7 @@ class Checker {
         if (op == kDict && (stack_.size() - mark->height) % 2 != 0) return Damaged("runs DICT on a key without a value,");
         auto container = std::make_shared<Value>(op == kList ? Kind::kList : Kind::kDict);
         for (size_t i = mark->height; i < stack_.size(); ++i) {
-          Seal(stack_[i].value);
-          container->depth = std::max(container->depth, stack_[i].value->depth + 1);
+          if (absl::Status put = PutInside(stack_[i].value, *container); !put.ok()) return put;
         }
         stack_.resize(mark->height);
         return Push(std::move(container), mark->offset);
@@ -438,8 +463,13 @@ class Checker {
     if (callable.value->kind != Kind::kCallable) {
       return Damaged(absl::StrCat("calls ", KindName(callable.value->kind), " with REDUCE"));
     }
-    Seal(args.value);
-    if (callable.value->number == kOrderedDict) return Push(std::make_shared<Value>(Kind::kDict), callable.start);
+    args.value->sealed = true;
+    if (callable.value->number == kOrderedDict) {
+      if (args.value->raw) return Damaged("uses a storage outside a tensor");
+      auto none = std::make_shared<Value>(Kind::kNone);
+      none->ordered_dict = true;
+      return Push(std::move(none), callable.start);
+    }
     absl::StatusOr<ValuePtr> tensor = RebuildTensor(*args.value, callable.value->number == kRebuildQTensor);
     if (!tensor.ok()) return tensor.status();
     return Push(*std::move(tensor), callable.start);
@@ -553,6 +583,7 @@ class Checker {
     stack_.pop_back();
     const char* what = "a persistent id";
     if (id.value->kind != Kind::kTuple) return Damaged(absl::StrCat("gives ", KindName(id.value->kind), " as ", what));
+    if (id.value->raw) return Damaged("uses a storage outside a tensor");
     const Value& args = *id.value;
     absl::StatusOr<const Value*> tag = Element(args, 0, Kind::kString, what);
     if (!tag.ok()) return tag.status();
@@ -563,6 +594,11 @@ class Checker {
     if (!key.ok()) return key.status();
     absl::StatusOr<const Value*> location = Element(args, 3, Kind::kString, what);
     if (!location.ok()) return location.status();
+    // Where the tensors were saved from; LibTorch moves them back there.
+    const std::string& device = (*location)->text;
+    if (device != "cpu" && device != "cuda" && device.rfind("cuda:", 0) != 0) {
+      return Damaged(absl::StrCat("keeps a storage on '", device.substr(0, 32), "', not the CPU or CUDA,"));
+    }
     absl::StatusOr<const Value*> count = Element(args, 4, Kind::kInt, what);
     if (!count.ok()) return count.status();
     const int64_t numel = (*count)->number;
@@ -583,6 +619,7 @@ class Checker {
     storage->number = (*type)->number;
     storage->quantized = (*type)->quantized;
     storage->numel = numel;
+    storage->raw = true;
     return Push(std::move(storage), id.start);
   }
 

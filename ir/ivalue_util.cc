@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/status_util.h"
 
 namespace graphprof {
 namespace {
@@ -176,6 +177,14 @@ std::vector<c10::IValue> DeepCopy(const std::vector<c10::IValue>& values) {
   copies.reserve(values.size());
   for (const c10::IValue& v : values) copies.push_back(DeepCopy(v));
   return copies;
+}
+
+absl::StatusOr<std::vector<c10::IValue>> CopyInputs(const std::vector<c10::IValue>& values) {
+  try {
+    return DeepCopy(values);
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat("the inputs cannot be copied for a run: ", ExceptionMessage(e)));
+  }
 }
 
 IValueComparison CompareIValues(const c10::IValue& expected, const c10::IValue& actual, double rtol, double atol) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/types/span.h"
 
 namespace graphprof {
@@ -35,6 +36,10 @@ bool IdenticalIValues(const c10::IValue& a, const c10::IValue& b, std::string* w
 // mutates in place stay pristine for the next run.
 c10::IValue DeepCopy(const c10::IValue& value);
 std::vector<c10::IValue> DeepCopy(const std::vector<c10::IValue>& values);
+// DeepCopy of a run's inputs, or InvalidArgument saying why they cannot be
+// copied (a view of a few bytes too large to materialize, a quantizer whose
+// tensors LibTorch cannot clone); nothing throws.
+absl::StatusOr<std::vector<c10::IValue>> CopyInputs(const std::vector<c10::IValue>& values);
 
 // Short type-and-shape text: "f32[1,3,224,224]", "i64", "(f32[2], i64[3])", "[f32[4] x3]".
 std::string DescribeIValue(const c10::IValue& value);

@@ -211,12 +211,21 @@ absl::StatusOr<std::vector<c10::IValue>> ParseInputs(std::vector<char> bytes, co
   } catch (const std::exception& e) {
     return not_inputs(e);  // not a zip archive
   }
-  // Tensor data the check read for its size, kept for the unpickler.
+  // Tensor data the check read for its size (each record once), kept for
+  // the unpickler. A record is read whole to learn its size: torch.save
+  // stores records uncompressed, so that is at most the file; a compressed
+  // one costs its full size here as in LibTorch.
   std::unordered_map<std::string, at::DataPtr> records;
+  std::unordered_map<std::string, std::optional<uint64_t>> sizes;
   auto record_size = [&](const std::string& record) -> std::optional<uint64_t> {
-    if (!reader->hasRecord(record)) return std::nullopt;
-    auto [data, size] = reader->getRecord(record);
-    records[record] = std::move(data);
+    auto known = sizes.find(record);
+    if (known != sizes.end()) return known->second;
+    std::optional<uint64_t>& size = sizes[record];
+    if (reader->hasRecord(record)) {
+      auto [data, bytes] = reader->getRecord(record);
+      records[record] = std::move(data);
+      size = bytes;
+    }
     return size;
   };
   auto read_record = [&](const std::string& key) -> at::DataPtr {

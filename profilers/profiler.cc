@@ -235,8 +235,10 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
   // the backward after it (which may free what forward saved of it); it is
   // released when the next run's copy is made, outside timing and tracking.
   std::vector<c10::IValue> fresh;
-  auto run = [&]() {
-    fresh = DeepCopy(inputs);
+  auto run = [&]() -> absl::StatusOr<c10::IValue> {
+    absl::StatusOr<std::vector<c10::IValue>> copied = CopyInputs(inputs);
+    if (!copied.ok()) return copied.status();
+    fresh = *std::move(copied);
     if (!backward.has_value()) return interpreter.Run(fresh);
     backward->BeforeForward();
     at::AutoGradMode grad_mode(true);

@@ -149,6 +149,12 @@ TEST(HardeningTest, BadFilesSaySoInOneLine) {
                      "holds a dict; positional inputs are needed");
   ExpectOneLineError(RunTool({"--zoo=mlp", "--inputs=tests/real/pickled_module.pt"}), 1,
                      "holds a pickled Python object (torch.nn.modules.linear.Linear)");
+  // Valid files whose tensors cannot be copied for a run (found in review:
+  // both aborted on LibTorch's exception).
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--inputs=tests/real/huge_view.pt"}), 1,
+                     "the inputs cannot be copied for a run");
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--inputs=tests/real/float_qparams.pt"}), 1,
+                     "the inputs cannot be copied for a run");
   ExpectOneLineError(RunTool({"--zoo=mlp", "--inputs=" + testing::FixturePath("lstm.pt")}), 1,
                      "is a TorchScript module (torch.jit.save), not inputs: pass it as --model");
   ExpectOneLineError(RunTool({"--ir=" + Write("bad.ir", "graph(%x : Tensor):\n  %y : Tensor = aten::relu(%q)\n  return (%y)\n"),

@@ -130,6 +130,39 @@ TEST_F(InputsPickleTest, RefusesContainersThatHoldThemselves) {
                 "runs APPEND on a container already inside another");
 }
 
+// Found in review: LibTorch makes a bare storage a tensor of one element,
+// with no data when the storage is empty (copying it read address 0).
+TEST_F(InputsPickleTest, RefusesStoragesOutsideTensors) {
+  const std::string storage = "(" + Str("storage") + Global("torch", "QUInt8Storage") + Str("0") + Str("cpu") +
+                              Int(0) + "tQ";
+  ExpectRefused(storage, "uses a storage outside a tensor");
+  ExpectRefused(storage + Bytes({0x85}), "uses a storage outside a tensor");
+  ExpectRefused("](" + storage + "e", "uses a storage outside a tensor");
+  ExpectRefused("]" + storage + Bytes({0x85}) + "a", "uses a storage outside a tensor");
+  ExpectRefused(Global("collections", "OrderedDict") + storage + Bytes({0x85}) + "R", "uses a storage outside a tensor");
+  // The arguments of a rebuild, kept in the memo and used again elsewhere.
+  const std::string tensor = Tensor("0", 6, 0, {6}, {1});
+  const std::string memoized_args = tensor.substr(0, tensor.size() - 1) + "q" + Bytes({7}) + "R";
+  ExpectPasses("(" + memoized_args + "t");
+  ExpectRefused("](" + memoized_args + "h" + Bytes({7}) + "e", "uses a storage outside a tensor");
+  records_["data/m"] = 24;
+  ExpectRefused(Global("torch._utils", "_rebuild_tensor_v2") + "((" + Str("storage") +
+                    Global("torch", "FloatStorage") + Str("m") + Str("meta") + Int(6) + "tQ",
+                "keeps a storage on 'meta', not the CPU or CUDA");
+}
+
+// Found in review: a tuple of a tuple shared twice, twenty times over, is a
+// few bytes of pickle and a million values to copy and describe.
+TEST_F(InputsPickleTest, RefusesValuesSharedPastCounting) {
+  std::string doubled = "N";
+  for (int i = 0; i < 19; ++i) doubled += "q" + Bytes({0}) + "h" + Bytes({0}) + Bytes({0x86});
+  ExpectPasses(doubled);  // 2**20 - 1 values
+  ExpectRefused(doubled + "q" + Bytes({0}) + "h" + Bytes({0}) + Bytes({0x86}), "reaches more than 1048576 values");
+  std::string lists = "]q" + Bytes({0}) + "(" + Int(1) + Int(2) + "e";
+  for (int i = 0; i < 20; ++i) lists = "](" + lists + "q" + Bytes({1}) + "h" + Bytes({1}) + "e";
+  ExpectRefused(lists, "reaches more than 1048576 values");
+}
+
 TEST_F(InputsPickleTest, RefusesValuesNestedTooDeep) {
   std::string nested = "N";
   for (int i = 1; i < kMaxInputsNesting; ++i) nested += Bytes({0x85});
@@ -190,7 +223,8 @@ TEST_F(InputsPickleTest, NamesWhatItDoesNotRead) {
   ExpectRefused(Global("__main__", "Point") + ")R", "holds a pickled Python object (__main__.Point) that only Python");
   ExpectRefused(Global("torch", "device") + "(" + Str("cpu") + "tR", "holds torch.device, which graphprof does not read");
   ExpectRefused("}", "holds a dict; positional inputs are needed");
-  ExpectRefused(Global("collections", "OrderedDict") + ")R", "holds a dict");
+  ExpectRefused(Global("collections", "OrderedDict") + ")R(" + Int(1) + Int(2) + "u",
+                "runs SETITEMS on an OrderedDict, which LibTorch 1.13 reads as None");
   ExpectRefused("N" + Bytes({0x95}), "has opcode 0x95, which LibTorch does not read, at offset 3");
   ExpectRefused(")" + Bytes({0x81}), "builds an object (opcode 0x81)");
   absl::StatusOr<std::string> protocol4 = Check(Bytes({0x80, 4, 'N', '.'}));

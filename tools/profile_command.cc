@@ -408,7 +408,9 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   if (options.memory) report->notes.push_back(absl::StrCat("live memory after the runs: ", FormatLiveMemory(ReadLiveMemory())));
 
   if (options.verify) {
-    absl::StatusOr<c10::IValue> expected = source->run_native(DeepCopy(*inputs));
+    absl::StatusOr<std::vector<c10::IValue>> copied = CopyInputs(*inputs);
+    if (!copied.ok()) return Fail(err, kExitFailure, copied.status());
+    absl::StatusOr<c10::IValue> expected = source->run_native(*std::move(copied));
     if (!expected.ok()) return Fail(err, kExitFailure, expected.status());
     // Passes change float rounding: then the comparison is within tolerance.
     const double rtol = source->transformed ? options.rtol : 0;
