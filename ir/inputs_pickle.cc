@@ -198,6 +198,8 @@ class Checker {
 
   absl::Status Push(ValuePtr value, size_t start) {
     if (absl::Status bounded = Bounded(*value); !bounded.ok()) return bounded;
+    // What the model holds is bounded like what the inputs reach.
+    if (stack_.size() >= kMaxReached) return Damaged(absl::StrCat("holds more than ", kMaxReached, " values at once"));
     stack_.push_back({std::move(value), start});
     return absl::OkStatus();
   }
@@ -330,6 +332,9 @@ class Checker {
                                                          " bytes of pickle can number"));
         }
         if (absl::Status need = Need(1, op == kBinPut ? "BINPUT" : "LONG_BINPUT"); !need.ok()) return need;
+        if (memo_.size() >= kMaxReached && memo_.count(index) == 0) {
+          return Damaged(absl::StrCat("memoizes more than ", kMaxReached, " values"));
+        }
         memo_[index] = stack_.back().value;
         return absl::OkStatus();
       }

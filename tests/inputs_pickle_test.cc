@@ -163,6 +163,15 @@ TEST_F(InputsPickleTest, RefusesValuesSharedPastCounting) {
   ExpectRefused(lists, "reaches more than 1048576 values");
 }
 
+TEST_F(InputsPickleTest, HoldsABoundedNumberOfValues) {
+  ExpectRefused(std::string((1 << 20) + 1, 'N'), "holds more than 1048576 values at once");
+  std::string memoized;
+  for (uint32_t i = 0; i <= (1u << 20); ++i) {
+    memoized += "r" + Bytes({static_cast<int>(i & 0xff), static_cast<int>(i >> 8 & 0xff), static_cast<int>(i >> 16), 0});
+  }
+  ExpectRefused("N" + memoized, "memoizes more than 1048576 values");
+}
+
 TEST_F(InputsPickleTest, RefusesValuesNestedTooDeep) {
   std::string nested = "N";
   for (int i = 1; i < kMaxInputsNesting; ++i) nested += Bytes({0x85});
