@@ -107,6 +107,10 @@ constexpr StorageType kStorageTypes[] = {
 // reached, as copying and describing them do), at most.
 constexpr int64_t kMaxReached = int64_t{1} << 20;
 
+// Dimensions of a tensor, at most (LibTorch's kernels assume few; each
+// tensor holds its own sizes and strides).
+constexpr size_t kMaxDims = 64;
+
 // at::QScheme values.
 constexpr int64_t kPerTensorAffine = 0, kPerChannelAffine = 1, kPerChannelAffineFloatQParams = 4;
 
@@ -161,6 +165,7 @@ class Checker {
     }
     if (stack_.size() != 1) return Damaged(absl::StrCat("stops with ", stack_.size(), " values, not one,"), op_at_);
     if (stack_[0].value->raw) return Damaged("uses a storage outside a tensor", op_at_);
+    if (!marks_.empty()) return Damaged("stops with a MARK still open", op_at_);
     if (stack_[0].value->kind == Kind::kDict) {
       return absl::InvalidArgumentError("holds a dict; positional inputs are needed");
     }
@@ -286,7 +291,13 @@ class Checker {
 
   absl::Status Step(unsigned char op) {
     switch (op) {
-      case kMark: marks_.push_back({stack_.size(), op_at_}); return absl::OkStatus();
+      case kMark:
+        // Each open MARK is a level of nesting in what Python writes.
+        if (marks_.size() >= static_cast<size_t>(kMaxInputsNesting)) {
+          return Damaged(absl::StrCat("opens more than ", kMaxInputsNesting, " MARKs at once"));
+        }
+        marks_.push_back({stack_.size(), op_at_});
+        return absl::OkStatus();
       case kEmptyTuple: return PushNew(Kind::kTuple);
       case kEmptyList: return PushNew(Kind::kList);
       case kEmptyDict: return PushNew(Kind::kDict);
@@ -324,17 +335,16 @@ class Checker {
         const unsigned char* bytes = Take(n);
         if (bytes == nullptr) return Short();
         const uint64_t index = LittleEndian(bytes, n);
-        // LibTorch grows its memo table to the index: picklers number
-        // entries from 0, one opcode each, so a pickle cannot use more.
-        if (index >= size_) {
-          return absl::InvalidArgumentError(absl::StrCat("is damaged: its pickle stores memo entry ", index,
-                                                         " at offset ", op_at_, ", more than ", size_,
-                                                         " bytes of pickle can number"));
+        // LibTorch grows its memo table to the index (and doubles it):
+        // picklers number entries from 0, one opcode each, so a pickle
+        // cannot use more than its size, nor more than the check holds.
+        if (index >= size_ || index >= static_cast<uint64_t>(kMaxReached)) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("is damaged: its pickle stores memo entry ", index, " at offset ", op_at_, ", more than ",
+                           std::min<uint64_t>(size_, kMaxReached), " entries ",
+                           index >= size_ ? absl::StrCat(size_, " bytes of pickle can number") : "graphprof reads"));
         }
         if (absl::Status need = Need(1, op == kBinPut ? "BINPUT" : "LONG_BINPUT"); !need.ok()) return need;
-        if (memo_.size() >= kMaxReached && memo_.count(index) == 0) {
-          return Damaged(absl::StrCat("memoizes more than ", kMaxReached, " values"));
-        }
         memo_[index] = stack_.back().value;
         return absl::OkStatus();
       }
@@ -521,6 +531,10 @@ class Checker {
     if (!sizes.ok()) return sizes.status();
     absl::StatusOr<std::vector<int64_t>> strides = Ints(args, 3, what);
     if (!strides.ok()) return strides.status();
+    if (sizes->size() > kMaxDims) {
+      return Damaged(absl::StrCat("calls ", what, " for a tensor of ", sizes->size(), " dimensions, more than ",
+                                  kMaxDims));
+    }
     if (sizes->size() != strides->size()) {
       return Damaged(absl::StrCat("calls ", what, " with ", sizes->size(), " sizes and ", strides->size(), " strides"));
     }
@@ -539,6 +553,7 @@ class Checker {
     auto tensor = std::make_shared<Value>(Kind::kTensor);
     tensor->numel = numel;
     tensor->sizes = *std::move(sizes);
+    tensor->reached += static_cast<int64_t>(tensor->sizes.size());  // its sizes and strides are held per tensor
     size_t next = 4;
     if (quantized) {
       if (absl::Status qparams = QuantizerParams(args, tensor->sizes); !qparams.ok()) return qparams;
