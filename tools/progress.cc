@@ -31,9 +31,9 @@ void Progress::Update(const char* phase, int done, int total) {
     runs_ = 0;
   }
   if (!enabled_ || done == 0 || std::chrono::steady_clock::now() - start_ < kQuietFor) return;
+  Shown(true);  // first: a signal after the line appears must clear it
   std::fprintf(stream_, "\rprofile_graph: %s run %d/%d\033[K", phase, done, total);
   std::fflush(stream_);
-  Shown(true);
 }
 
 void Progress::Nodes(int64_t done, int64_t total) {
@@ -43,9 +43,9 @@ void Progress::Nodes(int64_t done, int64_t total) {
   last_draw_ = now;
   std::string runs = runs_ > 0 ? absl::StrCat(run_, "/", runs_) : absl::StrCat(run_);
   std::string nodes = total > 0 ? absl::StrCat(done, "/", total) : absl::StrCat(done);
+  Shown(true);  // first: a signal after the line appears must clear it
   std::fprintf(stream_, "\rprofile_graph: %s run %s: %s nodes\033[K", phase_, runs.c_str(), nodes.c_str());
   std::fflush(stream_);
-  Shown(true);
 }
 
 void Progress::Finish() {
