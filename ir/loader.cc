@@ -192,16 +192,11 @@ absl::StatusOr<std::vector<c10::IValue>> LoadInputs(const std::string& path) {
 
 absl::StatusOr<std::vector<c10::IValue>> ParseInputs(std::vector<char> bytes, const std::string& name) {
   const std::string how = "save the inputs with torch.save(x | (x, y) | [x, y], FILE)";
+  // (Python objects and dicts never reach the unpickler: CheckInputsPickle
+  // names them.)
   auto not_inputs = [&](const std::exception& e) {
-    const std::string message = ExceptionMessage(e);
-    const std::string unknown = "Unpickler found unknown type ";
-    const size_t at = message.find(unknown);
-    if (at != std::string::npos) {
-      return absl::InvalidArgumentError(absl::StrCat(name, ": holds a pickled Python object (",
-                                                     message.substr(at + unknown.size()),
-                                                     ") that only Python can read, not inputs: ", how));
-    }
-    return absl::InvalidArgumentError(absl::StrCat(name, ": not inputs saved with torch.save (", message, "); ", how));
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, ": not inputs saved with torch.save (", ExceptionMessage(e), "); ", how));
   };
   // What torch::jit::pickle_load does, over BytesReadAdapter, with the
   // pickle checked (and made readable) by CheckInputsPickle first.
@@ -277,7 +272,7 @@ absl::StatusOr<std::vector<c10::IValue>> ParseInputs(std::vector<char> bytes, co
     inputs.push_back(value);
   } else {
     return absl::InvalidArgumentError(
-        absl::StrCat(name, ": holds ", value.isGenericDict() ? "a dict" : value.tagKind(), ", not inputs: ", how));
+        absl::StrCat(name, ": holds ", value.tagKind(), ", not inputs: ", how));
   }
   return inputs;
 }
