@@ -105,19 +105,39 @@ void Discard(std::vector<Temp>& temps) {
   temps.clear();
 }
 
+// A whole rendering, handed on at once.
+std::function<void(TextSink&)> StreamOf(std::function<std::string()> render) {
+  return [render = std::move(render)](TextSink& sink) { sink.Append(render()); };
+}
+
+// Writes a stream into an open file.
+absl::Status StreamTo(int fd, const std::function<void(TextSink&)>& stream) {
+  TextSink sink([fd](absl::string_view bytes) { return WriteAll(fd, bytes); });
+  stream(sink);
+  return sink.Finish();
+}
+
 }  // namespace
 
 void OutputFiles::Add(std::string path, std::string contents) {
   auto shared = std::make_shared<std::string>(std::move(contents));
-  Add(std::move(path), [shared] { return std::move(*shared); });
+  Add(std::move(path), [shared](TextSink& sink) { sink.Append(*shared); });
 }
 
 void OutputFiles::Add(std::string path, std::function<std::string()> render) {
-  outputs_.push_back(Output{std::move(path), std::move(render), false, ""});
+  Add(std::move(path), StreamOf(std::move(render)));
+}
+
+void OutputFiles::Add(std::string path, std::function<void(TextSink&)> stream) {
+  outputs_.push_back(Output{std::move(path), std::move(stream), false, ""});
 }
 
 void OutputFiles::AddNew(std::string path, std::function<std::string()> render) {
-  outputs_.push_back(Output{std::move(path), std::move(render), true, ""});
+  AddNew(std::move(path), StreamOf(std::move(render)));
+}
+
+void OutputFiles::AddNew(std::string path, std::function<void(TextSink&)> stream) {
+  outputs_.push_back(Output{std::move(path), std::move(stream), true, ""});
 }
 
 std::string OutputFiles::written_path(const std::string& path) const {
@@ -178,7 +198,7 @@ absl::Status OutputFiles::Commit() {
       std::lock_guard<std::mutex> lock(slots_mutex);
       temp.slot = RegisterTempFile(temp.path.c_str());
     }
-    absl::Status written = WriteAll(fd, to_temp[i]->render());
+    absl::Status written = StreamTo(fd, to_temp[i]->stream);
     if (written.ok() && replaces[i] && fchmod(fd, modes[i]) != 0) written = ErrnoStatus(errno);  // keep the mode
     if (close(fd) != 0 && written.ok()) written = ErrnoStatus(errno);
     if (!written.ok()) {
@@ -218,10 +238,9 @@ absl::Status OutputFiles::Commit() {
   }
   for (Output* output : in_place) {
     output->written = output->path;
-    const std::string contents = output->render();
     const int fd = open(output->path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd < 0) return Error(output->path, errno);
-    absl::Status written = WriteAll(fd, contents);
+    absl::Status written = StreamTo(fd, output->stream);
     close(fd);
     if (!written.ok()) return absl::PermissionDeniedError(absl::StrCat("cannot write ", output->path, ": ", written.message()));
   }

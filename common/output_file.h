@@ -11,7 +11,9 @@
 // stays); a target that exists and is not a regular file (/dev/null, a FIFO)
 // is written in place. AddNew outputs never replace anything. Renderings run
 // two at a time, on two threads: a render function must not touch shared
-// mutable state.
+// mutable state. A streamed output (a function of a TextSink) goes into its
+// file a chunk at a time as it is made, so no rendering is ever whole in
+// memory.
 #ifndef GRAPHPROF_COMMON_OUTPUT_FILE_H_
 #define GRAPHPROF_COMMON_OUTPUT_FILE_H_
 
@@ -21,6 +23,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "common/text_sink.h"
 
 namespace graphprof {
 
@@ -30,11 +33,15 @@ class OutputFiles {
   // The contents are made when the file is written, one file at a time, so
   // big outputs are not all in memory at once.
   void Add(std::string path, std::function<std::string()> render);
+  // The contents are streamed into the file as they are made (a chunk at a
+  // time: a 100 MB rendering never sits whole in memory).
+  void Add(std::string path, std::function<void(TextSink&)> stream);
   // A file that must not replace anything: if `path` names a file when it
   // is committed, the first free NumberedPath (path_pattern.h: "x-1.json",
   // "x-2.json", ...) is written instead, atomically (no other writer can
   // have taken the name in between). written_path() tells which.
   void AddNew(std::string path, std::function<std::string()> render);
+  void AddNew(std::string path, std::function<void(TextSink&)> stream);
   // Writes everything, or nothing; the message names the path that failed.
   // New files are placed before any existing file is replaced.
   absl::Status Commit();
@@ -44,7 +51,7 @@ class OutputFiles {
  private:
   struct Output {
     std::string path;
-    std::function<std::string()> render;
+    std::function<void(TextSink&)> stream;
     bool is_new = false;
     std::string written;
   };

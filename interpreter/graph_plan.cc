@@ -108,7 +108,7 @@ class GraphPlan::Builder {
     plan.id = id;
     plan.node = &node;
     plan.kind = node.kind();
-    plan.identity = IdentifyNode(node, plan_.prepared_.module_paths.get());
+    plan.identity = IdentifyNode(node, plan_.prepared_.module_paths.get(), &schema_texts_);
     plan.identity.id = id;
     plan.identity.parent = parent;
     plan.identity.depth = depth;
@@ -407,6 +407,7 @@ class GraphPlan::Builder {
   std::unordered_map<const jit::Node*, int> position_;
   std::unordered_map<const jit::Block*, int> block_index_;
   std::unordered_map<const jit::Operator*, jit::Operation*> operation_index_;
+  SchemaTexts schema_texts_;
 };
 
 GraphPlan::GraphPlan(PreparedGraph prepared, const PlanOptions& options)

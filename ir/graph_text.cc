@@ -33,10 +33,11 @@ class Printer {
   void PrintBlock(const torch::jit::Block* block, int indent) {
     const std::string pad(2 * indent, ' ');
     for (const torch::jit::Node* node : block->nodes()) {
-      std::ostringstream line;
-      node->print(line, 0, nullptr, /*print_source_locations=*/false, /*print_attributes=*/true,
+      line_.str("");  // one stream for all lines: making one costs more than printing a node
+      line_.clear();
+      node->print(line_, 0, nullptr, /*print_source_locations=*/false, /*print_attributes=*/true,
                   /*print_scopes=*/false, /*print_body=*/false);
-      lines_.push_back(IrLine{absl::StrCat(pad, absl::StripTrailingAsciiWhitespace(line.str())), next_id_++});
+      lines_.push_back(IrLine{absl::StrCat(pad, absl::StripTrailingAsciiWhitespace(line_.str())), next_id_++});
       int b = 0;
       for (const torch::jit::Block* sub : node->blocks()) {
         lines_.push_back(IrLine{absl::StrCat(pad, "  block", b++, "(", ValueList(sub->inputs(), true), "):"), -1});
@@ -47,6 +48,7 @@ class Printer {
   }
 
   std::vector<IrLine> lines_;
+  std::ostringstream line_;
   int next_id_ = 0;
 };
 

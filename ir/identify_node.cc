@@ -100,10 +100,18 @@ std::string UserSource(const torch::jit::Node& node) {
   return absl::StrCat(ShortPath(own->file), ":", own->line);
 }
 
-NodeIdentity IdentifyNode(const torch::jit::Node& node, const ModulePaths* paths) {
+NodeIdentity IdentifyNode(const torch::jit::Node& node, const ModulePaths* paths, SchemaTexts* schemas) {
   NodeIdentity identity;
   identity.kind = node.kind().toQualString();
-  if (const jit::Operator* op = node.maybeOperator()) identity.schema = c10::toString(op->schema());
+  if (const jit::Operator* op = node.maybeOperator()) {
+    if (schemas == nullptr) {
+      identity.schema = c10::toString(op->schema());
+    } else {
+      auto [it, inserted] = schemas->try_emplace(op);
+      if (inserted) it->second = c10::toString(op->schema());
+      identity.schema = it->second;
+    }
+  }
   identity.module = paths != nullptr ? paths->PathOf(node) : ModulePaths::FromCallStack(node);
   identity.source = UserSource(node);
   std::string code = CodeSource(node);

@@ -5,15 +5,22 @@
 #include <torch/script.h>
 
 #include <string>
+#include <unordered_map>
 
 #include "ir/module_paths.h"
 #include "ir/node_identity.h"
 
 namespace graphprof {
 
+// Schema texts already made, per operator: identifying the nodes of one
+// graph with one cache prints each operator's schema once.
+using SchemaTexts = std::unordered_map<const torch::jit::Operator*, std::string>;
+
 // Everything but id, parent and depth (those depend on the whole graph).
-// `paths` (may be null: bare graphs) names the module as named_modules() does.
-NodeIdentity IdentifyNode(const torch::jit::Node& node, const ModulePaths* paths = nullptr);
+// `paths` (may be null: bare graphs) names the module as named_modules() does;
+// `schemas` (may be null) is a cache that lives no longer than the graph.
+NodeIdentity IdentifyNode(const torch::jit::Node& node, const ModulePaths* paths = nullptr,
+                          SchemaTexts* schemas = nullptr);
 
 // Where the user's code made this node, as "file.py:12":
 //   * archives saved by torch.jit.save carry the original Python source

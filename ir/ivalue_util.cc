@@ -219,36 +219,73 @@ std::string ShortDtypeName(c10::ScalarType type) {
   }
 }
 
-std::string DescribeIValue(const c10::IValue& value) {
+void AppendIValueDescription(std::string* out, const c10::IValue& value) {
   if (value.isTensor()) {
     const at::Tensor& t = value.toTensor();
-    if (!t.defined()) return "undefined";
-    return absl::StrCat(ShortDtypeName(t.scalar_type()), "[", absl::StrJoin(t.sizes(), ","), "]");
+    if (!t.defined()) {
+      out->append("undefined");
+      return;
+    }
+    absl::StrAppend(out, ShortDtypeName(t.scalar_type()), "[");
+    bool first = true;
+    for (int64_t size : t.sizes()) {
+      if (!first) out->push_back(',');
+      absl::StrAppend(out, size);
+      first = false;
+    }
+    out->push_back(']');
+    return;
   }
   if (value.isTuple()) {
-    std::vector<std::string> parts;
-    for (const auto& v : value.toTupleRef().elements()) parts.push_back(DescribeIValue(v));
-    return absl::StrCat("(", absl::StrJoin(parts, ", "), ")");
+    out->push_back('(');
+    bool first = true;
+    for (const auto& v : value.toTupleRef().elements()) {
+      if (!first) out->append(", ");
+      AppendIValueDescription(out, v);
+      first = false;
+    }
+    out->push_back(')');
+    return;
   }
   if (value.isList()) {
     c10::ArrayRef<c10::IValue> items = value.toListRef();
-    if (items.empty()) return "[]";
-    return absl::StrCat("[", DescribeIValue(items[0]), " x", items.size(), "]");
+    if (items.empty()) {
+      out->append("[]");
+      return;
+    }
+    out->push_back('[');
+    AppendIValueDescription(out, items[0]);
+    absl::StrAppend(out, " x", items.size(), "]");
+    return;
   }
-  if (value.isInt()) return "int";
-  if (value.isDouble()) return "float";
-  if (value.isBool()) return "bool";
-  if (value.isString()) return "str";
-  if (value.isNone()) return "None";
-  if (value.isGenericDict()) return absl::StrCat("dict x", value.toGenericDict().size());
+  if (value.isInt()) return out->append("int"), void();
+  if (value.isDouble()) return out->append("float"), void();
+  if (value.isBool()) return out->append("bool"), void();
+  if (value.isString()) return out->append("str"), void();
+  if (value.isNone()) return out->append("None"), void();
+  if (value.isGenericDict()) return absl::StrAppend(out, "dict x", value.toGenericDict().size());
   if (value.isObject()) {
     auto type = value.toObjectRef().type();
-    return type->name() ? type->name()->name() : "object";
+    out->append(type->name() ? type->name()->name() : "object");
+    return;
   }
-  return value.tagKind();
+  out->append(value.tagKind());
 }
 
-int64_t IValueBytes(const c10::IValue& value) { return IValueBytes(absl::MakeConstSpan(&value, 1)); }
+std::string DescribeIValue(const c10::IValue& value) {
+  std::string out;
+  AppendIValueDescription(&out, value);
+  return out;
+}
+
+int64_t IValueBytes(const c10::IValue& value) {
+  // One tensor (most values): no set of storages needed.
+  if (value.isTensor()) {
+    const at::Tensor& t = value.toTensor();
+    return t.defined() && t.has_storage() ? static_cast<int64_t>(t.storage().nbytes()) : 0;
+  }
+  return IValueBytes(absl::MakeConstSpan(&value, 1));
+}
 
 int64_t IValueBytes(absl::Span<const c10::IValue> values) {
   std::unordered_set<const void*> seen;

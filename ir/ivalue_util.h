@@ -43,6 +43,8 @@ absl::StatusOr<std::vector<c10::IValue>> CopyInputs(const std::vector<c10::IValu
 
 // Short type-and-shape text: "f32[1,3,224,224]", "i64", "(f32[2], i64[3])", "[f32[4] x3]".
 std::string DescribeIValue(const c10::IValue& value);
+// The same, appended to `out`.
+void AppendIValueDescription(std::string* out, const c10::IValue& value);
 
 // Short dtype name: "f32", "f64", "i64", "bool", ...
 std::string ShortDtypeName(c10::ScalarType type);

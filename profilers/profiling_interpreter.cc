@@ -285,15 +285,21 @@ absl::Status ProfilingInterpreter::RunNodeObserved(const NodePlan& node) {
 }
 
 std::string ProfilingInterpreter::DescribeInputs(const NodePlan& node) const {
-  std::vector<std::string> parts;
-  for (size_t i = 0; i < node.inputs.size(); ++i) parts.push_back(DescribeIValue(InputValue(node, i)));
-  return absl::StrJoin(parts, ", ");
+  std::string out;
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    if (i > 0) out.append(", ");
+    AppendIValueDescription(&out, InputValue(node, i));
+  }
+  return out;
 }
 
 std::string ProfilingInterpreter::DescribeOutputs(const NodePlan& node) const {
-  std::vector<std::string> parts;
-  for (size_t i = 0; i < node.outputs.size(); ++i) parts.push_back(DescribeIValue(OutputValue(node, i)));
-  return absl::StrJoin(parts, ", ");
+  std::string out;
+  for (size_t i = 0; i < node.outputs.size(); ++i) {
+    if (i > 0) out.append(", ");
+    AppendIValueDescription(&out, OutputValue(node, i));
+  }
+  return out;
 }
 
 // Runs one node of the inspection run: shapes before and after, and memory
@@ -322,9 +328,15 @@ absl::Status ProfilingInterpreter::RunNodeInspected(const NodePlan& node) {
   if (status.ok()) {
     if (first) info.output_shapes = DescribeOutputs(node);
     if (tracker != nullptr) {
-      std::vector<c10::IValue> outputs;
-      for (size_t i = 0; i < node.outputs.size(); ++i) outputs.push_back(OutputValue(node, i));
-      info.memory.output_bytes = std::max(info.memory.output_bytes, IValueBytes(absl::MakeConstSpan(outputs)));
+      int64_t bytes = 0;
+      if (node.outputs.size() == 1) {
+        bytes = IValueBytes(OutputValue(node, 0));
+      } else if (!node.outputs.empty()) {
+        std::vector<c10::IValue> outputs;  // storages shared between outputs count once
+        for (size_t i = 0; i < node.outputs.size(); ++i) outputs.push_back(OutputValue(node, i));
+        bytes = IValueBytes(absl::MakeConstSpan(outputs));
+      }
+      info.memory.output_bytes = std::max(info.memory.output_bytes, bytes);
     }
   }
   ReleaseDeadValues(node);

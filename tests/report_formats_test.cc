@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <fstream>
+#include <functional>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -16,6 +17,7 @@
 #include "profilers/report/html_report.h"
 #include "profilers/report/report_diff.h"
 #include "common/output_file.h"
+#include "common/text_sink.h"
 #include "profilers/profiler.h"
 #include "profilers/report/report_json.h"
 #include "profilers/report/text_report.h"
@@ -343,6 +345,58 @@ TEST(HtmlReportTest, OnePageWithTheViewsNumbersAndSafeData) {
   const nlohmann::json with_diff = nlohmann::json::parse(HtmlData(report, &diff));
   EXPECT_DOUBLE_EQ(with_diff["diff"]["matched_time_fraction"].get<double>(), 1.0);
   EXPECT_EQ(with_diff["diff"]["tables"]["node"]["rows"].size(), diff.nodes.size());
+}
+
+// Streamed in chunks of a few bytes, every rendering is byte for byte the
+// string rendering (chunks break anywhere, even inside a number or a key).
+TEST(StreamedRenderingsTest, SameBytesAsTheWholeString) {
+  const Report report = ProfileOnTestClock(kGraph, {torch::ones({3}), int64_t{3}}, 3);
+  ReportDiff diff = DiffReports(report, report);
+  auto streamed = [](const std::function<void(TextSink&)>& render, int* chunks) {
+    std::string text;
+    TextSink sink(
+        [&](absl::string_view bytes) {
+          text.append(bytes.data(), bytes.size());
+          ++*chunks;
+          return absl::OkStatus();
+        },
+        /*chunk_bytes=*/7);
+    render(sink);
+    EXPECT_TRUE(sink.Finish().ok());
+    return text;
+  };
+  int chunks = 0;
+  EXPECT_EQ(streamed([&](TextSink& sink) { StreamReportJson(report, sink); }, &chunks), ReportToJson(report));
+  EXPECT_GT(chunks, static_cast<int>(report.nodes.size())) << "handed on node by node";
+  chunks = 0;
+  EXPECT_EQ(streamed([&](TextSink& sink) { StreamChromeTrace(report, sink); }, &chunks), RenderChromeTrace(report));
+  EXPECT_GT(chunks, static_cast<int>(report.events.size()));
+  chunks = 0;
+  EXPECT_EQ(streamed([&](TextSink& sink) { StreamHtml(report, &diff, sink); }, &chunks), RenderHtml(report, &diff));
+  EXPECT_GT(chunks, 10);
+}
+
+TEST(OutputFileTest, StreamedOutputsAreWrittenWholeAndTogether) {
+  const std::string dir = testing::TempDir("output_file_streamed");
+  const std::string a = dir + "/a.json", b = dir + "/b.json";
+  const Report report = ProfileOnTestClock(kGraph, {torch::ones({3}), int64_t{3}}, 2);
+  OutputFiles files;
+  files.Add(a, [&](TextSink& sink) { StreamReportJson(report, sink); });
+  files.Add(b, [&](TextSink& sink) { StreamChromeTrace(report, sink); });
+  ASSERT_TRUE(files.Commit().ok());
+  auto slurp = [](const std::string& path) {
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  EXPECT_EQ(slurp(a), ReportToJson(report));
+  EXPECT_EQ(slurp(b), RenderChromeTrace(report));
+
+  // A stream into a directory that is gone: nothing is written, nothing replaced.
+  OutputFiles failing;
+  failing.Add(a, [](TextSink& sink) { sink.Append("new"); });
+  failing.Add(dir + "/gone/c.json", [](TextSink& sink) { sink.Append("c"); });
+  EXPECT_FALSE(failing.Commit().ok());
+  EXPECT_EQ(slurp(a), ReportToJson(report));
 }
 
 TEST(OutputFileTest, WritesAtomicallyAndFailsCleanly) {

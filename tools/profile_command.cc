@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,7 @@
 #include "profilers/report/report_json.h"
 #include "profilers/report/text_report.h"
 #include "profilers/report/views.h"
+#include "profilers/time_source.h"
 #include "profilers/toolbox/cpu_tensor_counter.h"
 #include "profilers/toolbox/live_memory.h"
 #include "profilers/toolbox/sizes.h"
@@ -197,10 +199,10 @@ void Describe(Report& report, const ModelSource& source, const std::vector<c10::
   report.input_bytes = DataSize(inputs);
 }
 
-// The main output (--output, or stdout): rendered already, or on demand.
+// The main output (--output, or stdout): rendered already, or streamed.
 struct MainOutput {
   std::string text;
-  std::function<std::string()> render;  // when set, `text` is unused
+  std::function<void(TextSink&)> stream;  // when set, `text` is unused
 };
 
 // Writes every output file, or none: all are rendered first. `diff` (may be
@@ -208,26 +210,37 @@ struct MainOutput {
 int WriteOutputs(const CliOptions& options, const Report& report, MainOutput main, std::FILE* out, std::FILE* err,
                  const ReportDiff* diff = nullptr) {
   OutputFiles files;
-  if (!options.html.empty()) files.Add(options.html, [&] { return RenderHtml(report, diff); });
+  if (!options.html.empty()) files.Add(options.html, [&](TextSink& sink) { StreamHtml(report, diff, sink); });
   if (options.trace_is_new) {
-    files.AddNew(options.trace, [&] { return RenderChromeTrace(report); });
+    files.AddNew(options.trace, [&](TextSink& sink) { StreamChromeTrace(report, sink); });
   } else if (!options.trace.empty()) {
-    files.Add(options.trace, [&] { return RenderChromeTrace(report); });
+    files.Add(options.trace, [&](TextSink& sink) { StreamChromeTrace(report, sink); });
   }
   if (!options.annotate.empty()) {
     if (report.ir.empty()) return Fail(err, kExitFailure, "--annotate: the report carries no IR to annotate");
     files.Add(options.annotate, [&] { return *RenderAnnotatedIr(report); });
   }
   if (!options.output.empty()) {
-    if (main.render) {
-      files.Add(options.output, main.render);
+    if (main.stream) {
+      files.Add(options.output, main.stream);
     } else {
       files.Add(options.output, std::move(main.text));
     }
   }
   if (absl::Status written = files.Commit(); !written.ok()) return Fail(err, kExitFailure, written);
   if (options.trace_is_new) std::fprintf(err, "profile_graph: trace written to %s\n", files.written_path(options.trace).c_str());
-  if (options.output.empty()) std::fputs(main.render ? main.render().c_str() : main.text.c_str(), out);
+  if (options.output.empty()) {
+    if (!main.stream) {
+      std::fputs(main.text.c_str(), out);
+    } else {
+      TextSink sink([out](absl::string_view bytes) {
+        std::fwrite(bytes.data(), 1, bytes.size(), out);
+        return absl::OkStatus();
+      });
+      main.stream(sink);
+      sink.Finish().IgnoreError();
+    }
+  }
   return kExitOk;
 }
 
@@ -331,6 +344,10 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   // --memory: live CPU tensor bytes in the summary, counted from before the model loads.
   if (options.memory) CountCpuTensorMemory().IgnoreError();  // if refused, the summary says why
 
+  // The default clock calibrates itself (~20 ms, mostly asleep) while the
+  // model loads.
+  std::future<std::shared_ptr<TimeSource>> default_clock;
+  if (options.clock.empty()) default_clock = std::async(std::launch::async, [] { return DefaultTimeSource(); });
   absl::StatusOr<ModelSource> source = LoadModelSource(options);
   if (!source.ok()) return Fail(err, kExitFailure, source.status());
   absl::StatusOr<std::vector<c10::IValue>> inputs = LoadModelInputs(options, *source);
@@ -348,6 +365,8 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     absl::StatusOr<std::shared_ptr<TimeSource>> clock = MakeTimeSource(options.clock);
     if (!clock.ok()) return Fail(err, kExitFailure, absl::StrCat("--clock: ", clock.status().message()));
     profile.clock = *std::move(clock);
+  } else {
+    profile.clock = default_clock.get();
   }
   profile.memory = true;
   profile.trace = !options.trace.empty() || !options.html.empty();
@@ -441,7 +460,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   } else if (options.format == Format::kJson) {
     // The biggest rendering: made while the other outputs are written.
     const Report* r = &*report;
-    main.render = [r] { return ReportToJson(*r); };
+    main.stream = [r](TextSink& sink) { StreamReportJson(*r, sink); };
   } else {
     absl::StatusOr<std::string> text = RenderReport(*report, options);
     if (!text.ok()) return Fail(err, kExitUsage, text.status());

@@ -45,9 +45,14 @@ void BeginComplete(JsonWriter& w, absl::string_view name, const char* category, 
 }  // namespace
 
 std::string RenderChromeTrace(const Report& report) {
-  std::string out;
-  out.reserve(256 + report.events.size() * 200);
-  JsonWriter w(&out);
+  TextSink sink;
+  sink.buffer()->reserve(256 + report.events.size() * 160);
+  StreamChromeTrace(report, sink);
+  return sink.Take();
+}
+
+void StreamChromeTrace(const Report& report, TextSink& sink) {
+  JsonWriter w(&sink);
   w.BeginObject();
   w.Key("traceEvents");
   w.BeginArray();
@@ -139,8 +144,7 @@ std::string RenderChromeTrace(const Report& report) {
   w.Key("dropped_events"); w.Int(report.dropped_events);
   w.EndObject();
   w.EndObject();
-  out += "\n";
-  return out;
+  sink.Append("\n");
 }
 
 }  // namespace graphprof

@@ -17,11 +17,14 @@
 
 #include <string>
 
+#include "common/text_sink.h"
 #include "profilers/report/report.h"
 
 namespace graphprof {
 
 std::string RenderChromeTrace(const Report& report);
+// The same text, handed to `sink` chunk by chunk as it is made.
+void StreamChromeTrace(const Report& report, TextSink& sink);
 
 }  // namespace graphprof
 

@@ -422,11 +422,7 @@ std::string EscapeHtml(absl::string_view text) {
   return absl::StrReplaceAll(text, {{"&", "&amp;"}, {"<", "&lt;"}, {">", "&gt;"}, {"\"", "&quot;"}, {"'", "&#39;"}});
 }
 
-}  // namespace
-
-std::string HtmlData(const Report& report, const ReportDiff* diff) {
-  std::string out;
-  JsonWriter w(&out, /*html_safe=*/true);
+void WriteHtmlData(const Report& report, const ReportDiff* diff, JsonWriter& w) {
   w.BeginObject();
   w.Key("format"); w.String("graphprof-html");
   w.Key("version"); w.Int(1);
@@ -448,28 +444,45 @@ std::string HtmlData(const Report& report, const ReportDiff* diff) {
     w.Null();
   }
   w.EndObject();
+}
+
+}  // namespace
+
+std::string HtmlData(const Report& report, const ReportDiff* diff) {
+  std::string out;
+  JsonWriter w(&out, /*html_safe=*/true);
+  WriteHtmlData(report, diff, w);
   return out;
 }
 
-std::string RenderHtml(const Report& report, const ReportDiff* diff) {
+void StreamHtml(const Report& report, const ReportDiff* diff, TextSink& sink) {
   // One pass over the template: inserted text is never scanned again.
   const absl::string_view page = html::kTemplate;
-  const std::vector<std::pair<absl::string_view, std::function<std::string()>>> fills = {
-      {"{{TITLE}}", [&] { return EscapeHtml(absl::StrCat("graphprof: ", report.model)); }},
-      {"/*{{STYLE}}*/", [] { return std::string(html::kStyle); }},
-      {"/*{{SCRIPT}}*/", [] { return std::string(html::kScript); }},
-      {"{{DATA}}", [&] { return HtmlData(report, diff); }},
+  const std::vector<std::pair<absl::string_view, std::function<void()>>> fills = {
+      {"{{TITLE}}", [&] { sink.Append(EscapeHtml(absl::StrCat("graphprof: ", report.model))); }},
+      {"/*{{STYLE}}*/", [&] { sink.Append(html::kStyle); }},
+      {"/*{{SCRIPT}}*/", [&] { sink.Append(html::kScript); }},
+      {"{{DATA}}",
+       [&] {
+         JsonWriter w(&sink, /*html_safe=*/true);
+         WriteHtmlData(report, diff, w);
+       }},
   };
-  std::string out;
   size_t at = 0;
   for (const auto& [placeholder, fill] : fills) {
     const size_t found = page.find(placeholder, at);
     if (found == absl::string_view::npos) continue;
-    absl::StrAppend(&out, page.substr(at, found - at), fill());
+    sink.Append(page.substr(at, found - at));
+    fill();
     at = found + placeholder.size();
   }
-  absl::StrAppend(&out, page.substr(at));
-  return out;
+  sink.Append(page.substr(at));
+}
+
+std::string RenderHtml(const Report& report, const ReportDiff* diff) {
+  TextSink sink;
+  StreamHtml(report, diff, sink);
+  return sink.Take();
 }
 
 }  // namespace graphprof

@@ -22,6 +22,7 @@
 
 #include <string>
 
+#include "common/text_sink.h"
 #include "profilers/report/report.h"
 #include "profilers/report/report_diff.h"
 
@@ -29,6 +30,8 @@ namespace graphprof {
 
 // `diff` (may be null) adds the diff section; the page's tables are `report`'s.
 std::string RenderHtml(const Report& report, const ReportDiff* diff = nullptr);
+// The same page, handed to `sink` chunk by chunk as it is made.
+void StreamHtml(const Report& report, const ReportDiff* diff, TextSink& sink);
 
 // The JSON the page embeds ("graphprof-html" data, version 1).
 std::string HtmlData(const Report& report, const ReportDiff* diff = nullptr);

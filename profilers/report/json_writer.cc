@@ -4,44 +4,67 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 
 namespace graphprof {
 namespace {
 
-void AppendEscaped(std::string* out, absl::string_view text, bool html_safe) {
-  out->push_back('"');
-  for (const char c : text) {
-    switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
-      case '<':
-      case '>':
-      case '&':
-        if (html_safe) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof(buffer), "\\u%04x", static_cast<unsigned>(c));
-          out->append(buffer);
-        } else {
-          out->push_back(c);
-        }
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof(buffer), "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-          out->append(buffer);
-        } else {
-          out->push_back(c);
-        }
+// Characters a JSON string cannot hold as they are (and, html_safe, the
+// three an HTML <script> element must not see).
+struct EscapeTable {
+  bool plain[256];
+  bool html_plain[256];
+  constexpr EscapeTable() : plain(), html_plain() {
+    for (int c = 0; c < 256; ++c) {
+      plain[c] = c >= 0x20 && c != '"' && c != '\\';
+      html_plain[c] = plain[c] && c != '<' && c != '>' && c != '&';
     }
   }
+};
+constexpr EscapeTable kEscape;
+
+void AppendEscapedChar(std::string* out, char c) {
+  switch (c) {
+    case '"': out->append("\\\""); return;
+    case '\\': out->append("\\\\"); return;
+    case '\n': out->append("\\n"); return;
+    case '\r': out->append("\\r"); return;
+    case '\t': out->append("\\t"); return;
+    case '\b': out->append("\\b"); return;
+    case '\f': out->append("\\f"); return;
+    default: {
+      char buffer[8];
+      std::snprintf(buffer, sizeof(buffer), "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out->append(buffer);
+    }
+  }
+}
+
+// Runs of plain characters are appended whole; most texts are one run.
+void AppendEscaped(std::string* out, absl::string_view text, bool html_safe) {
+  const bool* plain = html_safe ? kEscape.html_plain : kEscape.plain;
+  size_t first = 0;
+  while (first < text.size() && plain[static_cast<unsigned char>(text[first])]) ++first;
+  if (first == text.size()) {
+    const size_t at = out->size();
+    out->resize(at + text.size() + 2);
+    char* p = out->data() + at;
+    p[0] = '"';
+    std::memcpy(p + 1, text.data(), text.size());
+    p[text.size() + 1] = '"';
+    return;
+  }
+  out->push_back('"');
+  size_t run = 0;
+  for (size_t i = first; i < text.size(); ++i) {
+    if (plain[static_cast<unsigned char>(text[i])]) continue;
+    out->append(text.data() + run, i - run);
+    AppendEscapedChar(out, text[i]);
+    run = i + 1;
+  }
+  out->append(text.data() + run, text.size() - run);
   out->push_back('"');
 }
 
@@ -104,7 +127,9 @@ void JsonWriter::String(absl::string_view value) {
 
 void JsonWriter::Int(int64_t value) {
   BeforeValue();
-  absl::StrAppend(out_, value);
+  char buffer[24];
+  const std::to_chars_result r = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  out_->append(buffer, r.ptr);
 }
 
 namespace {

@@ -1,9 +1,11 @@
 // JsonWriter: writes JSON text straight into a string, without building a
-// document first, so reports of 100k-node graphs render in one pass and in
-// little memory. The caller keeps the structure balanced; commas are placed
-// automatically.
+// document first, so reports of 100k-node graphs render in one pass. Given a
+// TextSink (common/text_sink.h) it streams: at every Newline() (between the
+// elements of big arrays) a full chunk goes on to the file, so a 100 MB
+// report never sits whole in memory. The caller keeps the structure
+// balanced; commas are placed automatically.
 //
-//   JsonWriter w(&out);
+//   JsonWriter w(&out);  // or JsonWriter w(&sink);
 //   w.BeginObject();
 //   w.Key("runs"); w.Int(10);
 //   w.Key("run_ns"); w.IntArray(run_ns);
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "common/text_sink.h"
 
 namespace graphprof {
 
@@ -24,6 +27,8 @@ class JsonWriter {
   // With `html_safe`, '<', '>' and '&' in strings are written as \u003c,
   // \u003e and \u0026, so the JSON can sit inside an HTML <script> element.
   explicit JsonWriter(std::string* out, bool html_safe = false) : out_(out), html_safe_(html_safe) {}
+  explicit JsonWriter(TextSink* sink, bool html_safe = false)
+      : out_(sink->buffer()), sink_(sink), html_safe_(html_safe) {}
 
   void BeginObject();
   void EndObject();
@@ -45,8 +50,17 @@ class JsonWriter {
   void Bool(bool value);
   void Null();
   void IntArray(const std::vector<int64_t>& values);
-  // A line break before the next element: keeps big arrays readable.
-  void Newline() { pending_newline_ = true; }
+  // A line break before the next element: keeps big arrays readable. With
+  // a sink, also where a full chunk is handed on.
+  void Newline() {
+    pending_newline_ = true;
+    Chunk();
+  }
+  // With a sink, hands a full chunk on (a place between elements where a
+  // line break is not wanted).
+  void Chunk() {
+    if (sink_ != nullptr) sink_->Chunk();
+  }
 
   // `text` escaped as a JSON string, quotes included.
   static std::string Quote(absl::string_view text, bool html_safe = false);
@@ -55,9 +69,10 @@ class JsonWriter {
   void BeforeValue();
 
   std::string* out_;
+  TextSink* sink_ = nullptr;
   bool html_safe_ = false;
   // Per open container: has it got an element yet?
-  std::vector<bool> has_element_;
+  std::vector<char> has_element_;
   bool after_key_ = false;
   bool pending_newline_ = false;
 };

@@ -390,6 +390,7 @@ std::optional<Verification> VerificationFromJson(const json& j, const char* key)
 void WriteEvents(JsonWriter& w, const std::vector<TraceEvent>& events) {
   w.BeginArray();
   for (const TraceEvent& e : events) {
+    w.Chunk();
     w.BeginArray();
     w.Int(e.node);
     w.Int(e.run);
@@ -544,12 +545,16 @@ void WriteReportJson(const Report& report, JsonWriter& w) {
   w.EndObject();
 }
 
-std::string ReportToJson(const Report& report) {
-  std::string out;
-  JsonWriter writer(&out);
+void StreamReportJson(const Report& report, TextSink& sink) {
+  JsonWriter writer(&sink);
   WriteReportJson(report, writer);
-  out += "\n";
-  return out;
+  sink.Append("\n");
+}
+
+std::string ReportToJson(const Report& report) {
+  TextSink sink;
+  StreamReportJson(report, sink);
+  return sink.Take();
 }
 
 absl::StatusOr<Report> ReportFromJson(absl::string_view text) {

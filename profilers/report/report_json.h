@@ -58,12 +58,15 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "common/text_sink.h"
 #include "profilers/report/json_writer.h"
 #include "profilers/report/report.h"
 
 namespace graphprof {
 
 std::string ReportToJson(const Report& report);
+// The same text, handed to `sink` chunk by chunk as it is made.
+void StreamReportJson(const Report& report, TextSink& sink);
 
 // Writes the report as one JSON object (for documents that embed reports,
 // such as the A/B output).
