@@ -113,6 +113,8 @@ class GraphPlan::Builder {
     plan.identity.parent = parent;
     plan.identity.depth = depth;
     NodeLists& lists = lists_[id];
+    lists.inputs.reserve(node.inputs().size());
+    lists.outputs.reserve(node.outputs().size());
     for (const jit::Value* input : node.inputs()) lists.inputs.push_back(NodeInput{SlotOf(input), false});
     for (const jit::Value* output : node.outputs()) lists.outputs.push_back(SlotOf(output));
     try {
@@ -401,12 +403,12 @@ class GraphPlan::Builder {
 
   GraphPlan& plan_;
   std::vector<NodeLists> lists_;
-  std::unordered_map<const jit::Value*, Slot> slots_;
+  absl::flat_hash_map<const jit::Value*, Slot> slots_;
   std::vector<const jit::Value*> values_;
-  std::unordered_map<const jit::Node*, int> node_id_;
-  std::unordered_map<const jit::Node*, int> position_;
-  std::unordered_map<const jit::Block*, int> block_index_;
-  std::unordered_map<const jit::Operator*, jit::Operation*> operation_index_;
+  absl::flat_hash_map<const jit::Node*, int> node_id_;
+  absl::flat_hash_map<const jit::Node*, int> position_;
+  absl::flat_hash_map<const jit::Block*, int> block_index_;
+  absl::flat_hash_map<const jit::Operator*, jit::Operation*> operation_index_;
   SchemaTexts schema_texts_;
 };
 

@@ -27,6 +27,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "ir/identify_node.h"
@@ -187,8 +188,8 @@ class GraphPlan {
   PlanOptions options_;
   c10::optional<c10::IValue> self_;
   bool shareable_ = true;
-  std::unordered_map<const torch::jit::Value*, Slot> slot_of_;
-  std::unordered_map<const torch::jit::Node*, int> id_of_original_;
+  absl::flat_hash_map<const torch::jit::Value*, Slot> slot_of_;
+  absl::flat_hash_map<const torch::jit::Node*, int> id_of_original_;
   size_t num_slots_ = 0;
   size_t max_stack_ = 0;
   std::vector<NodePlan> nodes_;
