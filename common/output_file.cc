@@ -1,6 +1,7 @@
 #include "common/output_file.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -105,6 +106,27 @@ void Discard(std::vector<Temp>& temps) {
   temps.clear();
 }
 
+// While alive, a write into a pipe whose reader has gone fails with EPIPE
+// (reported like any failed write) instead of killing the process.
+class IgnoreBrokenPipes {
+ public:
+  IgnoreBrokenPipes() {
+    struct sigaction ignore = {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    restore_ = sigaction(SIGPIPE, &ignore, &old_) == 0;
+  }
+  ~IgnoreBrokenPipes() {
+    if (restore_) sigaction(SIGPIPE, &old_, nullptr);
+  }
+  IgnoreBrokenPipes(const IgnoreBrokenPipes&) = delete;
+  IgnoreBrokenPipes& operator=(const IgnoreBrokenPipes&) = delete;
+
+ private:
+  struct sigaction old_ = {};
+  bool restore_ = false;
+};
+
 // A whole rendering, handed on at once.
 std::function<void(TextSink&)> StreamOf(std::function<std::string()> render) {
   return [render = std::move(render)](TextSink& sink) { sink.Append(render()); };
@@ -149,6 +171,7 @@ std::string OutputFiles::written_path(const std::string& path) const {
 
 absl::Status OutputFiles::Commit() {
   InstallInterruptHandlers();
+  const IgnoreBrokenPipes ignore_broken_pipes;
   // Resolve every target first; devices and pipes are written in place.
   std::vector<Temp> temps;
   std::vector<Output*> to_temp, in_place;
@@ -219,6 +242,24 @@ absl::Status OutputFiles::Commit() {
       return result;
     }
   }
+  // Devices and pipes cannot be written aside and renamed: they are written
+  // now, before any target is replaced, so that their failure (a full
+  // device, a pipe whose reader left) still leaves every target as it was.
+  for (Output* output : in_place) {
+    output->written = output->path;
+    absl::Status written;
+    const int fd = open(output->path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) {
+      written = ErrnoStatus(errno);
+    } else {
+      written = StreamTo(fd, output->stream);
+      if (close(fd) != 0 && written.ok()) written = ErrnoStatus(errno);
+    }
+    if (!written.ok()) {
+      Discard(temps);
+      return absl::PermissionDeniedError(absl::StrCat("cannot write ", output->path, ": ", written.message()));
+    }
+  }
   // Everything is written: now replace the targets.
   for (size_t i = 0; i < temps.size(); ++i) {
     absl::StatusOr<std::string> placed = temps[i].target;
@@ -235,14 +276,6 @@ absl::Status OutputFiles::Commit() {
     }
     to_temp[i]->written = *std::move(placed);
     UnregisterTempFile(temps[i].slot);
-  }
-  for (Output* output : in_place) {
-    output->written = output->path;
-    const int fd = open(output->path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-    if (fd < 0) return Error(output->path, errno);
-    absl::Status written = StreamTo(fd, output->stream);
-    close(fd);
-    if (!written.ok()) return absl::PermissionDeniedError(absl::StrCat("cannot write ", output->path, ": ", written.message()));
   }
   return absl::OkStatus();
 }

@@ -9,9 +9,11 @@
 // SIGINT/SIGTERM meanwhile remove the temporaries (common/interrupt.h).
 // A symlink is followed (the file it points to is replaced, the link
 // stays); a target that exists and is not a regular file (/dev/null, a FIFO)
-// is written in place. AddNew outputs never replace anything. Renderings run
-// two at a time, on two threads: a render function must not touch shared
-// mutable state. A streamed output (a function of a TextSink) goes into its
+// is written in place, after the temporary files and before any rename, so
+// that its failure too leaves every target as it was (a pipe whose reader
+// has gone is a failed write, EPIPE, not a SIGPIPE). AddNew outputs never
+// replace anything. Renderings run two at a time, on two threads: a render
+// function must not touch shared mutable state. A streamed output (a function of a TextSink) goes into its
 // file a chunk at a time as it is made, so no rendering is ever whole in
 // memory.
 #ifndef GRAPHPROF_COMMON_OUTPUT_FILE_H_

@@ -35,6 +35,7 @@ class Printer {
     for (const torch::jit::Node* node : block->nodes()) {
       line_.str("");  // one stream for all lines: making one costs more than printing a node
       line_.clear();
+      line_.copyfmt(plain_);  // whatever a node's printing left set
       node->print(line_, 0, nullptr, /*print_source_locations=*/false, /*print_attributes=*/true,
                   /*print_scopes=*/false, /*print_body=*/false);
       lines_.push_back(IrLine{absl::StrCat(pad, absl::StripTrailingAsciiWhitespace(line_.str())), next_id_++});
@@ -49,6 +50,7 @@ class Printer {
 
   std::vector<IrLine> lines_;
   std::ostringstream line_;
+  const std::ostringstream plain_;
   int next_id_ = 0;
 };
 

@@ -8,6 +8,7 @@
 #include <future>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -347,7 +348,13 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   // The default clock calibrates itself (~20 ms, mostly asleep) while the
   // model loads.
   std::future<std::shared_ptr<TimeSource>> default_clock;
-  if (options.clock.empty()) default_clock = std::async(std::launch::async, [] { return DefaultTimeSource(); });
+  if (options.clock.empty()) {
+    try {
+      default_clock = std::async(std::launch::async, [] { return DefaultTimeSource(); });
+    } catch (const std::system_error&) {
+      // No thread to spare: calibrated below instead.
+    }
+  }
   absl::StatusOr<ModelSource> source = LoadModelSource(options);
   if (!source.ok()) return Fail(err, kExitFailure, source.status());
   absl::StatusOr<std::vector<c10::IValue>> inputs = LoadModelInputs(options, *source);
@@ -366,7 +373,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     if (!clock.ok()) return Fail(err, kExitFailure, absl::StrCat("--clock: ", clock.status().message()));
     profile.clock = *std::move(clock);
   } else {
-    profile.clock = default_clock.get();
+    profile.clock = default_clock.valid() ? default_clock.get() : DefaultTimeSource();
   }
   profile.memory = true;
   profile.trace = !options.trace.empty() || !options.html.empty();
