@@ -13,9 +13,9 @@
 // that its failure too leaves every target as it was (a pipe whose reader
 // has gone is a failed write, EPIPE, not a SIGPIPE). AddNew outputs never
 // replace anything. Renderings run two at a time, on two threads: a render
-// function must not touch shared mutable state. A streamed output (a function of a TextSink) goes into its
-// file a chunk at a time as it is made, so no rendering is ever whole in
-// memory.
+// function must not touch shared mutable state. A streamed output (a
+// function of a TextSink) goes into its file a chunk at a time as it is
+// made, so no rendering is ever whole in memory.
 #ifndef GRAPHPROF_COMMON_OUTPUT_FILE_H_
 #define GRAPHPROF_COMMON_OUTPUT_FILE_H_
 

@@ -11,7 +11,6 @@
 //   StreamChromeTrace(report, sink);
 //   absl::Status written = sink.Finish();
 //
-//
 // The first failure of the destination is kept; what comes after it is
 // dropped, and Finish() returns that failure.
 #ifndef GRAPHPROF_COMMON_TEXT_SINK_H_

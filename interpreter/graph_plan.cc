@@ -3,7 +3,6 @@
 #include <torch/csrc/jit/ir/constants.h>
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
