@@ -22,6 +22,9 @@ const char* NodeFamilyName(NodeFamily family) {
     case NodeFamily::kCall: return "call";
     case NodeFamily::kContainer: return "container";
     case NodeFamily::kRaise: return "raise";
+    case NodeFamily::kWarn: return "warn";
+    case NodeFamily::kFork: return "fork";
+    case NodeFamily::kWait: return "wait";
   }
   return "?";
 }
@@ -59,16 +62,28 @@ class GraphPlan::Builder {
     return it->second;
   }
 
+  // A node's blocks as the plan runs them: If/Loop blocks, and a fork's
+  // subgraph (one block whose parameters are the fork's inputs).
+  static std::vector<const jit::Block*> BlocksOf(const jit::Node* node) {
+    std::vector<const jit::Block*> blocks(node->blocks().begin(), node->blocks().end());
+    if (node->kind() == jit::prim::fork && node->hasAttribute(jit::attr::Subgraph)) {
+      blocks.push_back(node->g(jit::attr::Subgraph)->block());
+    }
+    return blocks;
+  }
+
   static void CountNodes(const jit::Block* block, size_t& nodes, size_t& values) {
     values += block->inputs().size();
     for (const jit::Node* node : block->nodes()) {
       ++nodes;
       values += node->outputs().size();
-      for (const jit::Block* sub : node->blocks()) CountNodes(sub, nodes, values);
+      for (const jit::Block* sub : BlocksOf(node)) CountNodes(sub, nodes, values);
     }
   }
 
-  absl::Status PlanBlock(const jit::Block* block, int parent, int depth) {
+  // `module_prefix`: the module path of the fork whose subgraph this block
+  // is ("" elsewhere); the subgraph's nodes name their modules from there.
+  absl::Status PlanBlock(const jit::Block* block, int parent, int depth, const std::string& module_prefix = "") {
     if (depth > kMaxPlanDepth) {
       return absl::UnimplementedError(
           absl::StrCat("blocks nest deeper than ", kMaxPlanDepth, " levels; graphprof plans up to that"));
@@ -87,11 +102,13 @@ class GraphPlan::Builder {
       plan_.nodes_.emplace_back();
       lists_.emplace_back();
       plan_.blocks_[index].nodes.push_back(id);
-      absl::Status status = PlanNode(*node, id, parent, depth);
+      absl::Status status = PlanNode(*node, id, parent, depth, module_prefix);
       if (!status.ok()) return status;
-      for (const jit::Block* sub : node->blocks()) {
+      const bool fork = plan_.nodes_[id].family == NodeFamily::kFork;
+      const std::string inner_prefix = fork ? plan_.nodes_[id].identity.module : module_prefix;
+      for (const jit::Block* sub : BlocksOf(node)) {
         const int sub_index = static_cast<int>(plan_.blocks_.size());
-        status = PlanBlock(sub, id, depth + 1);
+        status = PlanBlock(sub, id, depth + 1, inner_prefix);
         if (!status.ok()) return status;
         lists_[id].blocks.push_back(sub_index);
       }
@@ -102,12 +119,18 @@ class GraphPlan::Builder {
     return absl::OkStatus();
   }
 
-  absl::Status PlanNode(const jit::Node& node, int id, int parent, int depth) {
+  absl::Status PlanNode(const jit::Node& node, int id, int parent, int depth, const std::string& module_prefix) {
     NodePlan& plan = plan_.nodes_[id];
     plan.id = id;
     plan.node = &node;
     plan.kind = node.kind();
     plan.identity = IdentifyNode(node, plan_.prepared_.module_paths.get(), &schema_texts_);
+    if (!module_prefix.empty()) {
+      NodeIdentity& identity = plan.identity;
+      const std::string kind = identity.module.empty() ? identity.label : identity.label.substr(identity.module.size() + 1);
+      identity.module = identity.module.empty() ? module_prefix : absl::StrCat(module_prefix, ".", identity.module);
+      identity.label = absl::StrCat(identity.module, "/", kind);
+    }
     plan.identity.id = id;
     plan.identity.parent = parent;
     plan.identity.depth = depth;
@@ -176,6 +199,24 @@ class GraphPlan::Builder {
       case NodeFamily::kRaise:
         if (in == 0) return malformed("prim::RaiseException takes a message");
         return absl::OkStatus();
+      case NodeFamily::kWarn:
+        if (in == 0 || out != 0) return malformed("aten::warn takes a message (and a stack level) and returns nothing");
+        return absl::OkStatus();
+      case NodeFamily::kFork: {
+        if (out != 1 || node.output()->type()->kind() != c10::TypeKind::FutureType) {
+          return malformed("prim::fork returns one Future");
+        }
+        const std::shared_ptr<jit::Graph>& sub = node.g(jit::attr::Subgraph);
+        if (sub->inputs().size() != in || sub->outputs().size() != 1) {
+          return malformed("prim::fork's subgraph takes the fork's inputs and returns one value");
+        }
+        return absl::OkStatus();
+      }
+      case NodeFamily::kWait:
+        if (in != 1 || out != 1 || node.input(0)->type()->kind() != c10::TypeKind::FutureType) {
+          return malformed("aten::wait takes a Future and returns its value");
+        }
+        return absl::OkStatus();
       case NodeFamily::kConstant:  // node.output() checked there is one
       case NodeFamily::kOperator:  // its schema matched; the run checks what it returns
       case NodeFamily::kCall:      // the callee checks its arguments; the run what it returns
@@ -243,6 +284,31 @@ class GraphPlan::Builder {
     if (kind == jit::prim::RaiseException) {
       plan.family = NodeFamily::kRaise;
       return absl::OkStatus();
+    }
+    // Kernels LibTorch registers only to throw "implemented directly in the
+    // interpreter": run by their own handlers.
+    if (kind == jit::aten::warn) {
+      plan.family = NodeFamily::kWarn;
+      return absl::OkStatus();
+    }
+    if (kind == jit::prim::fork) {
+      if (!node.hasAttribute(jit::attr::Subgraph)) return Unsupported(plan, "prim::fork without a subgraph");
+      plan.family = NodeFamily::kFork;
+      const auto future = node.output()->type()->cast<c10::FutureType>();
+      plan.type = future != nullptr ? future->getElementType() : c10::AnyType::get();
+      return absl::OkStatus();
+    }
+    if (kind == jit::aten::wait) {
+      plan.family = NodeFamily::kWait;
+      return absl::OkStatus();
+    }
+    // Other instructions of LibTorch's interpreter that graphprof does not
+    // run: refused here, at plan time, with the kind and source line.
+    if (kind == jit::prim::Enter || kind == jit::prim::Exit) {
+      return Unsupported(plan, "`with` statements (prim::Enter / prim::Exit) are not supported");
+    }
+    if (kind == c10::Symbol::fromQualString("prim::awaitable")) {
+      return Unsupported(plan, "torch.jit._awaitable is not supported");
     }
     if (ClassifyContainer(node, plan)) {
       plan.family = NodeFamily::kContainer;
@@ -441,6 +507,8 @@ absl::StatusOr<std::shared_ptr<const GraphPlan>> GraphPlan::Build(PreparedGraph 
   }
   absl::Status status = Builder(*plan).Build();
   if (!status.ok()) return Annotate(status, plan->name());
+  plan->warned_ = std::make_unique<std::atomic<bool>[]>(plan->nodes_.size());
+  for (size_t i = 0; i < plan->nodes_.size(); ++i) plan->warned_[i].store(false, std::memory_order_relaxed);
   for (const NodePlan& node : plan->nodes_) {
     auto it = plan->prepared_.original_of.find(node.node);
     if (it != plan->prepared_.original_of.end()) plan->id_of_original_.emplace(it->second, node.id);

@@ -20,6 +20,7 @@
 
 #include <torch/script.h>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -48,6 +49,10 @@ enum class NodeFamily : uint8_t {
   kRaise,      // prim::RaiseException (its registered kernel in 1.13 is the
                // deprecated one-argument form; the native interpreter runs it
                // as an instruction taking the message and the class name)
+  kWarn,       // aten::warn (warnings.warn): its registered kernel only throws
+               // "implemented directly in the interpreter"; warns once per node
+  kFork,       // prim::fork: runs its subgraph (a block of the plan), returns a Future
+  kWait,       // aten::wait: the Future's value (also "implemented directly in the interpreter")
 };
 
 // The exact operation within the kAttribute and kContainer families.
@@ -179,6 +184,11 @@ class GraphPlan {
   // module object, so run them one at a time.
   bool shareable() const { return shareable_; }
 
+  // aten::warn warns once per node, as LibTorch's interpreter does (once
+  // per node of its code, however many runs and threads): true for the
+  // first caller for node `id`, false after.
+  bool ClaimWarning(int id) const { return !warned_[id].exchange(true, std::memory_order_relaxed); }
+
  private:
   GraphPlan(PreparedGraph prepared, const PlanOptions& options);
   class Builder;
@@ -198,6 +208,7 @@ class GraphPlan {
   std::vector<int> block_pool_;
   std::deque<torch::jit::Operation> operations_;
   std::vector<BlockPlan> blocks_;
+  std::unique_ptr<std::atomic<bool>[]> warned_;  // [node id], for ClaimWarning
 };
 
 }  // namespace graphprof

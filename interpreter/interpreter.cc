@@ -242,6 +242,9 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline absl::Status Interpreter::DispatchFamilyInli
     case NodeFamily::kCall: return RunCall(node);
     case NodeFamily::kContainer: return RunContainer(node);
     case NodeFamily::kRaise: return RunRaise(node);
+    case NodeFamily::kWarn: return RunWarn(node);
+    case NodeFamily::kFork: return RunFork(node);
+    case NodeFamily::kWait: return RunWait(node);
   }
   return NodeError(node, "unknown node family");
 }
@@ -449,6 +452,44 @@ absl::Status Interpreter::RunRaise(const NodePlan& node) {
     }
   }
   return NodeError(node, text);
+}
+
+absl::Status Interpreter::RunWarn(const NodePlan& node) {
+  c10::IValue message = TakeInput(node, 0);
+  for (size_t i = 1; i < node.inputs.size(); ++i) (void)TakeInput(node, i);  // the stack level
+  if (!plan_->ClaimWarning(node.id)) return absl::OkStatus();
+  std::string text = message.isString() ? message.toStringRef() : DescribeIValue(message);
+  try {
+    // Where LibTorch's interpreter says the warning comes from: the model's
+    // source line (identity.source lives as long as the plan).
+    c10::Warning::warn(c10::SourceLocation{"", node.identity.source.c_str(), 0}, text, /*verbatim=*/true);
+  } catch (const std::exception& e) {
+    // A handler that turns warnings into errors.
+    return NodeException(node, e);
+  }
+  warnings_.push_back(RaisedWarning{node.id, std::move(text)});
+  return absl::OkStatus();
+}
+
+absl::Status Interpreter::RunFork(const NodePlan& node) {
+  const BlockPlan& body = plan_->blocks()[node.blocks[0]];
+  for (size_t i = 0; i < node.inputs.size(); ++i) SetBlockParameter(body, i, TakeInput(node, i));
+  absl::Status status = RunBlock(body);
+  if (!status.ok()) return status;
+  auto future = c10::make_intrusive<c10::ivalue::Future>(node.type);
+  future->markCompleted(TakeBlockResult(body, 0));
+  SetOutput(node, 0, c10::IValue(std::move(future)));
+  return absl::OkStatus();
+}
+
+absl::Status Interpreter::RunWait(const NodePlan& node) {
+  c10::IValue value = TakeInput(node, 0);
+  if (!value.isFuture()) return NodeError(node, absl::StrCat("aten::wait of ", DescribeIValue(value), ", not a Future"));
+  c10::intrusive_ptr<c10::ivalue::Future> future = value.toFuture();
+  future->wait();
+  if (future->hasError()) return NodeError(node, future->tryRetrieveErrorMessage());
+  SetOutput(node, 0, future->value());
+  return absl::OkStatus();
 }
 
 absl::Status Interpreter::NodeError(const NodePlan& node, absl::string_view message) const {

@@ -24,6 +24,12 @@
 //                        TupleSlice, isinstance
 //   RunRaise(node)       prim::RaiseException: fails the run with the
 //                        model's message ("ValueError: ...")
+//   RunWarn(node)        aten::warn: warns through c10's warning handler
+//                        once per node of the plan (as LibTorch does), and
+//                        records it (warnings())
+//   RunFork(node)        prim::fork: runs its subgraph (the node's block)
+//                        here, on this thread, and returns a completed Future
+//   RunWait(node)        aten::wait: the Future's value
 //
 // One op kind can be replaced without subclassing: SetKindHandler(kind, fn)
 // runs `fn` instead of the family handler for every node of that kind (the
@@ -55,6 +61,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -124,6 +131,13 @@ class Interpreter {
   // last iteration's.
   absl::StatusOr<c10::IValue> ValueOf(const torch::jit::Value* value) const;
 
+  // A warning this interpreter raised (aten::warn, the first time its node ran).
+  struct RaisedWarning {
+    int node = -1;
+    std::string message;
+  };
+  const std::vector<RaisedWarning>& warnings() const { return warnings_; }
+
   const GraphPlan& plan() const { return *plan_; }
   const std::shared_ptr<const GraphPlan>& shared_plan() const { return plan_; }
 
@@ -140,6 +154,9 @@ class Interpreter {
   virtual absl::Status RunCall(const NodePlan& node);
   virtual absl::Status RunContainer(const NodePlan& node);
   virtual absl::Status RunRaise(const NodePlan& node);
+  virtual absl::Status RunWarn(const NodePlan& node);
+  virtual absl::Status RunFork(const NodePlan& node);
+  virtual absl::Status RunWait(const NodePlan& node);
 
   // RunNode is Dispatch (the kind handler or the family's handler) followed
   // by ReleaseDeadValues. An override that must see a node's outputs before
@@ -230,6 +247,7 @@ class Interpreter {
   // Partial-environment runs: nodes to skip.
   std::vector<bool> skip_;
   bool skipping_ = false;
+  std::vector<RaisedWarning> warnings_;
 };
 
 }  // namespace graphprof

@@ -28,6 +28,11 @@ namespace jit = torch::jit;
 
 class Inliner {
  public:
+  // `input_instances`: instance names for calls whose receiver is an input
+  // of `top` ("" where none is known).
+  Inliner(const jit::Graph* top, std::vector<std::string> input_instances)
+      : top_(top), input_instances_(std::move(input_instances)) {}
+
   void InlineBlock(jit::Block* block) {
     for (auto it = block->nodes().begin(), end = block->nodes().end(); it != end;) {
       jit::Node* node = *it++;
@@ -45,7 +50,9 @@ class Inliner {
  private:
   // The frame's module instance, named as LibTorch's inliner names it: the
   // attribute the callee was read from, "SELF" for the graph's own module.
-  static c10::optional<jit::ModuleInstanceInfo> Instance(jit::Node* call) {
+  // A fork's subgraph receives its modules as inputs: they are named by
+  // the caller (InlineCalls' input_instances).
+  c10::optional<jit::ModuleInstanceInfo> Instance(jit::Node* call) const {
     if (call->kind() == jit::prim::CallFunction) {
       call->removeInput(0);  // the Function constant
       return c10::nullopt;
@@ -53,6 +60,12 @@ class Inliner {
     auto cls = call->input(0)->type()->cast<c10::ClassType>();
     const jit::Node* producer = call->input(0)->node();
     if (producer->kind() == jit::prim::GetAttr) return jit::ModuleInstanceInfo(cls, producer->s(jit::attr::name));
+    if (call->owningGraph() == top_ && producer->kind() == jit::prim::Param) {
+      const size_t k = call->input(0)->offset();
+      if (k < input_instances_.size() && !input_instances_[k].empty()) {
+        return jit::ModuleInstanceInfo(cls, input_instances_[k]);
+      }
+    }
     if (call->input(0) == call->owningGraph()->inputs().at(0)) return jit::ModuleInstanceInfo(cls, "SELF");
     return jit::ModuleInstanceInfo(cls, "INSTANCE_NAME_UNKNOWN");
   }
@@ -102,10 +115,16 @@ class Inliner {
   }
 
   std::unordered_map<jit::GraphFunction*, std::shared_ptr<jit::Graph>> bodies_;
+  const jit::Graph* top_;
+  std::vector<std::string> input_instances_;
 };
 
 }  // namespace
 
-void InlineCalls(torch::jit::Graph& graph) { Inliner().InlineBlock(graph.block()); }
+void InlineCalls(torch::jit::Graph& graph) { Inliner(&graph, {}).InlineBlock(graph.block()); }
+
+void InlineCalls(torch::jit::Graph& graph, std::vector<std::string> input_instances) {
+  Inliner(&graph, std::move(input_instances)).InlineBlock(graph.block());
+}
 
 }  // namespace graphprof

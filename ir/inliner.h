@@ -13,9 +13,17 @@
 
 #include <torch/script.h>
 
+#include <string>
+#include <vector>
+
 namespace graphprof {
 
 void InlineCalls(torch::jit::Graph& graph);
+
+// The same for a graph whose inputs hold modules (a prim::fork's subgraph):
+// a call on input k gets instance name input_instances[k] (the attribute
+// the caller read it from) where that is not empty.
+void InlineCalls(torch::jit::Graph& graph, std::vector<std::string> input_instances);
 
 }  // namespace graphprof
 

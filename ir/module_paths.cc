@@ -39,20 +39,51 @@ std::shared_ptr<const ModulePaths> ModulePaths::Build(const torch::jit::Module& 
   return paths;
 }
 
+namespace {
+
+// The attribute chain from one of `roots` (self, or a fork subgraph's module
+// inputs) to `value` through prim::GetAttr, or nullopt when it is not reached.
+c10::optional<std::vector<std::string>> ChainFrom(
+    const jit::Value* value, const std::map<const jit::Value*, std::vector<std::string>>& roots) {
+  std::vector<std::string> tail;
+  while (roots.count(value) == 0) {
+    if (value->node()->kind() != jit::prim::GetAttr) return c10::nullopt;
+    tail.insert(tail.begin(), value->node()->s(jit::attr::name));
+    value = value->node()->input(0);
+  }
+  std::vector<std::string> chain = roots.at(value);
+  chain.insert(chain.end(), tail.begin(), tail.end());
+  return chain;
+}
+
+}  // namespace
+
 void ModulePaths::Scan(const torch::jit::Block* block, const torch::jit::Value* self) {
+  Scan(block, std::map<const jit::Value*, std::vector<std::string>>{{self, {}}});
+}
+
+void ModulePaths::Scan(const torch::jit::Block* block,
+                       const std::map<const torch::jit::Value*, std::vector<std::string>>& roots) {
   for (const jit::Node* node : block->nodes()) {
-    for (const jit::Block* sub : node->blocks()) Scan(sub, self);
-    if (node->kind() != jit::prim::CallMethod) continue;
-    const jit::Value* receiver = node->input(0);
-    std::vector<std::string> chain;
-    while (receiver != self && receiver->node()->kind() == jit::prim::GetAttr) {
-      chain.insert(chain.begin(), receiver->node()->s(jit::attr::name));
-      receiver = receiver->node()->input(0);
+    for (const jit::Block* sub : node->blocks()) Scan(sub, roots);
+    // torch.jit.fork's closure: its inputs are the caller's values, so the
+    // modules it calls are named from the caller's self (InlineCalls names
+    // their frames by the same attributes).
+    if (node->kind() == jit::prim::fork && node->hasAttribute(jit::attr::Subgraph)) {
+      const std::shared_ptr<jit::Graph>& sub = node->g(jit::attr::Subgraph);
+      std::map<const jit::Value*, std::vector<std::string>> inner;
+      for (size_t k = 0; k < node->inputs().size() && k < sub->inputs().size(); ++k) {
+        if (auto chain = ChainFrom(node->input(k), roots)) inner[sub->inputs()[k]] = *chain;
+      }
+      Scan(sub->block(), inner);
+      continue;
     }
-    if (receiver != self) continue;  // not reached from self (an interface call, say)
+    if (node->kind() != jit::prim::CallMethod) continue;
+    c10::optional<std::vector<std::string>> chain = ChainFrom(node->input(0), roots);
+    if (!chain.has_value()) continue;  // not reached from self (an interface call, say)
     const jit::SourceRange& range = node->sourceRange();
-    CallSite site{range.source().get(), range.start(), range.end(), chain.empty() ? "SELF" : chain.back()};
-    chains_[site].insert(absl::StrJoin(chain, "."));
+    CallSite site{range.source().get(), range.start(), range.end(), chain->empty() ? "SELF" : chain->back()};
+    chains_[site].insert(absl::StrJoin(*chain, "."));
   }
 }
 

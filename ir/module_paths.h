@@ -26,6 +26,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace graphprof {
 
@@ -54,6 +55,8 @@ class ModulePaths {
     }
   };
   void Scan(const torch::jit::Block* block, const torch::jit::Value* self);
+  // `roots`: values whose attribute chain from self is known (self: empty).
+  void Scan(const torch::jit::Block* block, const std::map<const torch::jit::Value*, std::vector<std::string>>& roots);
 
   // Call site -> attribute chain(s) from the caller's self; more than one is
   // ambiguous (then the instance name is used).

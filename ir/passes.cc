@@ -165,6 +165,8 @@ Pass FrozenGraphPass(std::string name, std::string description, GraphFn fn, bool
               }};
 }
 
+std::vector<Pass> MakeBuiltinPassList();
+
 absl::Status OptimizeForInference(jit::Module& module, const std::string& method) {
   // torch.jit.optimize_for_inference: freeze, then these three on each method.
   if (absl::Status frozen = Freeze(module, method); !frozen.ok()) return frozen;
@@ -176,6 +178,16 @@ absl::Status OptimizeForInference(jit::Module& module, const std::string& method
 }
 
 std::vector<Pass> MakeBuiltinPasses() {
+  std::vector<Pass> passes = MakeBuiltinPassList();
+  for (Pass& pass : passes) {
+    pass.changes_parameters = pass.name == "freeze" || pass.name == "optimize_for_inference" ||
+                              pass.name == "fold_conv_bn" || pass.description.find("(frozen") != std::string::npos ||
+                              pass.name.rfind("fold_conv", 0) == 0;
+  }
+  return passes;
+}
+
+std::vector<Pass> MakeBuiltinPassList() {
   std::vector<Pass> passes;
   passes.push_back(ModulePass("freeze", "torch.jit.freeze: attributes become constants, frozen-graph folds run (eval mode)",
                               Freeze));
@@ -258,6 +270,8 @@ const std::vector<Pass>& BuiltinPasses() {
 
 absl::StatusOr<std::vector<Pass>> ParsePasses(absl::string_view comma_separated) {
   std::vector<Pass> passes;
+  // The explicit "no pass": --ab=none compares the module with itself.
+  if (absl::StripAsciiWhitespace(comma_separated) == "none") return passes;
   for (absl::string_view name : absl::StrSplit(comma_separated, ',', absl::SkipWhitespace())) {
     name = absl::StripAsciiWhitespace(name);
     const Pass* found = nullptr;
@@ -272,7 +286,10 @@ absl::StatusOr<std::vector<Pass>> ParsePasses(absl::string_view comma_separated)
     }
     passes.push_back(*found);
   }
-  if (passes.empty()) return absl::InvalidArgumentError("no pass named");
+  if (passes.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("no pass named in '", comma_separated,
+                                                   "' (pass names separated by commas, e.g. cse,dce; or none)"));
+  }
   return passes;
 }
 
@@ -284,6 +301,20 @@ absl::StatusOr<torch::jit::Module> ApplyPasses(const torch::jit::Module& module,
       return absl::NotFoundError(absl::StrCat("the module has no method '", method, "'"));
     }
     result = module.clone();
+    // Module::clone copies parameters with Tensor::clone, which under a
+    // NoGradGuard (the CLI's, Python's torch.no_grad) gives tensors that do
+    // not require grad: a pass must not change which parameters train.
+    // Clone's copies are leaves, so requires_grad can be set back on them.
+    const auto original = module.named_parameters(/*recurse=*/true);
+    const auto copies = result.named_parameters(/*recurse=*/true);
+    auto copy = copies.begin();
+    for (auto it = original.begin(); it != original.end() && copy != copies.end(); ++it, ++copy) {
+      const at::Tensor& from = (*it).value;
+      at::Tensor to = (*copy).value;
+      if ((*it).name == (*copy).name && from.requires_grad() != to.requires_grad() && to.is_leaf()) {
+        to.requires_grad_(from.requires_grad());
+      }
+    }
   } catch (const std::exception& e) {
     return StatusFromException(absl::StatusCode::kInvalidArgument, "cloning the module", e);
   }
@@ -300,7 +331,7 @@ absl::StatusOr<torch::jit::Module> ApplyPasses(const torch::jit::Module& module,
 std::string DescribePasses(const std::vector<Pass>& passes) {
   std::vector<std::string> names;
   for (const Pass& pass : passes) names.push_back(pass.name);
-  return absl::StrJoin(names, " -> ");
+  return names.empty() ? "no pass" : absl::StrJoin(names, " -> ");
 }
 
 }  // namespace graphprof

@@ -30,6 +30,9 @@ struct Pass {
   std::string description;  // one line
   // Transforms `module` (its `method`) in place or replaces it.
   std::function<absl::Status(torch::jit::Module& module, const std::string& method)> apply;
+  // Parameters become constants or change (freeze, optimize_for_inference,
+  // folds): training steps (--backward) after it have nothing to compare.
+  bool changes_parameters = false;
 };
 
 // LibTorch 1.13's passes graphprof knows, in the order --list_passes prints them.

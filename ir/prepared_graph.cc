@@ -83,8 +83,32 @@ bool NothingDead(const torch::jit::Graph& graph) {
   return true;
 }
 
+// torch.jit.fork's closure is the prim::fork node's Subgraph attribute,
+// which Inline does not enter: its calls are inlined here (on a copy), so
+// that the forked nodes run as nodes with module paths of their own.
+void InlineForkSubgraphs(torch::jit::Block* block) {
+  for (torch::jit::Node* node : block->nodes()) {
+    for (torch::jit::Block* sub : node->blocks()) InlineForkSubgraphs(sub);
+    if (node->kind() != torch::jit::prim::fork || !node->hasAttribute(torch::jit::attr::Subgraph)) continue;
+    std::shared_ptr<torch::jit::Graph> subgraph = node->g(torch::jit::attr::Subgraph)->copy();
+    // The modules the fork passes in are named by the attributes they came from.
+    std::vector<std::string> instances;
+    for (const torch::jit::Value* input : node->inputs()) {
+      instances.push_back(input->node()->kind() == torch::jit::prim::GetAttr ? input->node()->s(torch::jit::attr::name)
+                                                                             : "");
+    }
+    InlineCalls(*subgraph, std::move(instances));
+    InlineForkSubgraphs(subgraph->block());
+    RemoveDeadFunctionConstants(subgraph->block());
+    node->g_(torch::jit::attr::Subgraph, subgraph);
+  }
+}
+
 void InlineAndClean(torch::jit::Graph& graph, bool inline_calls) {
-  if (inline_calls) InlineCalls(graph);
+  if (inline_calls) {
+    InlineCalls(graph);
+    InlineForkSubgraphs(graph.block());
+  }
   if (NothingDead(graph)) return;
   std::shared_ptr<torch::jit::Graph> shared(&graph, [](torch::jit::Graph*) {});
   try {

@@ -5,24 +5,48 @@
 #include "interpreter/graph_plan.h"
 #include "ir/ivalue_util.h"
 #include "ir/prepared_graph.h"
+#include "profilers/profile_runner.h"
 
 namespace graphprof {
 namespace {
 
-absl::StatusOr<Report> ProfileVariant(const torch::jit::Module& module, const std::vector<Pass>& passes,
-                                      const std::vector<c10::IValue>& inputs, const BeforeAfterOptions& options,
-                                      c10::IValue* output) {
+absl::StatusOr<std::shared_ptr<const GraphPlan>> PlanVariant(const torch::jit::Module& module,
+                                                             const std::vector<Pass>& passes,
+                                                             const BeforeAfterOptions& options, std::string* applied) {
   PrepareOptions prepare;
   prepare.method = options.method;
   prepare.passes = passes;
   absl::StatusOr<PreparedGraph> prepared = PrepareMethod(module, prepare);
   if (!prepared.ok()) return prepared.status();
-  const std::string applied = prepared->passes;
-  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(*std::move(prepared));
-  if (!plan.ok()) return plan.status();
-  absl::StatusOr<Report> report = Profile(*plan, inputs, options.profile, output);
-  if (report.ok() && !applied.empty()) report->notes.push_back(absl::StrCat("passes applied: ", applied));
-  return report;
+  *applied = prepared->passes;
+  return GraphPlan::Build(*std::move(prepared));
+}
+
+const char* kA = "A (as given)";
+
+std::string BName(const std::vector<Pass>& passes) { return absl::StrCat("B (after ", DescribePasses(passes), ")"); }
+
+// A's and B's timed runs alternate in ABBA blocks after both warmed up and
+// were inspected.
+absl::Status RunInterleaved(ProfileRunner& a, ProfileRunner& b, const std::vector<Pass>& passes,
+                            c10::IValue* a_output, c10::IValue* b_output) {
+  if (absl::Status s = a.Warmup(); !s.ok()) return Annotate(s, kA);
+  if (absl::Status s = b.Warmup(); !s.ok()) return Annotate(s, BName(passes));
+  if (absl::Status s = a.Inspect(); !s.ok()) return Annotate(s, kA);
+  if (absl::Status s = b.Inspect(); !s.ok()) return Annotate(s, BName(passes));
+  auto step = [&](ProfileRunner& r, c10::IValue* output, const std::string& name) -> absl::Status {
+    if (r.timed_runs_done() >= r.timed_runs_wanted()) return absl::OkStatus();
+    const bool last = r.timed_runs_done() + 1 == r.timed_runs_wanted();
+    absl::Status s = r.TimedRun(last ? output : nullptr);
+    return s.ok() ? s : Annotate(s, name);
+  };
+  for (int block = 0; a.timed_runs_done() < a.timed_runs_wanted() || b.timed_runs_done() < b.timed_runs_wanted();
+       ++block) {
+    const bool a_first = block % 2 == 0;
+    if (absl::Status s = a_first ? step(a, a_output, kA) : step(b, b_output, BName(passes)); !s.ok()) return s;
+    if (absl::Status s = a_first ? step(b, b_output, BName(passes)) : step(a, a_output, kA); !s.ok()) return s;
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -42,17 +66,66 @@ Verification Verify(const c10::IValue& expected, const c10::IValue& actual, doub
   return v;
 }
 
+Drift MeasureDrift(const Report& report, const VerdictOptions& options) {
+  const std::vector<int64_t>& runs = report.run_ns();
+  const size_t half = runs.size() / 2;
+  const std::vector<double> first(runs.begin(), runs.begin() + half);
+  const std::vector<double> second(runs.end() - half, runs.end());
+  Drift drift;
+  drift.halves = CompareRow(RowSample{first, {}, true}, RowSample{second, {}, true}, NoiseModel::kRuns, 0, options);
+  RowComparison* one[] = {&drift.halves};
+  DecideVerdicts(one, options);
+  return drift;
+}
+
+std::string DescribeDrift(const BeforeAfter& ab) {
+  return absl::StrCat("drift (second half of the timed runs against the first): A ",
+                      FormatChange(ab.before_drift.halves), ", B ", FormatChange(ab.after_drift.halves));
+}
+
 absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module, const std::vector<Pass>& passes,
                                                const std::vector<c10::IValue>& inputs,
                                                const BeforeAfterOptions& options) {
   BeforeAfter result;
   c10::IValue a_output, b_output;
-  absl::StatusOr<Report> before = ProfileVariant(module, {}, inputs, options, &a_output);
-  if (!before.ok()) return Annotate(before.status(), "A (as given)");
-  absl::StatusOr<Report> after = ProfileVariant(module, passes, inputs, options, &b_output);
-  if (!after.ok()) return Annotate(after.status(), absl::StrCat("B (after ", DescribePasses(passes), ")"));
-  result.before = *std::move(before);
-  result.after = *std::move(after);
+  std::string a_applied, b_applied;
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> a_plan = PlanVariant(module, {}, options, &a_applied);
+  if (!a_plan.ok()) return Annotate(a_plan.status(), kA);
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> b_plan = PlanVariant(module, passes, options, &b_applied);
+  if (!b_plan.ok()) return Annotate(b_plan.status(), BName(passes));
+  const bool interleave = options.interleave && options.profile.observers.empty();
+  if (interleave) {
+    absl::StatusOr<std::unique_ptr<ProfileRunner>> a = ProfileRunner::Create(*a_plan, inputs, options.profile);
+    if (!a.ok()) return Annotate(a.status(), kA);
+    absl::StatusOr<std::unique_ptr<ProfileRunner>> b = ProfileRunner::Create(*b_plan, inputs, options.profile);
+    if (!b.ok()) return Annotate(b.status(), BName(passes));
+    if (absl::Status run = RunInterleaved(**a, **b, passes, &a_output, &b_output); !run.ok()) return run;
+    absl::StatusOr<Report> before = (*a)->Finish();
+    if (!before.ok()) return Annotate(before.status(), kA);
+    absl::StatusOr<Report> after = (*b)->Finish();
+    if (!after.ok()) return Annotate(after.status(), BName(passes));
+    result.before = *std::move(before);
+    result.after = *std::move(after);
+    result.order = "ABBA";
+  } else {
+    absl::StatusOr<Report> before = Profile(*a_plan, inputs, options.profile, &a_output);
+    if (!before.ok()) return Annotate(before.status(), kA);
+    absl::StatusOr<Report> after = Profile(*b_plan, inputs, options.profile, &b_output);
+    if (!after.ok()) return Annotate(after.status(), BName(passes));
+    result.before = *std::move(before);
+    result.after = *std::move(after);
+    result.order = "AB";
+  }
+  if (!b_applied.empty()) result.after.notes.push_back(absl::StrCat("passes applied: ", b_applied));
+  result.before_drift = MeasureDrift(result.before, options.diff.verdict);
+  result.after_drift = MeasureDrift(result.after, options.diff.verdict);
+  const std::string order_note =
+      interleave ? "timed runs interleaved with the other side's in ABBA blocks (A B B A ...), after both warmed up"
+                 : "timed runs after all of the other side's (observers serve one session at a time)";
+  for (Report* r : {&result.before, &result.after}) {
+    r->notes.push_back(order_note);
+    r->notes.push_back(DescribeDrift(result));
+  }
   if (options.verify) {
     c10::IValue expected;
     try {
@@ -62,7 +135,10 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
     }
     const std::string reference = absl::StrCat("module.", options.method);
     result.before.verification = Verify(expected, a_output, 0, 0, reference);
-    result.after.verification = Verify(expected, b_output, options.rtol, options.atol, reference);
+    // No pass: B is the module as given too, and must be identical.
+    const bool transformed = !passes.empty();
+    result.after.verification =
+        Verify(expected, b_output, transformed ? options.rtol : 0, transformed ? options.atol : 0, reference);
   }
   result.diff = DiffReports(result.before, result.after, options.diff);
   return result;

@@ -7,6 +7,14 @@
 // With `verify`, both outputs are compared with native forward of the
 // unmodified module: A must be identical, B within rtol/atol (passes change
 // float rounding); each report's Verification holds the errors.
+//
+// Interleaving (default): both warm up, then their timed runs alternate in
+// ABBA blocks (A B B A A B B A ...), so that drift in the machine's state
+// (frequency, temperature, a neighbour's load) reaches both sides alike;
+// with observers (which serve one session at a time) A's runs all come
+// first. BeforeAfter::order says which was used, and `drift` compares the
+// first and second half of each side's run times. No pass (an empty list,
+// --ab=none) compares the module with itself: an A/A test of the noise.
 #ifndef GRAPHPROF_PROFILERS_BEFORE_AFTER_H_
 #define GRAPHPROF_PROFILERS_BEFORE_AFTER_H_
 
@@ -20,6 +28,7 @@
 #include "profilers/profiler.h"
 #include "profilers/report/report.h"
 #include "profilers/report/report_diff.h"
+#include "profilers/report/verdict.h"
 
 namespace graphprof {
 
@@ -30,18 +39,34 @@ struct BeforeAfterOptions {
   bool verify = true;
   double rtol = 1e-4;
   double atol = 1e-5;
+  bool interleave = true;
+};
+
+// A side's second half of timed runs against its first half (the run
+// times): a change beyond the noise means the machine drifted while it ran.
+struct Drift {
+  RowComparison halves;  // base: first half, current: second half
 };
 
 struct BeforeAfter {
   Report before;  // A: the module as given
   Report after;   // B: after the passes
   ReportDiff diff;
+  // "ABBA" (interleaved) or "AB" (all of A's timed runs, then B's).
+  std::string order;
+  Drift before_drift;
+  Drift after_drift;
   double speedup() const { return diff.speedup(); }  // A mean run time / B mean run time
 };
 
 absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module, const std::vector<Pass>& passes,
                                                const std::vector<c10::IValue>& inputs,
                                                const BeforeAfterOptions& options = {});
+
+// Run times of `report`'s second half of timed runs against its first half.
+Drift MeasureDrift(const Report& report, const VerdictOptions& options = {});
+// "A: +0.4% [-1.2, 2.0] same; B: -0.3% [...] same" for notes.
+std::string DescribeDrift(const BeforeAfter& ab);
 
 // Compares `actual` with `expected` as --verify does: identical, else within
 // rtol/atol; `reference` names what `expected` came from.

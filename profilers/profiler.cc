@@ -1,6 +1,7 @@
 #include "profilers/profiler.h"
 
 #include <ATen/core/grad_mode.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -15,8 +16,8 @@
 #include "ir/ivalue_util.h"
 #include "ir/loader.h"
 #include "ir/prepared_graph.h"
-#include "profilers/backward_pass.h"
 #include "profilers/node_observer.h"
+#include "profilers/profile_runner.h"
 #include "interpreter/interpreter.h"
 
 namespace graphprof {
@@ -49,6 +50,18 @@ std::shared_ptr<const GraphPlan> CalibrationPlan() {
 }
 
 }  // namespace
+
+const std::string& ProcessIdentity() {
+  static const std::string* id = [] {
+    char host[256] = {};
+    if (gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
+    const int64_t start = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
+    return new std::string(absl::StrCat(getpid(), "@", host, ":", start));
+  }();
+  return *id;
+}
 
 TimerCost MeasureTimerCost(const std::shared_ptr<TimeSource>& clock, bool trace, bool two_reads) {
   std::shared_ptr<const GraphPlan> plan = CalibrationPlan();
@@ -101,6 +114,7 @@ Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, TimerCos
   const GraphPlan& plan = interpreter.plan();
   Report report;
   report.model = plan.name();
+  report.process = ProcessIdentity();
   report.clock = std::string(interpreter.clock().name());
   report.warmup = warmup;
   report.runs = interpreter.completed_runs();
@@ -209,100 +223,16 @@ void Compensate(Report& report, const TimerCost& timer, const std::vector<BlockS
 absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
                                const std::vector<c10::IValue>& inputs, const ProfileOptions& options,
                                c10::IValue* output) {
-  if (options.runs < 1) return absl::InvalidArgumentError("runs must be at least 1");
-  if (options.warmup < 0) return absl::InvalidArgumentError("warmup must not be negative");
-  std::shared_ptr<TimeSource> clock = options.clock ? options.clock : DefaultTimeSource();
-  ProfilingInterpreter interpreter(std::move(plan), clock);
-  const TimerCost timer = MeasureTimerCost(clock, options.trace, /*two_reads=*/!options.observers.empty());
-  auto progress = [&](const char* phase, int done, int total) {
-    if (options.progress) options.progress(phase, done, total);
-  };
-  int64_t nodes_per_run = 0;
-  if (options.node_progress) {
-    interpreter.SetNodeProgress([&](int64_t done) { options.node_progress(done, nodes_per_run); });
-  }
-  // Training steps: every forward is followed by a backward.
-  std::optional<BackwardPass> backward;
-  if (options.backward.enabled) {
-    interpreter.RecordSequences(true);
-    backward.emplace(interpreter, clock, options.backward, options.runs, options.trace);
-  }
-
-  // Every run gets its own copy of the inputs, made before the run's clock
-  // starts: a model that mutates its inputs sees the same values every time.
-  // The copy stays alive through the run (as a caller's inputs do for
-  // module.forward), so memory is freed where it is natively, and through
-  // the backward after it (which may free what forward saved of it); it is
-  // released when the next run's copy is made, outside timing and tracking.
-  std::vector<c10::IValue> fresh;
-  auto run = [&]() -> absl::StatusOr<c10::IValue> {
-    absl::StatusOr<std::vector<c10::IValue>> copied = CopyInputs(inputs);
-    if (!copied.ok()) return copied.status();
-    fresh = *std::move(copied);
-    if (!backward.has_value()) return interpreter.Run(fresh);
-    backward->BeforeForward();
-    at::AutoGradMode grad_mode(true);
-    return interpreter.Run(fresh);
-  };
-  progress("warmup", 0, options.warmup);  // starting
-  for (int i = 0; i < options.warmup; ++i) {
-    absl::StatusOr<c10::IValue> result = run();
-    if (result.ok() && backward.has_value()) {
-      if (absl::Status done = backward->AfterWarmup(*result); !done.ok()) result = done;
-    }
-    if (!result.ok()) return Annotate(result.status(), absl::StrCat("warm-up run ", i + 1));
-    progress("warmup", i + 1, options.warmup);
-  }
-
-  interpreter.BeginInspection(options.memory);
-  if (backward.has_value()) backward->BeforeInspection();
-  absl::StatusOr<c10::IValue> inspected = run();
-  if (!inspected.ok()) return inspected.status();
-  if (backward.has_value()) {
-    if (absl::Status done = backward->AfterInspection(*inspected); !done.ok()) return done;
-  }
-  inspected = c10::IValue();
-  progress("inspect", 1, 1);
-  nodes_per_run = interpreter.inspected_executions();
-
-  // Trace events are preallocated (no allocation per node), up to a cap: a
-  // long loop times many runs would not fit in memory; the rest are counted
-  // as dropped.
-  const size_t wanted = static_cast<size_t>(interpreter.inspected_executions()) * options.runs + 64;
-  const size_t trace_capacity = options.trace ? std::min(wanted, options.max_trace_events) : 0;
-  for (NodeObserver* observer : options.observers) {
-    absl::Status prepared =
-        observer->Prepare(interpreter.plan(), options.runs, interpreter.inspected_executions());
-    if (!prepared.ok()) return prepared;
-    interpreter.AddObserver(observer);
-  }
-  interpreter.BeginTimedRuns(options.runs, trace_capacity);
-  progress("timed", 0, options.runs);  // starting
+  absl::StatusOr<std::unique_ptr<ProfileRunner>> created = ProfileRunner::Create(std::move(plan), inputs, options);
+  if (!created.ok()) return created.status();
+  ProfileRunner& runner = **created;
+  if (absl::Status warm = runner.Warmup(); !warm.ok()) return warm;
+  if (absl::Status inspected = runner.Inspect(); !inspected.ok()) return inspected;
   for (int i = 0; i < options.runs; ++i) {
-    absl::StatusOr<c10::IValue> result = run();
-    if (result.ok() && backward.has_value()) {
-      if (absl::Status done = backward->AfterTimed(*result, i); !done.ok()) result = done;
-    }
-    if (!result.ok()) return Annotate(result.status(), absl::StrCat("timed run ", i + 1));
-    if (output != nullptr && i + 1 == options.runs) *output = *std::move(result);
-    progress("timed", i + 1, options.runs);
+    absl::Status timed = runner.TimedRun(i + 1 == options.runs ? output : nullptr);
+    if (!timed.ok()) return timed;
   }
-  interpreter.EndRecording();
-  Report report = BuildReport(interpreter, options.warmup, timer, options.compensate && options.observers.empty());
-  if (backward.has_value()) {
-    backward->AddTo(report, report.runs > 0 ? interpreter.run_start_ns()[0] : 0);
-    report.Finalize();
-  }
-  if (report.dropped_events > 0) {
-    report.notes.push_back(absl::StrCat("the trace keeps the first ", trace_capacity, " node executions of ",
-                                        wanted - 64, " (max_trace_events); ", report.dropped_events,
-                                        " were not recorded"));
-  }
-  for (NodeObserver* observer : options.observers) {
-    absl::Status contributed = observer->Contribute(report);
-    if (!contributed.ok()) return contributed;
-  }
-  return report;
+  return runner.Finish();
 }
 
 }  // namespace graphprof

@@ -24,6 +24,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -68,6 +69,10 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
                                const std::vector<c10::IValue>& inputs,
                                const ProfileOptions& options = {},
                                c10::IValue* output = nullptr);
+
+// This process, as Report::process names it ("pid@host:start"): the same
+// for every report one process makes.
+const std::string& ProcessIdentity();
 
 // What timing one node execution costs (ProfilingInterpreter, one clock).
 struct TimerCost {

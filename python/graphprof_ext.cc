@@ -522,8 +522,8 @@ ReportPtr ProfileTarget(py::handle object, const py::tuple& args, const std::str
           if (status.ok()) {
             const double rtol = target.transformed ? options.rtol : 0;
             const double atol = target.transformed ? options.atol : 0;
-            report->gradient_verification = training.CompareGradients(
-                *reference, actual, rtol, atol, absl::StrCat(target.reference, " + backward"));
+            SetGradientVerification(*report, training.CompareGradients(*reference, actual, rtol, atol,
+                                                                       absl::StrCat(target.reference, " + backward")));
           }
         }
       }

@@ -237,9 +237,11 @@ TEST(HardeningTest, LongRunsShowProgressAndClearItWhenInterrupted) {
   Result interrupted =
       RunOnTerminal(absl::StrCat("--ir=", ir, " --input=1 --warmup=1000 --format=json --output=", out), true);
   EXPECT_NE(interrupted.code, 0) << interrupted.err.substr(0, 300);
-  const size_t last = interrupted.err.rfind("profile_graph:");
+  const size_t stopped = interrupted.err.rfind("profile_graph: interrupted (SIGINT)");
+  ASSERT_NE(stopped, std::string::npos) << "one line says why: " << interrupted.err.substr(0, 300);
+  const size_t last = interrupted.err.rfind("profile_graph:", stopped - 1);
   ASSERT_NE(last, std::string::npos) << "progress was shown: " << interrupted.err.substr(0, 200);
-  EXPECT_TRUE(absl::StrContains(interrupted.err.substr(last), "\r\033[K")) << "cleared on SIGINT";
+  EXPECT_TRUE(absl::StrContains(interrupted.err.substr(last, stopped - last), "\r\033[K")) << "cleared on SIGINT";
   EXPECT_FALSE(Exists(out)) << "an interrupted run writes nothing";
 }
 

@@ -2,6 +2,8 @@
 #include "common/output_file.h"
 
 #include <gtest/gtest.h>
+#include <cstring>
+#include <sys/resource.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/ioctl.h>
@@ -14,6 +16,7 @@
 #include <thread>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "common/interrupt.h"
 #include "tests/test_util.h"
 
@@ -77,21 +80,92 @@ TEST(OutputFilesTest, SameFileFollowsLinksAndDots) {
   EXPECT_FALSE(SameFile(a, ""));
 }
 
-TEST(OutputFilesTest, InterruptionRemovesRegisteredTemporaries) {
+// Every signal that ends the CLI: the temporaries go, one line says why, and
+// the signal still ends the process (its exit status is the signal's).
+TEST(OutputFilesTest, EveryEndingSignalRemovesRegisteredTemporaries) {
   const std::string dir = testing::TempDir("output_files_interrupt");
-  const std::string temp = dir + "/.report.json.tmp.1";
+  const std::pair<int, const char*> signals[] = {
+      {SIGINT, "interrupted (SIGINT)"}, {SIGTERM, "stopped by SIGTERM"}, {SIGHUP, "stopped by SIGHUP"},
+      {SIGALRM, "stopped by SIGALRM"},  {SIGUSR1, "stopped by SIGUSR1"}, {SIGUSR2, "stopped by SIGUSR2"},
+      {SIGPIPE, "stopped by SIGPIPE"}};
+  for (const auto& [signal, message] : signals) {
+    const std::string temp = absl::StrCat(dir, "/.report.json.tmp.", signal);
+    const std::string err = absl::StrCat(dir, "/stderr.", signal);
+    pid_t child = fork();
+    if (child == 0) {
+      freopen(err.c_str(), "w", stderr);
+      InstallInterruptHandlers();
+      { std::ofstream(temp) << "partial"; }
+      RegisterTempFile(temp.c_str());
+      raise(signal);
+      _exit(0);  // not reached: the signal ends the process after the cleanup
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == signal) << strsignal(signal) << ": still ends the process";
+    EXPECT_FALSE(Exists(temp)) << strsignal(signal) << ": the temporary file is gone";
+    EXPECT_EQ(Slurp(err), absl::StrCat("profile_graph: ", message, signal == SIGHUP ? " (the terminal went away)" :
+                                       signal == SIGPIPE ? " (the reader of a pipe went away)" : "", "\n"));
+  }
+}
+
+char g_marker[4096];
+
+// A worker process (SetChildProcess) gets the signal that ends its parent.
+TEST(OutputFilesTest, TheRunningWorkerGetsTheSignal) {
+  const std::string dir = testing::TempDir("output_files_child");
+  const std::string marker = dir + "/worker_got_sigterm";
+  std::snprintf(g_marker, sizeof(g_marker), "%s", marker.c_str());
+  pid_t parent = fork();
+  if (parent == 0) {
+    pid_t worker = fork();
+    if (worker == 0) {
+      signal(SIGTERM, [](int) {
+        // async-signal-safe: create the marker, then end.
+        close(open(g_marker, O_CREAT | O_WRONLY, 0600));
+        _exit(0);
+      });
+      for (;;) pause();
+    }
+    InstallInterruptHandlers();
+    SetChildProcess(worker);
+    usleep(100 * 1000);  // the worker installs its handler
+    raise(SIGTERM);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(parent, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+  for (int i = 0; i < 50 && !Exists(marker); ++i) usleep(100 * 1000);
+  EXPECT_TRUE(Exists(marker)) << "the worker was signalled";
+}
+
+// SIGXFSZ is ignored: a file-size limit (ulimit -f) is a failed write with
+// a message, not a killed process.
+TEST(OutputFilesTest, AFileSizeLimitIsAFailedWrite) {
+  const std::string dir = testing::TempDir("output_files_fsize");
+  const std::string target = dir + "/big.json";
+  const std::string err = dir + "/stderr";
   pid_t child = fork();
   if (child == 0) {
     InstallInterruptHandlers();
-    { std::ofstream(temp) << "partial"; }
-    RegisterTempFile(temp.c_str());
-    raise(SIGINT);
-    _exit(0);  // not reached: SIGINT ends the process after the cleanup
+    struct rlimit limit = {4096, 4096};
+    setrlimit(RLIMIT_FSIZE, &limit);
+    OutputFiles files;
+    files.Add(target, std::string(1 << 20, 'x'));
+    const absl::Status status = files.Commit();
+    FILE* out = fopen(err.c_str(), "w");
+    fputs(std::string(status.message()).c_str(), out);
+    fclose(out);
+    _exit(status.ok() ? 0 : 3);
   }
   int status = 0;
   waitpid(child, &status, 0);
-  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "the signal still ends the process";
-  EXPECT_FALSE(Exists(temp)) << "the temporary file is gone";
+  ASSERT_TRUE(WIFEXITED(status)) << "not killed by SIGXFSZ";
+  EXPECT_EQ(WEXITSTATUS(status), 3);
+  EXPECT_TRUE(absl::StrContains(Slurp(err), "File too large")) << Slurp(err);
+  EXPECT_FALSE(Exists(target));
+  EXPECT_EQ(CountFiles(dir), 1) << "only the message file: no temporary left";
 }
 
 // A device that fails every write (/dev/full: ENOSPC) is written in place,
@@ -121,6 +195,8 @@ TEST(OutputFilesTest, AFifoWhoseReaderLeavesIsAFailedWrite) {
   const int reader = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);  // present before the writer opens
   ASSERT_GE(reader, 0);
   absl::Status status;
+  struct sigaction before = {};
+  sigaction(SIGPIPE, nullptr, &before);
   std::thread commit([&] {
     OutputFiles files;
     // Far more than a pipe holds: the writer blocks until the reader leaves.
@@ -144,7 +220,8 @@ TEST(OutputFilesTest, AFifoWhoseReaderLeavesIsAFailedWrite) {
   EXPECT_TRUE(absl::StrContains(status.message(), "Broken pipe")) << status;
   struct sigaction now = {};
   sigaction(SIGPIPE, nullptr, &now);
-  EXPECT_EQ(now.sa_handler, SIG_DFL) << "SIGPIPE is ignored only while committing";
+  EXPECT_EQ(now.sa_handler, before.sa_handler) << "SIGPIPE is ignored only while committing";
+  EXPECT_NE(now.sa_handler, SIG_IGN);
 }
 
 }  // namespace

@@ -114,8 +114,12 @@ TEST(ProfileGraphTest, BackwardTrainingStep) {
                      "--loss_output=0: output 0 must be a one-element floating tensor");
   ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--backward", "--loss_output=2"})), 1,
                      "--loss_output=2: the graph returns one output");
-  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--backward", "--passes=freeze"})), 1,
-                     "no floating output requires grad");
+  // Passes that freeze or change parameters leave nothing to differentiate:
+  // refused before anything runs.
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--backward", "--passes=freeze"})), 2,
+                     "--backward cannot follow --passes=freeze");
+  ExpectOneLineError(RunTool(Quick({"--zoo=mlp", "--backward", "--ab=optimize_for_inference"})), 2,
+                     "--backward cannot follow --ab=optimize_for_inference");
 }
 
 TEST(ProfileGraphTest, CsvGroupedByKind) {

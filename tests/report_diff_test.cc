@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <random>
+
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 
 namespace graphprof {
 namespace {
@@ -143,6 +146,122 @@ TEST(ReportDiffTest, BareGraphsDoNotPairDifferentKindsAtTheRoot) {
   EXPECT_EQ(diff.replaced, 0);
   EXPECT_EQ(diff.added, 1);
   EXPECT_EQ(diff.removed + diff.merged, 1);
+}
+
+// --- Verdicts: rows compared run by run. ---
+
+// A report of top-level nodes whose per-run times are `median` times a
+// log-normal factor (relative spread `sigma`), split into `processes`
+// merged processes (run_sources) when more than one.
+Report NoisyReport(const std::vector<std::pair<std::string, double>>& nodes, int runs, double sigma,
+                   std::mt19937_64& rng, int processes = 1, const std::string& process = "p") {
+  Report report;
+  report.model = "m";
+  report.process = process;
+  report.runs = runs;
+  report.timer_overhead_ns = 10;
+  std::normal_distribution<double> noise(0, sigma);
+  std::vector<int64_t> totals(runs, 0);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    NodeRecord node;
+    node.identity.id = static_cast<int>(i);
+    node.identity.kind = "aten::mul";
+    node.identity.module = nodes[i].first;
+    node.identity.label = nodes[i].first + "/mul";
+    std::vector<int64_t> times;
+    for (int r = 0; r < runs; ++r) {
+      times.push_back(static_cast<int64_t>(nodes[i].second * std::exp(noise(rng))));
+      totals[r] += times.back();
+    }
+    node.metrics = {Series{times, {}}};
+    node.calls.assign(runs, 1);
+    report.nodes.push_back(node);
+  }
+  report.metrics[0].run_total = totals;
+  if (processes > 1) {
+    const int per = runs / processes;
+    for (int p = 0; p < processes; ++p) {
+      report.run_sources.push_back(RunSource{absl::StrCat("worker ", p + 1), p * per,
+                                             p + 1 == processes ? runs - p * per : per,
+                                             absl::StrCat(process, p)});
+    }
+  }
+  report.Finalize();
+  return report;
+}
+
+TEST(ReportDiffVerdictTest, ASlowedNodeIsSlowerAndTheOthersAreNot) {
+  std::mt19937_64 rng(11);
+  std::vector<std::pair<std::string, double>> base_nodes, slow_nodes;
+  for (int i = 0; i < 20; ++i) {
+    base_nodes.emplace_back(absl::StrCat("m", i), 1e5);
+    slow_nodes.emplace_back(absl::StrCat("m", i), i == 7 ? 1.5e5 : 1e5);
+  }
+  const Report base = NoisyReport(base_nodes, 10, 0.03, rng, 1, "base process");
+  const Report current = NoisyReport(slow_nodes, 10, 0.03, rng, 1, "current process");
+  const ReportDiff diff = DiffReports(base, current);
+  for (const NodeDelta& d : diff.nodes) {
+    if (d.module == "m7") {
+      EXPECT_EQ(d.stats.verdict, Verdict::kSlower) << FormatChange(d.stats);
+      EXPECT_NEAR(d.stats.change, 0.5, 0.1);
+    } else {
+      EXPECT_NE(d.stats.verdict, Verdict::kSlower) << d.module << " " << FormatChange(d.stats);
+      EXPECT_NE(d.stats.verdict, Verdict::kFaster) << d.module << " " << FormatChange(d.stats);
+    }
+  }
+  EXPECT_EQ(diff.node_verdicts.of(Verdict::kSlower), 1);
+  EXPECT_EQ(diff.node_verdicts.total(), 20);
+  // The total moved by 2.5%: beyond the 2% threshold only if significant.
+  EXPECT_NE(diff.total.verdict, Verdict::kFaster);
+  // Different processes, one each: the diff says only within-process noise is modelled.
+  EXPECT_EQ(diff.noise_model, NoiseModel::kRuns);
+  EXPECT_TRUE(absl::StrContains(diff.noise_note, "--workers")) << diff.noise_note;
+  // Renderings carry the statistics.
+  const std::string text = RenderDiff(diff, 5);
+  EXPECT_TRUE(absl::StrContains(text, "slower")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "verdicts   nodes: 1 slower")) << text;
+  const nlohmann::json j = nlohmann::json::parse(DiffToJson(diff));
+  EXPECT_EQ(j["verdict_counts"]["nodes"]["slower"], 1);
+  EXPECT_EQ(j["nodes"][0]["verdict"], "slower");
+  for (const char* key : {"change", "change_low", "change_high", "p", "q"}) {
+    EXPECT_TRUE(j["nodes"][0][key].is_number()) << key;
+    EXPECT_TRUE(j["total"].contains(key)) << key;
+  }
+  EXPECT_EQ(j["noise_model"], "runs");
+  const std::string csv = DiffToCsv(diff);
+  EXPECT_TRUE(absl::StrContains(csv.substr(0, csv.find('\n')), ",verdict,change,change_low,change_high,p,q,")) << csv;
+}
+
+TEST(ReportDiffVerdictTest, OneProcessOnBothSidesNeedsNoNote) {
+  std::mt19937_64 rng(12);
+  const Report a = NoisyReport({{"x", 1e5}}, 10, 0.02, rng, 1, "same-process");
+  const Report b = NoisyReport({{"x", 1e5}}, 10, 0.02, rng, 1, "same-process");
+  EXPECT_EQ(DiffReports(a, b).noise_note, "");
+}
+
+TEST(ReportDiffVerdictTest, ProcessesAreTheUnitWhenBothSidesMergeSeveral) {
+  std::mt19937_64 rng(13);
+  const Report a = NoisyReport({{"x", 1e5}, {"y", 2e5}}, 30, 0.02, rng, 3, "a");
+  const Report b = NoisyReport({{"x", 1e5}, {"y", 2e5}}, 30, 0.02, rng, 3, "b");
+  const ReportDiff diff = DiffReports(a, b);
+  EXPECT_EQ(diff.noise_model, NoiseModel::kProcesses);
+  EXPECT_EQ(diff.base_processes, 3);
+  EXPECT_EQ(diff.noise_note, "");
+  // The same processes on both sides (--ab --workers): paired.
+  const Report c = NoisyReport({{"x", 1e5}, {"y", 2e5}}, 30, 0.02, rng, 3, "a");
+  EXPECT_EQ(DiffReports(a, c).noise_model, NoiseModel::kPairedProcesses);
+}
+
+TEST(ReportDiffVerdictTest, RemovedAndMergedNodesCompareWithNothing) {
+  // Constant times: the base's batch norm and dropout are gone after the pass.
+  const ReportDiff diff = DiffReports(MakeReport(kBase, 10), MakeReport(kCurrent, 10));
+  for (const NodeDelta& d : diff.nodes) {
+    if (d.match == NodeDelta::Match::kRemoved || d.match == NodeDelta::Match::kMerged) {
+      EXPECT_EQ(d.stats.change, -1) << d.name;
+      EXPECT_EQ(d.stats.verdict, Verdict::kFaster) << d.name << " " << FormatChange(d.stats);
+    }
+    if (d.match == NodeDelta::Match::kAdded) EXPECT_EQ(d.stats.verdict, Verdict::kSlower) << d.name;
+  }
 }
 
 }  // namespace

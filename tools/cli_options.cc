@@ -6,7 +6,9 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "common/terminal_text.h"
 #include "ir/passes.h"
+#include "tools/check_command.h"
 #include "profilers/gpu/nvtx.h"
 
 namespace graphprof::cli {
@@ -24,7 +26,8 @@ int Fail(std::FILE* err, int code, absl::string_view message) {
     space = false;
     line += c;
   }
-  std::fprintf(err, "profile_graph: %s\n", line.c_str());
+  // The message may quote a file's text: no control character reaches the terminal.
+  std::fprintf(err, "profile_graph: %s\n", EscapeForTerminal(line).c_str());
   std::fflush(err);
   return code;
 }
@@ -78,6 +81,7 @@ absl::Status ValidateMerge(const CliOptions& o) {
       {!o.compare.empty(), "--compare"},      {o.nvtx, "--nvtx"},
       {o.nvtx_iters != 0 || o.nvtx_warmup != 0, "--nvtx_iters/--nvtx_warmup"},
       {o.device != defaults.device, "--device"}, {o.cuda_profile, "--cuda_profile"},
+      {o.workers != 0, "--workers"},
   };
   for (const auto& [set, flag] : profiling_only) {
     if (set) {
@@ -94,6 +98,7 @@ absl::Status Validate(const CliOptions& o) {
   if (!o.merge.empty()) {
     if (absl::Status merge = ValidateMerge(o); !merge.ok()) return merge;
   }
+  if (absl::Status check = ValidateCheck(o); !check.ok()) return check;
   const int sources = !o.model.empty() + !o.zoo.empty() + !o.ir.empty();
   if (sources > 1) return absl::InvalidArgumentError("give only one of --model, --zoo and --ir");
   if (!o.input.empty() && !o.inputs.empty()) {
@@ -114,15 +119,25 @@ absl::Status Validate(const CliOptions& o) {
   }
   for (const std::string* passes : {&o.passes, &o.ab}) {
     if (passes->empty()) continue;
-    if (absl::StatusOr<std::vector<Pass>> parsed = ParsePasses(*passes); !parsed.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(passes == &o.ab ? "--ab: " : "--passes: ", parsed.status().message()));
+    const char* flag = passes == &o.ab ? "--ab" : "--passes";
+    absl::StatusOr<std::vector<Pass>> parsed = ParsePasses(*passes);
+    if (!parsed.ok()) return absl::InvalidArgumentError(absl::StrCat(flag, ": ", parsed.status().message()));
+    for (const Pass& pass : *parsed) {
+      if (o.backward && pass.changes_parameters) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--backward cannot follow ", flag, "=", pass.name,
+            ": it turns parameters into constants (or changes them), so there are no gradients to measure"));
+      }
     }
   }
   if (!o.clock.empty() && o.clock != "tsc" && o.clock != "steady") {
     return absl::InvalidArgumentError(absl::StrCat("--clock: unknown clock '", o.clock, "' (use tsc or steady)"));
   }
   if (!(o.rtol >= 0) || !(o.atol >= 0)) return absl::InvalidArgumentError("--rtol and --atol must be 0 or more");
+  if (!(o.min_effect >= 0 && o.min_effect < 1)) {
+    return absl::InvalidArgumentError("--min_effect must be at least 0 and below 1 (0.02 is 2%)");
+  }
+  if (!(o.alpha > 0 && o.alpha < 1)) return absl::InvalidArgumentError("--alpha must be above 0 and below 1");
   if (!o.ir.empty() && o.method != "forward") {
     return absl::InvalidArgumentError("--method applies to modules, not to --ir graphs");
   }
@@ -142,6 +157,15 @@ absl::Status Validate(const CliOptions& o) {
     }
     if (o.format == Format::kJson || !o.compare.empty()) {
       return absl::InvalidArgumentError("--modules limits the rows of tables and CSV, not JSON reports or --compare diffs");
+    }
+  }
+  if (o.workers < 0 || o.workers > 64) return absl::InvalidArgumentError("--workers must be 0 (this process) to 64");
+  if (o.workers > 0) {
+    if (!o.trace.empty()) {
+      return absl::InvalidArgumentError("--trace records one process's runs: not with --workers (use --workers=0)");
+    }
+    if (o.nvtx || o.nvtx_iters > 0 || o.cuda_profile) {
+      return absl::InvalidArgumentError("--nvtx, --nvtx_iters and --cuda_profile observe one process: not with --workers");
     }
   }
   if (o.nvtx && !NvtxAvailable()) {

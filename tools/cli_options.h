@@ -60,6 +60,10 @@ struct CliOptions {
   bool memory = false;   // per-node memory columns
   std::string compare;   // base report (JSON) to diff against
   bool diff_all = false; // diffs include nodes that never ran
+  // Diff verdicts: changes within +-min_effect are "the same"; significance
+  // on Benjamini-Hochberg q-values below alpha (profilers/report/verdict.h).
+  double min_effect = 0.02;
+  double alpha = 0.05;
   bool verify = true;
   // Tolerance of --verify after passes (numpy.isclose: |a - b| <= atol + rtol * |b|).
   double rtol = 1e-4;
@@ -82,6 +86,21 @@ struct CliOptions {
 
   // `profile_graph merge FILE...`: JSON reports to merge instead of profiling.
   std::vector<std::string> merge;
+
+  // `profile_graph check --baseline=B.json [CURRENT.json | profiling flags]`:
+  // a regression gate (tools/check_command.h).
+  bool check = false;
+  std::string baseline;
+  std::string check_current;               // a saved current report, else profile now
+  std::vector<std::string> fail_on = {"total"};  // total, module, node
+
+  // --workers=K: profile in K fresh processes, one after another, and merge
+  // them (tools/workers.h); 0: in this process.
+  int workers = 0;
+  // Set in a worker: write the report(s) as JSON into this directory.
+  std::string worker_dir;
+  // The command line as given (argv[0] first): what the workers start with.
+  std::vector<std::string> argv;
 };
 
 absl::Status Validate(const CliOptions& options);
@@ -98,6 +117,7 @@ constexpr int kExitOk = 0;
 constexpr int kExitFailure = 1;     // a file, the model or a run failed
 constexpr int kExitUsage = 2;       // bad flags
 constexpr int kExitMismatch = 3;    // --verify: output differs from forward
+constexpr int kExitRegression = 4;  // check: something selected by --fail_on is slower
 
 }  // namespace graphprof::cli
 

@@ -62,6 +62,7 @@ absl::StatusOr<CommandLine> ParseFlags(int argc, char** argv) {
     if (!flag->ParseFrom(value, &error)) {
       return absl::InvalidArgumentError(absl::StrCat("--", name, "=", value, ": ", error));
     }
+    if (value.empty()) result.empty_values.push_back(name);
   }
   return result;
 }

@@ -18,6 +18,9 @@ namespace graphprof::cli {
 struct CommandLine {
   std::vector<std::string> positional;  // arguments that are not flags (argv[0] excluded)
   bool help = false;
+  // Flags given with an empty value (--ab=): for flags where empty is not
+  // the same as absent.
+  std::vector<std::string> empty_values;
 };
 
 // Sets the flags named in argv[1..]; fails on an unknown flag or a value

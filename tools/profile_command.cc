@@ -26,6 +26,7 @@
 #include "profilers/gpu/kernel_attribution.h"
 #include "profilers/gpu/nvtx.h"
 #include "profilers/gpu/nvtx_iterations.h"
+#include "profilers/machine.h"
 #include "profilers/profiler.h"
 #include "profilers/report/annotated_ir.h"
 #include "profilers/report/chrome_trace.h"
@@ -42,7 +43,10 @@
 #include "profilers/toolbox/live_memory.h"
 #include "profilers/toolbox/sizes.h"
 #include "tools/model_source.h"
+#include "tools/check_command.h"
 #include "tools/progress.h"
+#include "common/terminal_text.h"
+#include "tools/workers.h"
 #include "tools/zoo/zoo.h"
 
 namespace graphprof::cli {
@@ -90,6 +94,13 @@ absl::Status CheckSortKey(const CliOptions& options) {
   if (std::find(keys.begin(), keys.end(), options.sort) != keys.end()) return absl::OkStatus();
   return absl::InvalidArgumentError(
       absl::StrCat("--sort: unknown sort column '", options.sort, "' (use ", absl::StrJoin(keys, ", "), ")"));
+}
+
+VerdictOptions VerdictOptionsOf(const CliOptions& options) {
+  VerdictOptions v;
+  v.min_effect = options.min_effect;
+  v.alpha = options.alpha;
+  return v;
 }
 
 int TopRows(const CliOptions& options) { return options.top < 0 ? kDefaultTableRows : options.top; }
@@ -142,6 +153,21 @@ absl::StatusOr<std::string> RenderAb(const BeforeAfter& ab, const CliOptions& op
     w.Key("speedup"); w.Approx(ab.speedup());
     w.Key("matched_time_fraction"); w.Approx(ab.diff.matched_time_fraction);
     w.Key("passes"); w.String(options.ab);
+    w.Key("order"); w.String(ab.order);
+    w.Key("drift");
+    w.BeginObject();
+    for (const auto& [side, drift] : {std::pair<const char*, const Drift*>{"a", &ab.before_drift},
+                                      std::pair<const char*, const Drift*>{"b", &ab.after_drift}}) {
+      w.Key(side);
+      w.BeginObject();
+      w.Key("verdict"); w.String(VerdictName(drift->halves.verdict));
+      w.Key("change"); w.Approx(drift->halves.change);
+      w.Key("change_low"); w.Approx(drift->halves.change_low);
+      w.Key("change_high"); w.Approx(drift->halves.change_high);
+      w.Key("p"); w.Approx(drift->halves.p);
+      w.EndObject();
+    }
+    w.EndObject();
     w.Key("a"); w.Newline(); WriteReportJson(ab.before, w);
     w.Key("b"); w.Newline(); WriteReportJson(ab.after, w);
     w.Key("diff"); w.Newline(); WriteDiffJson(ab.diff, w);
@@ -189,8 +215,9 @@ void SetUpObservers(const CliOptions& options, std::FILE* err, Observers& o, Pro
 
 // Model facts every report of this run carries.
 void Describe(Report& report, const ModelSource& source, const std::vector<c10::IValue>& inputs,
-              const Observers& observers, const std::string& name) {
+              const Observers& observers, const std::string& name, const Machine& machine) {
   report.model = name;
+  report.machine = machine;
   if (!observers.device_note.empty()) report.device_note = observers.device_note;
   if (source.module.has_value()) {
     report.parameters = CountParameters(*source.module, /*trainable_only=*/false);
@@ -316,6 +343,115 @@ int RunMerge(const CliOptions& options, std::FILE* out, std::FILE* err) {
   return WriteOutputs(files_only, *merged, MainOutput{*std::move(main), nullptr}, out, err);
 }
 
+namespace {
+
+// --ab's outputs: B's report and the diff, then A's and B's verification.
+int EmitAb(const CliOptions& options, BeforeAfter& ab, std::FILE* out, std::FILE* err) {
+  absl::StatusOr<std::string> main = RenderAb(ab, options);
+  if (!main.ok()) return Fail(err, kExitUsage, main.status());
+  if (int code = WriteOutputs(options, ab.after, MainOutput{*std::move(main), nullptr}, out, err, &ab.diff);
+      code != kExitOk) {
+    return code;
+  }
+  if (int code = VerificationExit(ab.before, options, err, "A: "); code != kExitOk) return code;
+  return VerificationExit(ab.after, options, err, "B: ");
+}
+
+// A profile's outputs (its report, or its diff against --compare's base),
+// then its verification.
+int EmitReport(const CliOptions& options, const std::optional<Report>& base, Report& report_value, std::FILE* out,
+               std::FILE* err) {
+  Report* report = &report_value;
+  const char* against = options.check ? "check" : "--compare";
+  if (base.has_value() && base->model != report->model) {
+    std::fprintf(err, "profile_graph: warning: %s: the base report is of %s, this run profiles %s\n", against,
+                 EscapeForTerminal(base->model).c_str(), EscapeForTerminal(report->model).c_str());
+  } else if (base.has_value() && base->runs != report->runs) {
+    std::fprintf(err, "profile_graph: warning: %s: the base report has %d timed runs, this one %d\n", against,
+                 base->runs, report->runs);
+  }
+  if (base.has_value()) {
+    if (const std::string warning = MachineWarning(*base, *report); !warning.empty()) {
+      std::fprintf(err, "profile_graph: warning: %s: %s\n", against, EscapeForTerminal(warning).c_str());
+    }
+  }
+  MainOutput main;
+  std::optional<ReportDiff> diff;
+  if (base.has_value()) {
+    DiffOptions diff_options;
+    diff_options.include_unexecuted = options.diff_all;
+    diff_options.verdict = VerdictOptionsOf(options);
+    diff = DiffReports(*base, *report, diff_options);
+    if (options.check) {
+      const int gate = ReportCheck(options, *diff, out);
+      const int verified = VerificationExit(*report, options, err, "");
+      return verified != kExitOk ? verified : gate;
+    }
+    main.text = RenderDiffAs(*diff, options);
+  } else if (options.format == Format::kJson) {
+    // The biggest rendering: made while the other outputs are written.
+    const Report* r = &*report;
+    main.stream = [r](TextSink& sink) { StreamReportJson(*r, sink); };
+  } else {
+    absl::StatusOr<std::string> text = RenderReport(*report, options);
+    if (!text.ok()) return Fail(err, kExitUsage, text.status());
+    main.text = *std::move(text);
+  }
+  if (int code = WriteOutputs(options, *report, std::move(main), out, err, diff ? &*diff : nullptr); code != kExitOk) {
+    return code;
+  }
+  const int code = VerificationExit(*report, options, err, "");
+  if (options.exit_when_done) {
+    std::fflush(out);
+    std::fflush(err);
+    std::_Exit(code);
+  }
+  return code;
+}
+
+// --worker_dir (a worker of --workers): the report(s) as JSON for the
+// parent, and the verification's exit code.
+int WriteWorkerReports(const CliOptions& options, std::vector<std::pair<const char*, const Report*>> reports,
+                       std::FILE* err) {
+  OutputFiles files;
+  for (const auto& [name, report] : reports) {
+    const Report* r = report;
+    files.Add(absl::StrCat(options.worker_dir, "/", name), [r](TextSink& sink) { StreamReportJson(*r, sink); });
+  }
+  if (absl::Status written = files.Commit(); !written.ok()) return Fail(err, kExitFailure, written);
+  for (const auto& [name, report] : reports) {
+    if (report->verification.has_value() && !report->verification->passed()) return kExitMismatch;
+    if (report->gradient_verification.has_value() && !report->gradient_verification->passed()) return kExitMismatch;
+  }
+  return kExitOk;
+}
+
+// --workers=K: the profile (or A/B) in K worker processes, merged, then
+// rendered as one profile would be.
+int RunWithWorkers(const CliOptions& options, std::optional<Report> base, std::FILE* out, std::FILE* err) {
+  absl::StatusOr<WorkerReports> workers = RunWorkers(options, err);
+  if (!workers.ok()) return Fail(err, kExitFailure, workers.status());
+  const std::string processes = absl::StrCat(options.workers, " worker processes, one after another");
+  if (!workers->b.has_value()) {
+    workers->report.notes.push_back(absl::StrCat("profiled in ", processes));
+    return EmitReport(options, base, workers->report, out, err);
+  }
+  BeforeAfter ab;
+  ab.before = std::move(workers->report);
+  ab.after = *std::move(workers->b);
+  ab.order = "ABBA";
+  DiffOptions diff_options;
+  diff_options.include_unexecuted = options.diff_all;
+  diff_options.verdict = VerdictOptionsOf(options);
+  ab.diff = DiffReports(ab.before, ab.after, diff_options);
+  ab.before_drift = MeasureDrift(ab.before, diff_options.verdict);
+  ab.after_drift = MeasureDrift(ab.after, diff_options.verdict);
+  for (Report* r : {&ab.before, &ab.after}) r->notes.push_back(absl::StrCat("A and B profiled in each of ", processes));
+  return EmitAb(options, ab, out, err);
+}
+
+}  // namespace
+
 int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   if (options.list_zoo) {
     std::fputs(ListZoo().c_str(), out);
@@ -331,17 +467,20 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     if (absl::Status known = CheckSortKey(options); !known.ok()) return Fail(err, kExitUsage, known);
   }
   if (int code = CheckOutputs(options, err); code != kExitOk) return code;
+  if (options.check && !options.check_current.empty()) return RunCheckOfFiles(options, out, err);
   std::optional<Report> base;
-  if (!options.compare.empty()) {
-    absl::StatusOr<std::string> text = ReadFile(options.compare);
+  if (const std::string& base_path = options.check ? options.baseline : options.compare; !base_path.empty()) {
+    absl::StatusOr<std::string> text = ReadFile(base_path);
     if (!text.ok()) return Fail(err, kExitFailure, text.status());
     absl::StatusOr<Report> parsed = ReportFromJson(*text);
-    if (!parsed.ok()) return Fail(err, kExitFailure, absl::StrCat(options.compare, ": ", parsed.status().message()));
+    if (!parsed.ok()) return Fail(err, kExitFailure, absl::StrCat(base_path, ": ", parsed.status().message()));
     base = *std::move(parsed);
   }
+  if (options.workers > 0 && options.worker_dir.empty()) return RunWithWorkers(options, std::move(base), out, err);
 
   at::set_num_threads(options.threads);
   torch::NoGradGuard no_grad;
+  const Machine machine = DescribeMachine();  // the load average before this run adds to it
   // --memory: live CPU tensor bytes in the summary, counted from before the model loads.
   if (options.memory) CountCpuTensorMemory().IgnoreError();  // if refused, the summary says why
 
@@ -386,6 +525,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     ab_options.profile = profile;
     ab_options.method = options.method;
     ab_options.diff.include_unexecuted = options.diff_all;
+    ab_options.diff.verdict = VerdictOptionsOf(options);
     ab_options.verify = options.verify;
     ab_options.rtol = options.rtol;
     ab_options.atol = options.atol;
@@ -394,19 +534,15 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     absl::StatusOr<BeforeAfter> ab = ProfileBeforeAfter(*source->module, *passes, *inputs, ab_options);
     progress.Finish();
     if (!ab.ok()) return Fail(err, kExitFailure, ab.status());
-    Describe(ab->before, *source, *inputs, observers, absl::StrCat(source->display_name, " (A: as loaded)"));
+    Describe(ab->before, *source, *inputs, observers, absl::StrCat(source->display_name, " (A: as loaded)"), machine);
     Describe(ab->after, *source, *inputs, observers,
-             absl::StrCat(source->display_name, " (B: ", DescribePasses(*passes), ")"));
+             absl::StrCat(source->display_name, " (B: ", DescribePasses(*passes), ")"), machine);
     ab->diff.base_model = ab->before.model;
     ab->diff.current_model = ab->after.model;
-    absl::StatusOr<std::string> main = RenderAb(*ab, options);
-    if (!main.ok()) return Fail(err, kExitUsage, main.status());
-    if (int code = WriteOutputs(options, ab->after, MainOutput{*std::move(main), nullptr}, out, err, &ab->diff);
-        code != kExitOk) {
-      return code;
+    if (!options.worker_dir.empty()) {
+      return WriteWorkerReports(options, {{kWorkerA, &ab->before}, {kWorkerB, &ab->after}}, err);
     }
-    if (int code = VerificationExit(ab->before, options, err, "A: "); code != kExitOk) return code;
-    return VerificationExit(ab->after, options, err, "B: ");
+    return EmitAb(options, *ab, out, err);
   }
 
   absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(source->prepared);
@@ -422,14 +558,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   absl::StatusOr<Report> report = Profile(*plan, *inputs, profile, &output);
   progress.Finish();
   if (!report.ok()) return Fail(err, kExitFailure, report.status());
-  Describe(*report, *source, *inputs, observers, source->display_name);
-  if (base.has_value() && base->model != report->model) {
-    std::fprintf(err, "profile_graph: warning: --compare: the base report is of %s, this run profiles %s\n",
-                 base->model.c_str(), report->model.c_str());
-  } else if (base.has_value() && base->runs != report->runs) {
-    std::fprintf(err, "profile_graph: warning: --compare: the base report has %d timed runs, this one %d\n",
-                 base->runs, report->runs);
-  }
+  Describe(*report, *source, *inputs, observers, source->display_name, machine);
   if (!source->prepared.passes.empty()) report->notes.push_back(absl::StrCat("passes applied: ", source->prepared.passes));
   if (options.memory) report->notes.push_back(absl::StrCat("live memory after the runs: ", FormatLiveMemory(ReadLiveMemory())));
 
@@ -450,39 +579,17 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
       const std::vector<at::Tensor> actual = training.Gradients();
       absl::StatusOr<std::vector<at::Tensor>> reference = training.ReferenceGradients(source->run_native, *inputs);
       if (!reference.ok()) return Fail(err, kExitFailure, reference.status());
-      report->gradient_verification = training.CompareGradients(
-          *reference, actual, rtol, atol,
-          absl::StrCat(source->prepared.has_self() ? absl::StrCat("module.", options.method) : "native execution",
-                       " + backward"));
+      SetGradientVerification(
+          *report, training.CompareGradients(
+                       *reference, actual, rtol, atol,
+                       absl::StrCat(source->prepared.has_self() ? absl::StrCat("module.", options.method)
+                                                                : "native execution",
+                                    " + backward")));
     }
   }
 
-  MainOutput main;
-  std::optional<ReportDiff> diff;
-  if (base.has_value()) {
-    DiffOptions diff_options;
-    diff_options.include_unexecuted = options.diff_all;
-    diff = DiffReports(*base, *report, diff_options);
-    main.text = RenderDiffAs(*diff, options);
-  } else if (options.format == Format::kJson) {
-    // The biggest rendering: made while the other outputs are written.
-    const Report* r = &*report;
-    main.stream = [r](TextSink& sink) { StreamReportJson(*r, sink); };
-  } else {
-    absl::StatusOr<std::string> text = RenderReport(*report, options);
-    if (!text.ok()) return Fail(err, kExitUsage, text.status());
-    main.text = *std::move(text);
-  }
-  if (int code = WriteOutputs(options, *report, std::move(main), out, err, diff ? &*diff : nullptr); code != kExitOk) {
-    return code;
-  }
-  const int code = VerificationExit(*report, options, err, "");
-  if (options.exit_when_done) {
-    std::fflush(out);
-    std::fflush(err);
-    std::_Exit(code);
-  }
-  return code;
+  if (!options.worker_dir.empty()) return WriteWorkerReports(options, {{kWorkerReport, &*report}}, err);
+  return EmitReport(options, base, *report, out, err);
 }
 
 }  // namespace graphprof::cli

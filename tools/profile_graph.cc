@@ -35,6 +35,10 @@ ABSL_FLAG(std::string, ab, "",
 ABSL_FLAG(double, rtol, 1e-4, "--verify after passes: relative tolerance");
 ABSL_FLAG(double, atol, 1e-5, "--verify after passes: absolute tolerance");
 ABSL_FLAG(bool, diff_all, false, "diffs (--compare, --ab) also list nodes that never ran");
+ABSL_FLAG(double, min_effect, 0.02,
+          "diffs: a row whose time changed by less than this fraction is 'same'; beyond it and significant, "
+          "'faster' or 'slower'");
+ABSL_FLAG(double, alpha, 0.05, "diffs: significance level on Benjamini-Hochberg q-values across each table's rows");
 ABSL_FLAG(std::string, input, "",
           "random inputs, comma-separated: 1x3x224x224:float32, 2x5000:int64[0:1000], =3 (an int)");
 ABSL_FLAG(std::string, inputs, "", "inputs saved in Python with torch.save(tensor | tuple | list, FILE)");
@@ -81,6 +85,13 @@ ABSL_FLAG(std::string, device, "cpu", "where the module and inputs live: cpu, cu
 ABSL_FLAG(bool, cuda_profile, false,
           "device time per node (CUDA events) and kernels per node (CUPTI); build with --config=cuda");
 ABSL_FLAG(bool, progress, true, "show progress on stderr when it is a terminal and the run is long");
+ABSL_FLAG(std::string, baseline, "", "check: the baseline report (saved with --format=json)");
+ABSL_FLAG(std::string, fail_on, "total",
+          "check: what fails the gate when slower than the baseline: total, module, node (comma-separated)");
+ABSL_FLAG(int, workers, 0,
+          "profile in this many fresh processes, one after another, and merge them: diffs then count between-process "
+          "noise (0: in this process)");
+ABSL_FLAG(std::string, worker_dir, "", "internal (--workers): write the report(s) as JSON into this directory");
 
 namespace {
 
@@ -102,14 +113,32 @@ int Main(int argc, char** argv) {
     std::printf(
         "profile_graph: profile a TorchScript graph node by node (README.md has examples)\n\n"
         "  profile_graph [--model=FILE.pt | --zoo=NAME | --ir=FILE] [flags]\n"
-        "  profile_graph merge A.json B.json ... [--output=FILE] [--format=...]\n\n"
+        "  profile_graph merge A.json B.json ... [--output=FILE] [--format=...]\n"
+        "  profile_graph check --baseline=BASE.json [CURRENT.json | profiling flags] [--fail_on=total,module,node]\n\n"
         "flags:\n%s",
         cli::DescribeFlags("tools/profile_graph.cc").c_str());
     return cli::kExitOk;
   }
+  // Empty is not absent for these: --ab= would silently profile plainly.
+  for (const std::string& name : command_line->empty_values) {
+    if (name == "ab" || name == "passes" || name == "compare") {
+      return cli::Fail(stderr, cli::kExitUsage,
+                       absl::StrCat("--", name, " needs a value",
+                                    name == "compare" ? " (a report saved with --format=json)"
+                                                      : " (pass names, e.g. cse; --ab=none profiles the module "
+                                                        "against itself)"));
+    }
+  }
   const std::vector<std::string>& positional = command_line->positional;
   cli::CliOptions o;
-  if (!positional.empty() && positional[0] == "merge") {
+  if (!positional.empty() && positional[0] == "check") {
+    o.check = true;
+    if (positional.size() > 2) {
+      return cli::Fail(stderr, cli::kExitUsage,
+                       "check takes at most one report file: profile_graph check --baseline=BASE.json [CURRENT.json]");
+    }
+    if (positional.size() == 2) o.check_current = UserPath(positional[1]);
+  } else if (!positional.empty() && positional[0] == "merge") {
     for (size_t i = 1; i < positional.size(); ++i) o.merge.push_back(UserPath(positional[i]));
     if (o.merge.empty()) {
       return cli::Fail(stderr, cli::kExitUsage, "merge needs report files: profile_graph merge A.json B.json ...");
@@ -130,6 +159,8 @@ int Main(int argc, char** argv) {
   o.rtol = absl::GetFlag(FLAGS_rtol);
   o.atol = absl::GetFlag(FLAGS_atol);
   o.diff_all = absl::GetFlag(FLAGS_diff_all);
+  o.min_effect = absl::GetFlag(FLAGS_min_effect);
+  o.alpha = absl::GetFlag(FLAGS_alpha);
   o.input = absl::GetFlag(FLAGS_input);
   o.inputs = UserPath(absl::GetFlag(FLAGS_inputs));
   o.seed = absl::GetFlag(FLAGS_seed);
@@ -158,6 +189,11 @@ int Main(int argc, char** argv) {
   o.progress = absl::GetFlag(FLAGS_progress);
   o.device = absl::GetFlag(FLAGS_device);
   o.cuda_profile = absl::GetFlag(FLAGS_cuda_profile);
+  o.baseline = UserPath(absl::GetFlag(FLAGS_baseline));
+  o.fail_on = absl::StrSplit(absl::GetFlag(FLAGS_fail_on), ',', absl::SkipEmpty());
+  o.workers = absl::GetFlag(FLAGS_workers);
+  o.worker_dir = absl::GetFlag(FLAGS_worker_dir);
+  o.argv.assign(argv, argv + argc);
   absl::StatusOr<cli::Format> format = cli::ParseFormat(absl::GetFlag(FLAGS_format));
   if (!format.ok()) return cli::Fail(stderr, cli::kExitUsage, format.status());
   o.format = *format;

@@ -162,6 +162,7 @@ Verification TrainingStep::CompareGradients(const std::vector<at::Tensor>& expec
   v.reference = std::move(reference);
   v.identical = expected.size() == actual.size();
   v.within_tolerance = v.identical;
+  v.compared = 0;
   if (!v.identical) {
     v.detail = absl::StrCat(expected.size(), " gradients expected, ", actual.size(), " found");
     return v;
@@ -176,6 +177,7 @@ Verification TrainingStep::CompareGradients(const std::vector<at::Tensor>& expec
       continue;
     }
     if (!expected[i].defined()) continue;
+    ++v.compared;
     const IValueComparison c = CompareIValues(expected[i], actual[i], rtol, atol);
     v.max_abs_error = std::max(v.max_abs_error, c.max_abs_error);
     v.max_rel_error = std::max(v.max_rel_error, c.max_rel_error);

@@ -36,7 +36,7 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
     report.dropped_events = 0;
     report.device_events.clear();
     report.backward_events.clear();
-    report.run_sources = {RunSource{name, 0, report.runs}};
+    report.run_sources = {RunSource{name, 0, report.runs, report.process}};
     merged_ = std::move(report);
     return absl::OkStatus();
   }
@@ -80,7 +80,7 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
   for (int64_t start : report.run_start_ns) merged_.run_start_ns.push_back(offset + start);
   merged_.runs += report.runs;
   merged_.warmup = std::max(merged_.warmup, report.warmup);
-  merged_.run_sources.push_back(RunSource{name, first_run, report.runs});
+  merged_.run_sources.push_back(RunSource{name, first_run, report.runs, report.process});
   if (merged_.gradient_verification.has_value() && report.gradient_verification.has_value() &&
       !report.gradient_verification->passed()) {
     merged_.gradient_verification = report.gradient_verification;

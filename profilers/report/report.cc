@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
 namespace graphprof {
 namespace {
 
@@ -173,6 +177,65 @@ int64_t Report::executions_per_run() const {
     if (!node.calls.empty()) executions += node.calls[0];
   }
   return executions;
+}
+
+void SetGradientVerification(Report& report, Verification v) {
+  if (v.compared == 0) {
+    report.gradient_verification.reset();
+    report.notes.push_back(
+        "gradients not verified: no parameter received a gradient in either run, so there was nothing to compare");
+    return;
+  }
+  report.gradient_verification = std::move(v);
+}
+
+std::vector<std::string> MachineDifferences(const Machine& a, const Machine& b) {
+  std::vector<std::string> fields;
+  auto differ = [&](const char* name, bool different) {
+    if (different) fields.push_back(name);
+  };
+  differ("host", a.host != b.host);
+  differ("cpu", a.cpu != b.cpu);
+  differ("governor", a.governor != b.governor);
+  differ("cores", a.cores != b.cores);
+  differ("threads", a.threads != b.threads);
+  differ("interop_threads", a.interop_threads != b.interop_threads);
+  differ("blas", a.blas != b.blas);
+  differ("blas_threads", a.blas_threads != b.blas_threads);
+  differ("libtorch", a.libtorch != b.libtorch);
+  differ("kernel", a.kernel != b.kernel);
+  return fields;
+}
+
+namespace {
+std::string Basename(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+}  // namespace
+
+std::string FormatMachine(const Machine& m) {
+  std::vector<std::string> parts;
+  if (!m.cpu.empty()) parts.push_back(m.cpu);
+  if (!m.governor.empty()) parts.push_back(absl::StrCat("governor ", m.governor));
+  if (m.cores > 0) parts.push_back(absl::StrCat(m.cores, " cores"));
+  if (m.threads > 0) parts.push_back(absl::StrCat(m.threads, m.threads == 1 ? " thread" : " threads"));
+  if (!m.blas.empty()) {
+    parts.push_back(absl::StrCat("BLAS ", Basename(m.blas),
+                                 m.blas_threads > 0 ? absl::StrCat(" (", m.blas_threads, " threads)") : ""));
+  }
+  if (!m.libtorch.empty()) parts.push_back(absl::StrCat("LibTorch ", m.libtorch));
+  if (!m.kernel.empty()) parts.push_back(absl::StrCat("Linux ", m.kernel));
+  if (m.load_average >= 0) parts.push_back(absl::StrCat("load ", absl::StrFormat("%.2f", m.load_average)));
+  return absl::StrJoin(parts, ", ");
+}
+
+std::string MachineWarning(const Report& base, const Report& current) {
+  if (!base.machine.has_value() || !current.machine.has_value()) return "";
+  const std::vector<std::string> fields = MachineDifferences(*base.machine, *current.machine);
+  if (fields.empty()) return "";
+  return absl::StrCat("the reports' machines differ in ", absl::StrJoin(fields, ", "), " (base: ",
+                      FormatMachine(*base.machine), "; current: ", FormatMachine(*current.machine), ")");
 }
 
 }  // namespace graphprof

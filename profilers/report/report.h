@@ -153,6 +153,37 @@ struct DeviceEvent {
   int64_t duration_ns;
 };
 
+// The machine a report was measured on (profilers/machine.h fills it).
+// Strings are empty and numbers -1 where unknown.
+struct Machine {
+  std::string host;
+  std::string cpu;            // model name
+  std::string governor;       // cpufreq scaling governor of CPU 0
+  double cpu_mhz = -1;        // CPU 0's frequency at the start
+  int cores = -1;             // logical CPUs online
+  int threads = -1;           // intra-op threads used (at::get_num_threads)
+  int interop_threads = -1;
+  std::string blas;           // the library sgemm_ resolves to (symlinks followed)
+  int blas_threads = -1;      // the BLAS's own threads, where it says
+  std::string libtorch;       // "1.13.1"
+  std::string kernel;         // uname -r
+  double load_average = -1;   // 1-minute, at the start
+};
+
+// The fields in which two machines differ that change timings ("cpu",
+// "threads", ...; not the frequency or load, which vary minute by minute):
+// for one-line warnings when reports of different machines are compared.
+std::vector<std::string> MachineDifferences(const Machine& a, const Machine& b);
+
+// "Intel(R) Xeon(R) ..., 2 cores, 1 thread, BLAS libblas.so.3.11.0, LibTorch
+// 1.13.1, Linux 6.1.0, load 0.40" for summaries.
+std::string FormatMachine(const Machine& machine);
+
+struct Report;
+// One line naming what differs between the machines of two reports ("" if
+// nothing does, or either is unknown).
+std::string MachineWarning(const Report& base, const Report& current);
+
 // How the output compared with native execution (--verify).
 struct Verification {
   bool identical = false;    // bitwise (NaN equal to NaN at the same place)
@@ -163,8 +194,18 @@ struct Verification {
   double atol = 0;
   std::string detail;        // where the first difference is, if any
   std::string reference = "native execution";  // what was compared with ("module.forward")
-  bool passed() const { return identical || within_tolerance; }
+  // Tensors compared (gradients: parameters with a gradient); -1 when not
+  // counted. A comparison of nothing verifies nothing (see
+  // SetGradientVerification).
+  int64_t compared = -1;
+  bool passed() const { return compared != 0 && (identical || within_tolerance); }
 };
+
+struct Report;
+// Sets report.gradient_verification to `v`, unless `v` compared nothing: then
+// the report says so in a note and claims no gradient verification.
+void SetGradientVerification(Report& report, Verification v);
+
 
 // Where a range of timed runs came from, when reports were merged (one per
 // merged report, in order): `runs` runs starting at `first_run`.
@@ -172,6 +213,7 @@ struct RunSource {
   std::string name;  // the report's file name, say
   int first_run = 0;
   int runs = 0;
+  std::string process;  // the merged report's Report::process (may be empty)
 };
 
 struct NodeRecord {
@@ -197,6 +239,9 @@ struct Report {
   Report();  // with the "time" metric
 
   std::string model;
+  // The process that measured it ("pid@host:start"): two reports of one
+  // process (--ab) saw the same machine state; empty when unknown.
+  std::string process;
   std::string clock = "steady_clock";
   int warmup = 0;
   int runs = 0;
@@ -238,6 +283,7 @@ struct Report {
   std::vector<TraceEvent> backward_events;
   std::vector<ModuleBytes> gradient_bytes;
   std::optional<Verification> gradient_verification;
+  std::optional<Machine> machine;
   // Anything else a reader must know, one line each (shown in the summary).
   std::vector<std::string> notes;
   // Set when this report merges several (merge.h): which runs came from which.

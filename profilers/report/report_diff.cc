@@ -8,12 +8,8 @@
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "profilers/report/csv_report.h"
-#include "profilers/report/format.h"
 #include "profilers/report/stats.h"
-#include "profilers/report/text_table.h"
 
 namespace graphprof {
 namespace {
@@ -221,21 +217,47 @@ class Matcher {
   double matched_base_ns_ = 0;
 };
 
+// A group's per-run values on both sides (sums of its nodes' self times)
+// and its executions per run, for its RowComparison.
+struct GroupRuns {
+  std::vector<double> runs[2];           // base, current
+  std::vector<double> backward_runs[2];
+  double calls[2] = {0, 0};
+};
+
+void AddRuns(std::vector<double>& into, const std::vector<int64_t>& values) {
+  if (into.size() < values.size()) into.resize(values.size(), 0);
+  for (size_t r = 0; r < values.size(); ++r) into[r] += static_cast<double>(values[r]);
+}
+
+double MeanCalls(const NodeRecord& node) {
+  if (node.calls.empty()) return 0;
+  double sum = 0;
+  for (int64_t c : node.calls) sum += static_cast<double>(c);
+  return sum / static_cast<double>(node.calls.size());
+}
+
 // Adds each participating node's self time to its group(s) on one side.
 void AddGroups(const Report& report, const DiffOptions& options, bool base,
                const std::function<std::vector<std::string>(const NodeRecord&)>& groups_of,
-               std::map<std::string, GroupDelta>& groups) {
+               std::map<std::string, GroupDelta>& groups, std::map<std::string, GroupRuns>& runs) {
   const int backward = report.FindMetric("backward");
+  const int side = base ? 0 : 1;
   for (const NodeRecord& node : report.nodes) {
     if (!options.include_unexecuted && !node.executed()) continue;
     const double ns = MeanSelf(node);
     const double backward_ns = MeanSelfOf(node, backward);
+    const double calls = MeanCalls(node);
     for (const std::string& name : groups_of(node)) {
       GroupDelta& g = groups[name];
       g.name = name;
       (base ? g.base_nodes : g.current_nodes) += 1;
       (base ? g.base_ns : g.current_ns) += ns;
       (base ? g.base_backward_ns : g.current_backward_ns) += backward_ns;
+      GroupRuns& r = runs[name];
+      AddRuns(r.runs[side], node.time().self);
+      if (backward >= 0) AddRuns(r.backward_runs[side], node.metrics[backward].self);
+      r.calls[side] += calls;
     }
   }
 }
@@ -259,30 +281,148 @@ std::vector<std::string> ModulePrefixes(const NodeRecord& node) {
   return prefixes;
 }
 
-void WriteGroups(JsonWriter& w, const char* key, const char* name_key, const std::vector<GroupDelta>& groups,
-                 bool backward) {
-  w.Key(key);
-  w.BeginArray();
-  for (const GroupDelta& g : groups) {
-    w.Newline();
-    w.BeginObject();
-    w.Key(name_key); w.String(g.name);
-    w.Key("base_nodes"); w.Int(g.base_nodes);
-    w.Key("current_nodes"); w.Int(g.current_nodes);
-    w.Key("base_us"); w.Approx(g.base_ns / 1e3);
-    w.Key("current_us"); w.Approx(g.current_ns / 1e3);
-    w.Key("delta_us"); w.Approx(g.delta_ns() / 1e3);
-    w.Key("speedup"); w.Approx(g.speedup());
-    if (backward) {
-      w.Key("base_backward_us"); w.Approx(g.base_backward_ns / 1e3);
-      w.Key("current_backward_us"); w.Approx(g.current_backward_ns / 1e3);
+// Every row's RowComparison: the per-run series of both sides, the noise
+// model, and the floor below which a row is too fast to time.
+class Significance {
+ public:
+  // Rows whose medians are both below this many timer costs per execution
+  // are too fast to time.
+  static constexpr double kFewTimerCosts = 3;
+
+  Significance(const Report& base, const Report& current, const DiffOptions& options, ReportDiff& diff)
+      : base_(base), current_(current), options_(options.verdict), diff_(diff),
+        base_backward_(base.FindMetric("backward")), current_backward_(current.FindMetric("backward")) {
+    base_processes_ = Processes(base);
+    current_processes_ = Processes(current);
+    diff.base_processes = std::max<int>(1, static_cast<int>(base_processes_.size()));
+    diff.current_processes = std::max<int>(1, static_cast<int>(current_processes_.size()));
+    model_ = diff.base_processes >= 2 && diff.current_processes >= 2 ? NoiseModel::kProcesses : NoiseModel::kRuns;
+    if (model_ == NoiseModel::kProcesses && SameProcesses(base, current)) model_ = NoiseModel::kPairedProcesses;
+    diff.noise_model = model_;
+    diff.verdict_options = options_;
+    timer_ns_ = std::max(base.timer_overhead_ns, current.timer_overhead_ns);
+    const bool one_process = !base.process.empty() && base.process == current.process;
+    if (model_ == NoiseModel::kRuns && !one_process) {
+      diff.noise_note = absl::StrCat(
+          "only within-process noise is modelled (base: ", diff.base_processes, " process",
+          diff.base_processes == 1 ? "" : "es", ", current: ", diff.current_processes, "): for a verdict on a change ",
+          "between processes, profile both sides with --workers");
     }
-    w.EndObject();
   }
-  w.EndArray();
-}
+
+  void Nodes(std::vector<NodeDelta>& nodes) {
+    for (NodeDelta& d : nodes) {
+      const NodeRecord* b = d.base_id >= 0 ? &base_.nodes[d.base_id] : nullptr;
+      // A merged node's time went into another node: it compares against nothing.
+      const NodeRecord* c =
+          d.current_id >= 0 && d.match != NodeDelta::Match::kMerged ? &current_.nodes[d.current_id] : nullptr;
+      const double calls = std::max(b != nullptr ? MeanCalls(*b) : 0, c != nullptr ? MeanCalls(*c) : 0);
+      const std::vector<double> br = SelfRuns(b, 0), cr = SelfRuns(c, 0);
+      d.stats = Compare(b != nullptr ? &br : nullptr, c != nullptr ? &cr : nullptr, calls);
+      if (diff_.backward) {
+        const std::vector<double> bb = SelfRuns(b, base_backward_), cb = SelfRuns(c, current_backward_);
+        d.backward_stats = Compare(b != nullptr ? &bb : nullptr, c != nullptr ? &cb : nullptr, calls);
+      }
+    }
+  }
+
+  void Groups(std::map<std::string, GroupDelta>& groups, std::map<std::string, GroupRuns>& runs) {
+    for (auto& [name, g] : groups) {
+      GroupRuns& r = runs[name];
+      const double calls = std::max(r.calls[0], r.calls[1]);
+      g.stats = Compare(g.base_nodes > 0 ? &r.runs[0] : nullptr, g.current_nodes > 0 ? &r.runs[1] : nullptr, calls);
+      if (diff_.backward) {
+        g.backward_stats = Compare(g.base_nodes > 0 ? &r.backward_runs[0] : nullptr,
+                                   g.current_nodes > 0 ? &r.backward_runs[1] : nullptr, calls);
+      }
+    }
+  }
+
+  void Total() {
+    const std::vector<double> b = ToDoubles(base_.run_ns()), c = ToDoubles(current_.run_ns());
+    diff_.total = Compare(&b, &c, 1);
+    RowComparison* one[] = {&diff_.total};
+    DecideVerdicts(one, options_);
+    if (diff_.backward) {
+      const std::vector<double> bb = ToDoubles(base_.metrics[base_backward_].run_total);
+      const std::vector<double> cb = ToDoubles(current_.metrics[current_backward_].run_total);
+      diff_.backward_total = Compare(&bb, &cb, 1);
+      RowComparison* backward[] = {&diff_.backward_total};
+      DecideVerdicts(backward, options_);
+    }
+  }
+
+  // q-values over one table's rows (forward and backward apart), verdicts, counts.
+  template <typename Row>
+  void Decide(std::vector<Row>& rows, VerdictCounts& counts) {
+    std::vector<RowComparison*> forward, backward;
+    for (Row& row : rows) {
+      forward.push_back(&row.stats);
+      backward.push_back(&row.backward_stats);
+    }
+    DecideVerdicts(forward, options_);
+    if (diff_.backward) DecideVerdicts(backward, options_);
+    for (const RowComparison* row : forward) ++counts.counts[static_cast<int>(row->verdict)];
+  }
+
+ private:
+  static std::vector<RunRange> Processes(const Report& report) {
+    std::vector<RunRange> ranges;
+    if (report.run_sources.size() < 2) return ranges;
+    for (const RunSource& source : report.run_sources) {
+      ranges.push_back(RunRange{source.first_run, source.first_run + source.runs});
+    }
+    return ranges;
+  }
+
+  // Each process ran both sides (--ab --workers): their sources name the
+  // same processes in the same order.
+  static bool SameProcesses(const Report& base, const Report& current) {
+    if (base.run_sources.size() != current.run_sources.size()) return false;
+    for (size_t i = 0; i < base.run_sources.size(); ++i) {
+      const std::string& p = base.run_sources[i].process;
+      if (p.empty() || p != current.run_sources[i].process) return false;
+    }
+    return true;
+  }
+
+  static std::vector<double> ToDoubles(const std::vector<int64_t>& values) {
+    return std::vector<double>(values.begin(), values.end());
+  }
+
+  static std::vector<double> SelfRuns(const NodeRecord* node, int metric) {
+    if (node == nullptr || metric < 0 || static_cast<size_t>(metric) >= node->metrics.size()) return {};
+    return ToDoubles(node->metrics[metric].self);
+  }
+
+  // Absent sides (nullptr) are rows the other report lacks.
+  RowComparison Compare(const std::vector<double>* base, const std::vector<double>* current, double calls) const {
+    const RowSample b{base != nullptr ? absl::MakeConstSpan(*base) : absl::Span<const double>(), base_processes_,
+                      base != nullptr};
+    const RowSample c{current != nullptr ? absl::MakeConstSpan(*current) : absl::Span<const double>(),
+                      current_processes_, current != nullptr};
+    return CompareRow(b, c, model_, kFewTimerCosts * timer_ns_ * calls, options_);
+  }
+
+  const Report& base_;
+  const Report& current_;
+  const VerdictOptions options_;
+  ReportDiff& diff_;
+  const int base_backward_;
+  const int current_backward_;
+  std::vector<RunRange> base_processes_;
+  std::vector<RunRange> current_processes_;
+  NoiseModel model_ = NoiseModel::kRuns;
+  double timer_ns_ = 0;
+};
 
 }  // namespace
+
+int VerdictCounts::total() const {
+  int sum = 0;
+  for (int c : counts) sum += c;
+  return sum;
+}
 
 double NodeDelta::speedup() const { return Ratio(base_ns, current_ns); }
 double GroupDelta::speedup() const { return Ratio(base_ns, current_ns); }
@@ -324,174 +464,25 @@ ReportDiff DiffReports(const Report& base, const Report& current, const DiffOpti
   diff.matched_time_fraction = base_ns > 0 ? std::min(1.0, matcher.matched_base_ns() / base_ns) : 1.0;
 
   std::map<std::string, GroupDelta> modules, kinds;
-  AddGroups(base, options, true, ModulePrefixes, modules);
-  AddGroups(current, options, false, ModulePrefixes, modules);
+  std::map<std::string, GroupRuns> module_runs, kind_runs;
+  AddGroups(base, options, true, ModulePrefixes, modules, module_runs);
+  AddGroups(current, options, false, ModulePrefixes, modules, module_runs);
   for (auto& [name, g] : modules) g.depth = name == "(root)" ? 0 : static_cast<int>(std::count(name.begin(), name.end(), '.')) + 1;
   auto kind_of = [](const NodeRecord& n) { return std::vector<std::string>{n.identity.kind}; };
-  AddGroups(base, options, true, kind_of, kinds);
-  AddGroups(current, options, false, kind_of, kinds);
+  AddGroups(base, options, true, kind_of, kinds, kind_runs);
+  AddGroups(current, options, false, kind_of, kinds, kind_runs);
+  Significance significance(base, current, options, diff);
+  significance.Nodes(diff.nodes);
+  significance.Groups(modules, module_runs);
+  significance.Groups(kinds, kind_runs);
+  significance.Total();
   diff.modules = ByImpact(modules);
   diff.kinds = ByImpact(kinds);
+  significance.Decide(diff.nodes, diff.node_verdicts);
+  significance.Decide(diff.modules, diff.module_verdicts);
+  significance.Decide(diff.kinds, diff.kind_verdicts);
   return diff;
 }
 
-std::string RenderDiff(const ReportDiff& diff, int top) {
-  std::string out = absl::StrCat("graphprof diff: ", diff.base_model, " (base) -> ", diff.current_model,
-                                  " (current)\n");
-  absl::StrAppend(&out, "  run time   ", FormatMicros(diff.base_total_ns), " us -> ",
-                  FormatMicros(diff.current_total_ns), " us  (", FormatSignedMicros(diff.current_total_ns - diff.base_total_ns),
-                  " us, speedup ", FormatSpeedup(diff.speedup()), ")\n");
-  if (diff.backward) {
-    absl::StrAppend(&out, "  backward   ", FormatMicros(diff.base_backward_total_ns), " us -> ",
-                    FormatMicros(diff.current_backward_total_ns), " us  (",
-                    FormatSignedMicros(diff.current_backward_total_ns - diff.base_backward_total_ns), " us, speedup ",
-                    FormatSpeedup(Ratio(diff.base_backward_total_ns, diff.current_backward_total_ns)), ")\n");
-  }
-  absl::StrAppend(&out, "  nodes      ", diff.same, " same, ", diff.kind_and_module, " kind+module, ", diff.replaced,
-                  " replaced, ", diff.merged, " merged, ", diff.added, " added, ", diff.removed, " removed",
-                  diff.unexecuted > 0 ? absl::StrCat("; ", diff.unexecuted, " never executed, not shown (--diff_all)")
-                                      : "",
-                  "\n");
-  absl::StrAppendFormat(&out, "  matched    %.1f%% of the base's executed time\n", 100 * diff.matched_time_fraction);
-  auto cut = [top](size_t n) { return top > 0 ? std::min<size_t>(n, top) : n; };
-  auto note = [&](size_t shown, size_t all, const char* what) {
-    if (shown < all) absl::StrAppend(&out, "(top ", shown, " of ", all, " ", what, " by impact)\n");
-  };
-
-  using C = TextTable::Column;
-  auto group_table = [&](const std::vector<GroupDelta>& groups, const char* header, bool indent) {
-    std::vector<C> columns = {C{header, TextTable::kLeft, 60}, C{"nodes", TextTable::kRight},
-                              C{"->", TextTable::kRight},   C{"base_us", TextTable::kRight},
-                              C{"current_us", TextTable::kRight}, C{"delta_us", TextTable::kRight},
-                              C{"speedup", TextTable::kRight}};
-    if (diff.backward) {
-      columns.push_back(C{"base_bwd_us", TextTable::kRight});
-      columns.push_back(C{"current_bwd_us", TextTable::kRight});
-    }
-    TextTable t(std::move(columns));
-    const size_t n = cut(groups.size());
-    for (size_t i = 0; i < n; ++i) {
-      const GroupDelta& g = groups[i];
-      std::vector<std::string> row = {indent ? std::string(2 * g.depth, ' ') + g.name : g.name,
-                                      absl::StrCat(g.base_nodes),
-                                      absl::StrCat(g.current_nodes),
-                                      FormatMicros(g.base_ns),
-                                      FormatMicros(g.current_ns),
-                                      FormatSignedMicros(g.delta_ns()),
-                                      FormatSpeedup(g.speedup())};
-      if (diff.backward) {
-        row.push_back(FormatMicros(g.base_backward_ns));
-        row.push_back(FormatMicros(g.current_backward_ns));
-      }
-      t.AddRow(std::move(row));
-    }
-    out += "\n" + t.Render();
-    note(n, groups.size(), header);
-  };
-  group_table(diff.modules, "module", false);
-  group_table(diff.kinds, "kind", false);
-
-  std::vector<C> node_columns = {C{"node", TextTable::kLeft, 60}, C{"match", TextTable::kLeft},
-                                 C{"base", TextTable::kRight},       C{"cur", TextTable::kRight},
-                                 C{"base_us", TextTable::kRight},    C{"current_us", TextTable::kRight},
-                                 C{"delta_us", TextTable::kRight},   C{"speedup", TextTable::kRight}};
-  if (diff.backward) {
-    node_columns.push_back(C{"base_bwd_us", TextTable::kRight});
-    node_columns.push_back(C{"current_bwd_us", TextTable::kRight});
-  }
-  TextTable nodes(std::move(node_columns));
-  const size_t n = cut(diff.nodes.size());
-  for (size_t i = 0; i < n; ++i) {
-    const NodeDelta& d = diff.nodes[i];
-    std::vector<std::string> row = {d.name,
-                                    MatchName(d.match),
-                                    d.base_id >= 0 ? absl::StrCat(d.base_id) : "-",
-                                    d.current_id >= 0 ? absl::StrCat(d.current_id) : "-",
-                                    FormatMicros(d.base_ns),
-                                    FormatMicros(d.current_ns),
-                                    FormatSignedMicros(d.delta_ns()),
-                                    FormatSpeedup(d.speedup())};
-    if (diff.backward) {
-      row.push_back(FormatMicros(d.base_backward_ns));
-      row.push_back(FormatMicros(d.current_backward_ns));
-    }
-    nodes.AddRow(std::move(row));
-  }
-  out += "\n" + nodes.Render();
-  note(n, diff.nodes.size(), "nodes");
-  return out;
-}
-
-std::string DiffToCsv(const ReportDiff& diff) {
-  std::string out = absl::StrCat("name,kind,module,match,base_id,current_id,base_us,current_us,delta_us,speedup",
-                                 diff.backward ? ",base_backward_us,current_backward_us" : "", "\n");
-  for (const NodeDelta& d : diff.nodes) {
-    absl::StrAppend(&out, CsvField(d.name), ",", CsvField(d.kind), ",", CsvField(d.module), ",",
-                    MatchName(d.match), ",", d.base_id >= 0 ? absl::StrCat(d.base_id) : "", ",",
-                    d.current_id >= 0 ? absl::StrCat(d.current_id) : "", ",",
-                    absl::StrFormat("%.3f,%.3f,%.3f,%.4f", d.base_ns / 1e3, d.current_ns / 1e3, d.delta_ns() / 1e3,
-                                    d.speedup()),
-                    diff.backward
-                        ? absl::StrFormat(",%.3f,%.3f", d.base_backward_ns / 1e3, d.current_backward_ns / 1e3)
-                        : "",
-                    "\n");
-  }
-  return out;
-}
-
-void WriteDiffJson(const ReportDiff& diff, JsonWriter& w) {
-  w.BeginObject();
-  w.Key("base_model"); w.String(diff.base_model);
-  w.Key("current_model"); w.String(diff.current_model);
-  w.Key("base_total_us"); w.Approx(diff.base_total_ns / 1e3);
-  w.Key("current_total_us"); w.Approx(diff.current_total_ns / 1e3);
-  w.Key("speedup"); w.Approx(diff.speedup());
-  w.Key("matched_time_fraction"); w.Approx(diff.matched_time_fraction);
-  if (diff.backward) {
-    w.Key("base_backward_us"); w.Approx(diff.base_backward_total_ns / 1e3);
-    w.Key("current_backward_us"); w.Approx(diff.current_backward_total_ns / 1e3);
-  }
-  const std::pair<const char*, int> counts[] = {{"same", diff.same},         {"kind_and_module", diff.kind_and_module},
-                                                {"replaced", diff.replaced}, {"merged", diff.merged},
-                                                {"added", diff.added},       {"removed", diff.removed},
-                                                {"unexecuted", diff.unexecuted}};
-  for (const auto& [key, value] : counts) {
-    w.Key(key);
-    w.Int(value);
-  }
-  WriteGroups(w, "modules", "module", diff.modules, diff.backward);
-  WriteGroups(w, "kinds", "kind", diff.kinds, diff.backward);
-  w.Key("nodes");
-  w.BeginArray();
-  for (const NodeDelta& d : diff.nodes) {
-    w.Newline();
-    w.BeginObject();
-    w.Key("name"); w.String(d.name);
-    w.Key("kind"); w.String(d.kind);
-    w.Key("module"); w.String(d.module);
-    w.Key("match"); w.String(MatchName(d.match));
-    w.Key("base_id"); w.Int(d.base_id);
-    w.Key("current_id"); w.Int(d.current_id);
-    w.Key("base_us"); w.Approx(d.base_ns / 1e3);
-    w.Key("current_us"); w.Approx(d.current_ns / 1e3);
-    w.Key("delta_us"); w.Approx(d.delta_ns() / 1e3);
-    w.Key("speedup"); w.Approx(d.speedup());
-    if (diff.backward) {
-      w.Key("base_backward_us"); w.Approx(d.base_backward_ns / 1e3);
-      w.Key("current_backward_us"); w.Approx(d.current_backward_ns / 1e3);
-    }
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
-}
-
-std::string DiffToJson(const ReportDiff& diff) {
-  std::string out;
-  JsonWriter w(&out);
-  WriteDiffJson(diff, w);
-  out += "\n";
-  return out;
-}
 
 }  // namespace graphprof

@@ -22,6 +22,17 @@
 // matched_time_fraction is the share of the base's executed self time that
 // was matched (same, kind+module, replaced or merged): how much of "before"
 // the diff can account for after the pass.
+//
+// Verdicts. Every row (and the run's total) compares the two sides' per-run
+// values, not only their means: a RowComparison (verdict.h) with the
+// change's interval, p, q (Benjamini-Hochberg over the rows of its table)
+// and faster / slower / same / inconclusive. A row's per-run value is its
+// self time in that run (groups: the sum over their nodes). When both
+// reports merge several processes (run_sources: --workers, or `merge` of
+// separate runs), processes are the unit of variation
+// (NoiseModel::kProcesses); otherwise runs are, and unless both reports come
+// from one process (--ab) `noise_note` says that only within-process noise
+// is modelled.
 #ifndef GRAPHPROF_PROFILERS_REPORT_REPORT_DIFF_H_
 #define GRAPHPROF_PROFILERS_REPORT_REPORT_DIFF_H_
 
@@ -30,12 +41,22 @@
 
 #include "profilers/report/json_writer.h"
 #include "profilers/report/report.h"
+#include "profilers/report/verdict.h"
 
 namespace graphprof {
 
 struct DiffOptions {
   // Also match and list nodes that never ran (--diff_all).
   bool include_unexecuted = false;
+  // --min_effect, --alpha.
+  VerdictOptions verdict;
+};
+
+// Rows per verdict in one table, indexed by Verdict.
+struct VerdictCounts {
+  int counts[kNumVerdicts] = {};
+  int of(Verdict v) const { return counts[static_cast<int>(v)]; }
+  int total() const;
 };
 
 struct NodeDelta {
@@ -51,6 +72,9 @@ struct NodeDelta {
   // Training steps (both reports with backward): mean backward self time.
   double base_backward_ns = 0;
   double current_backward_ns = 0;
+  // Per-run self times compared (merged: the base node against nothing).
+  RowComparison stats;
+  RowComparison backward_stats;  // training steps only
 
   double delta_ns() const { return current_ns - base_ns; }
   // base / current: > 1 is faster now; 0 when one side is absent.
@@ -67,6 +91,8 @@ struct GroupDelta {
   double current_ns = 0;
   double base_backward_ns = 0;
   double current_backward_ns = 0;
+  RowComparison stats;           // per-run sums of the nodes' self times
+  RowComparison backward_stats;  // training steps only
   double delta_ns() const { return current_ns - base_ns; }
   double speedup() const;
 };
@@ -92,6 +118,21 @@ struct ReportDiff {
   int unexecuted = 0;  // nodes left out because they never ran (both sides)
   double matched_time_fraction = 0;
 
+  // The run time (and backward time) compared run by run.
+  RowComparison total;
+  RowComparison backward_total;
+  VerdictOptions verdict_options;
+  NoiseModel noise_model = NoiseModel::kRuns;
+  // Processes on each side (1 unless merged from several).
+  int base_processes = 1;
+  int current_processes = 1;
+  // One line when within-process noise is all that is modelled for reports
+  // of different processes; empty otherwise.
+  std::string noise_note;
+  VerdictCounts node_verdicts;
+  VerdictCounts module_verdicts;
+  VerdictCounts kind_verdicts;
+
   int matched() const { return same + kind_and_module + replaced + merged; }
   double speedup() const { return current_total_ns > 0 ? base_total_ns / current_total_ns : 0; }
 };
@@ -106,8 +147,12 @@ std::string DiffToJson(const ReportDiff& diff);
 void WriteDiffJson(const ReportDiff& diff, JsonWriter& writer);
 
 // One row per node delta: name,kind,module,match,base_id,current_id,base_us,
-// current_us,delta_us,speedup.
+// current_us,delta_us,speedup,base_median_us,current_median_us,change,
+// change_low,change_high,p,q,verdict (then the backward columns).
 std::string DiffToCsv(const ReportDiff& diff);
+
+// "3 slower, 1 faster, 250 same, 40 inconclusive".
+std::string FormatVerdictCounts(const VerdictCounts& counts);
 
 const char* MatchName(NodeDelta::Match match);
 

@@ -417,6 +417,10 @@ void WriteReportJson(const Report& report, JsonWriter& w) {
   w.BeginObject();
   w.Key("schema_version"); w.Int(Report::kSchemaVersion);
   w.Key("model"); w.String(report.model);
+  if (!report.process.empty()) {
+    w.Key("process");
+    w.String(report.process);
+  }
   w.Key("clock"); w.String(report.clock);
   w.Key("runs"); w.Int(report.runs);
   w.Key("warmup"); w.Int(report.warmup);
@@ -526,6 +530,24 @@ void WriteReportJson(const Report& report, JsonWriter& w) {
     w.EndArray();
   }
   w.EndArray();
+  if (report.machine.has_value()) {
+    const Machine& m = *report.machine;
+    w.Key("machine");
+    w.BeginObject();
+    w.Key("host"); w.String(m.host);
+    w.Key("cpu"); w.String(m.cpu);
+    w.Key("governor"); w.String(m.governor);
+    w.Key("cpu_mhz"); w.Approx(m.cpu_mhz);
+    w.Key("cores"); w.Int(m.cores);
+    w.Key("threads"); w.Int(m.threads);
+    w.Key("interop_threads"); w.Int(m.interop_threads);
+    w.Key("blas"); w.String(m.blas);
+    w.Key("blas_threads"); w.Int(m.blas_threads);
+    w.Key("libtorch"); w.String(m.libtorch);
+    w.Key("kernel"); w.String(m.kernel);
+    w.Key("load_average"); w.Approx(m.load_average);
+    w.EndObject();
+  }
   w.Key("notes");
   w.BeginArray();
   for (const std::string& note : report.notes) w.String(note);
@@ -538,6 +560,7 @@ void WriteReportJson(const Report& report, JsonWriter& w) {
       w.String(source.name);
       w.Int(source.first_run);
       w.Int(source.runs);
+      if (!source.process.empty()) w.String(source.process);
       w.EndArray();
     }
     w.EndArray();
@@ -572,6 +595,7 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
     Report report;
     report.model = j.at("model").get<std::string>();
     report.clock = j.value("clock", "steady_clock");
+    report.process = j.value("process", "");
     report.runs = j.at("runs").get<int>();
     report.warmup = j.at("warmup").get<int>();
     if (report.runs < 0 || report.warmup < 0) return absl::InvalidArgumentError("report has negative run counts");
@@ -644,9 +668,28 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
       }
     }
     report.notes = j.value("notes", std::vector<std::string>{});
+    if (j.contains("machine") && j.at("machine").is_object()) {
+      const json& jm = j.at("machine");
+      Machine m;
+      m.host = jm.value("host", "");
+      m.cpu = jm.value("cpu", "");
+      m.governor = jm.value("governor", "");
+      m.cpu_mhz = jm.contains("cpu_mhz") && jm.at("cpu_mhz").is_number() ? jm.at("cpu_mhz").get<double>() : -1;
+      m.cores = jm.value("cores", -1);
+      m.threads = jm.value("threads", -1);
+      m.interop_threads = jm.value("interop_threads", -1);
+      m.blas = jm.value("blas", "");
+      m.blas_threads = jm.value("blas_threads", -1);
+      m.libtorch = jm.value("libtorch", "");
+      m.kernel = jm.value("kernel", "");
+      m.load_average =
+          jm.contains("load_average") && jm.at("load_average").is_number() ? jm.at("load_average").get<double>() : -1;
+      report.machine = m;
+    }
     if (j.contains("run_sources")) {
       for (const json& source : j.at("run_sources")) {
         RunSource rs{source.at(0).get<std::string>(), source.at(1).get<int>(), source.at(2).get<int>()};
+        if (source.size() > 3) rs.process = source.at(3).get<std::string>();
         if (rs.first_run < 0 || rs.runs < 0 || rs.first_run > report.runs || rs.runs > report.runs - rs.first_run) {
           return absl::InvalidArgumentError(absl::StrCat("report run source '", rs.name, "' is out of range"));
         }

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "absl/strings/str_cat.h"
+#include "common/terminal_text.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "profilers/report/stats.h"
@@ -50,7 +51,7 @@ std::string DescribeGradientVerification(const Report& report) {
 }
 
 std::string RenderSummary(const Report& report) {
-  std::string out = absl::StrCat("graphprof report: ", report.model, "\n");
+  std::string out = absl::StrCat("graphprof report: ", EscapeForTerminal(report.model), "\n");
   const Summary run = Summarize(report.run_ns());
   if (report.parameters >= 0 || report.model_bytes >= 0 || report.input_bytes >= 0) {
     std::vector<std::string> parts;
@@ -64,7 +65,8 @@ std::string RenderSummary(const Report& report) {
     absl::StrAppend(&out, "  model         ", absl::StrJoin(parts, ", "), "\n");
   }
   absl::StrAppendFormat(&out, "  runs          %d timed after %d warm-up (%s)\n", report.runs,
-                        report.warmup, report.clock);
+                        report.warmup, EscapeForTerminal(report.clock));
+  if (report.machine.has_value()) absl::StrAppend(&out, "  machine       ", FormatMachine(*report.machine), "\n");
   absl::StrAppend(&out, "  run time      mean ", FormatMicros(run.mean), " us  std ", FormatMicros(run.std),
                   " us  median ", FormatMicros(run.median), " us  min ", FormatMicros(run.min),
                   " us  max ", FormatMicros(run.max), " us\n");
@@ -87,7 +89,7 @@ std::string RenderSummary(const Report& report) {
   absl::StrAppendFormat(&out,
                         "  timer         %.1f ns per node (%s, measured at start-up); %d node executions "
                         "per run -> about %.2f%% of run time%s\n",
-                        report.timer_overhead_ns, report.clock, executions, overhead_share,
+                        report.timer_overhead_ns, EscapeForTerminal(report.clock), executions, overhead_share,
                         report.compensated
                             ? absl::StrFormat("; compensated: %.1f ns off each node, %.1f ns off its parent%s",
                                               report.timer_inner_ns, report.timer_overhead_ns,
@@ -98,21 +100,21 @@ std::string RenderSummary(const Report& report) {
                             : "; not compensated");
   absl::StrAppendFormat(&out, "  coverage      %.2f%% of run time is inside top-level nodes\n",
                         100.0 * report.coverage());
-  absl::StrAppend(&out, "  verified      ", DescribeVerification(report), "\n");
+  absl::StrAppend(&out, "  verified      ", EscapeForTerminal(DescribeVerification(report)), "\n");
   if (report.gradient_verification.has_value()) {
     absl::StrAppend(&out, "                ", DescribeGradientVerification(report), "\n");
   }
   if (!report.loss.empty()) {
     int64_t gradient_bytes = 0;
     for (const ModuleBytes& m : report.gradient_bytes) gradient_bytes += m.bytes;
-    absl::StrAppend(&out, "  training      backward of ", report.loss, "; parameter gradients ",
+    absl::StrAppend(&out, "  training      backward of ", EscapeForTerminal(report.loss), "; parameter gradients ",
                     FormatBytes(gradient_bytes), " in ", report.gradient_bytes.size(), " modules\n");
   }
   if (report.memory.has_value()) {
     const MemorySummary& m = *report.memory;
     std::string where = "-";
     if (m.peak_node >= 0 && m.peak_node < static_cast<int>(report.nodes.size())) {
-      where = absl::StrCat("node ", m.peak_node, " ", report.nodes[m.peak_node].identity.label);
+      where = absl::StrCat("node ", m.peak_node, " ", EscapeForTerminal(report.nodes[m.peak_node].identity.label));
     }
     absl::StrAppend(&out, "  memory        peak ", FormatBytes(m.peak_bytes), " live (at ", where, "); ",
                     m.allocations, " allocations, ", FormatBytes(m.allocated_bytes), " allocated, ",
@@ -121,7 +123,7 @@ std::string RenderSummary(const Report& report) {
       std::string backward_where = "functions outside the graph's nodes: gradient accumulation, the loss";
       if (m.backward_peak_node >= 0 && m.backward_peak_node < static_cast<int>(report.nodes.size())) {
         backward_where = absl::StrCat("node ", m.backward_peak_node, " ",
-                                      report.nodes[m.backward_peak_node].identity.label, " backward");
+                                      EscapeForTerminal(report.nodes[m.backward_peak_node].identity.label), " backward");
       }
       absl::StrAppend(&out, "                backward peak ", FormatBytes(m.backward_peak_bytes), " live (at ",
                       backward_where, "); ", FormatBytes(m.saved_bytes), " kept from forward for backward\n");
@@ -129,8 +131,8 @@ std::string RenderSummary(const Report& report) {
   }
   if (!report.device.empty() || !report.device_note.empty()) {
     absl::StrAppend(&out, "  device        ",
-                    report.device.empty() ? report.device_note
-                                          : absl::StrCat(report.device,
+                    report.device.empty() ? EscapeForTerminal(report.device_note)
+                                          : absl::StrCat(EscapeForTerminal(report.device),
                                                          " (device time from CUDA events around each node; "
                                                          "kernels from CUPTI; never added to host time)"),
                     "\n");
@@ -138,7 +140,7 @@ std::string RenderSummary(const Report& report) {
   if (report.dropped_events > 0) {
     absl::StrAppend(&out, "  trace         ", report.dropped_events, " events did not fit and were dropped\n");
   }
-  for (const std::string& note : report.notes) absl::StrAppend(&out, "  note          ", note, "\n");
+  for (const std::string& note : report.notes) absl::StrAppend(&out, "  note          ", EscapeForTerminal(note), "\n");
   if (report.run_sources.size() > 1) {
     absl::StrAppend(&out, "  reports       ");
     for (size_t k = 0; k < report.run_sources.size(); ++k) {

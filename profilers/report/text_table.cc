@@ -3,13 +3,15 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "common/terminal_text.h"
 
 namespace graphprof {
 
 std::string TextTable::Render() const {
   const size_t n = columns_.size();
   auto cell = [&](const std::vector<std::string>& row, size_t i) -> std::string {
-    std::string text = i < row.size() ? row[i] : "";
+    // Cells hold text from files (labels, module paths): never control characters.
+    std::string text = EscapeForTerminal(i < row.size() ? row[i] : "");
     const size_t max = columns_[i].max_width;
     if (max > 3 && text.size() > max) text = text.substr(0, max - 3) + "...";
     return text;

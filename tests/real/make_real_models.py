@@ -68,6 +68,44 @@ class Recurrent(nn.Module):
         return self.head(out[:, -1])
 
 
+class Branch(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x):
+        return torch.relu(self.fc(x))
+
+
+class NestedFork(nn.Module):
+    """Forks one branch and runs the other meanwhile."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = Branch()
+        self.b = Branch()
+
+    def forward(self, x):
+        fa = torch.jit.fork(self.a, x)
+        y = self.b(x)
+        return torch.jit.wait(fa) + y
+
+
+class Forks(nn.Module):
+    """torch.jit.fork / wait: two forks, one of which forks again."""
+
+    def __init__(self):
+        super().__init__()
+        self.left = NestedFork()
+        self.right = Branch()
+        self.head = nn.Linear(8, 4)
+
+    def forward(self, x):
+        f1 = torch.jit.fork(self.left, x)
+        f2 = torch.jit.fork(self.right, x * 2)
+        return self.head(torch.jit.wait(f1) + torch.jit.wait(f2))
+
+
 def model_and_inputs(kind):
     import torchvision
 
@@ -81,6 +119,14 @@ def model_and_inputs(kind):
         return Encoder(), (torch.randn(2, 10, 32),)
     if kind == "lstm":
         return Recurrent(), (torch.randn(3, 7, 12),)
+    # Scripted, both call warnings.warn in forward (an aten::warn node).
+    # Small inputs keep the tests fast; both models accept them.
+    if kind == "googlenet":
+        return torchvision.models.googlenet(init_weights=True, aux_logits=False), (torch.randn(1, 3, 96, 96),)
+    if kind == "inception_v3":
+        return torchvision.models.inception_v3(init_weights=True, aux_logits=False), (torch.randn(1, 3, 80, 80),)
+    if kind == "forks":
+        return Forks(), (torch.randn(2, 8),)
     raise SystemExit(f"unknown model {kind}")
 
 

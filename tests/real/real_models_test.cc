@@ -48,7 +48,50 @@ INSTANTIATE_TEST_SUITE_P(Real, RealModelTest,
                          ::testing::Values("resnet18_script", "resnet18_trace", "mobilenet_v2_script",
                                            "mobilenet_v2_trace", "modulelist_script", "modulelist_trace",
                                            "transformer_script", "transformer_trace", "lstm_script",
-                                           "lstm_trace"));
+                                           "lstm_trace", "googlenet_script", "inception_v3_script",
+                                           "forks_script", "forks_trace"));
+
+// torchvision's scripted googlenet and inception_v3 call warnings.warn in
+// forward: the aten::warn node runs (LibTorch runs it as an instruction of
+// its interpreter), warns once however many runs, and is recorded.
+TEST(RealModelWarnTest, ScriptedGooglenetAndInceptionWarnOnce) {
+  for (const std::string name : {"googlenet_script", "inception_v3_script"}) {
+    RealModel model = LoadRealModel(name);
+    ASSERT_FALSE(model.name.empty());
+    auto plan = PlanModule(model.module);
+    ASSERT_NE(plan, nullptr);
+    int warn_nodes = 0;
+    for (const NodePlan& node : plan->nodes()) warn_nodes += node.family == NodeFamily::kWarn;
+    EXPECT_GE(warn_nodes, 1) << name;
+    Interpreter interpreter(plan);
+    for (int run = 0; run < 3; ++run) {
+      ExpectIdentical(model.module.forward(model.inputs), interpreter.Run(model.inputs));
+    }
+    ASSERT_EQ(interpreter.warnings().size(), 1u) << name << ": once per node, not once per run";
+    EXPECT_TRUE(absl::StrContains(interpreter.warnings()[0].message, "always returns")) << interpreter.warnings()[0].message;
+  }
+}
+
+// Forked closures run as nodes of the plan, named after the modules they
+// call (the caller's attribute chains): left.a.fc is a module of the model.
+TEST(RealModelForkTest, ForkedNodesHaveTheirModulePaths) {
+  for (const std::string name : {"forks_script", "forks_trace"}) {
+    RealModel model = LoadRealModel(name);
+    ASSERT_FALSE(model.name.empty());
+    auto plan = PlanModule(model.module);
+    ASSERT_NE(plan, nullptr);
+    std::set<std::string> linear_modules;
+    int forks = 0, waits = 0;
+    for (const NodePlan& node : plan->nodes()) {
+      forks += node.family == NodeFamily::kFork;
+      waits += node.family == NodeFamily::kWait;
+      if (node.identity.kind == "aten::linear") linear_modules.insert(node.identity.module);
+    }
+    EXPECT_EQ(forks, 3) << name;
+    EXPECT_EQ(waits, 3) << name;
+    EXPECT_EQ(linear_modules, (std::set<std::string>{"left.a.fc", "left.b.fc", "right.fc", "head"})) << name;
+  }
+}
 
 // The label every conv node of torchvision's resnet18 must get, and where.
 TEST(RealModelIdentityTest, ResnetConvsAreNamedAndSourcedLikeTorchvision) {

@@ -1,0 +1,139 @@
+#include "profilers/profile_runner.h"
+
+#include <ATen/core/grad_mode.h>
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "common/status_util.h"
+#include "ir/ivalue_util.h"
+#include "profilers/node_observer.h"
+
+namespace graphprof {
+
+absl::StatusOr<std::unique_ptr<ProfileRunner>> ProfileRunner::Create(std::shared_ptr<const GraphPlan> plan,
+                                                                      const std::vector<c10::IValue>& inputs,
+                                                                      const ProfileOptions& options) {
+  if (options.runs < 1) return absl::InvalidArgumentError("runs must be at least 1");
+  if (options.warmup < 0) return absl::InvalidArgumentError("warmup must not be negative");
+  std::shared_ptr<TimeSource> clock = options.clock ? options.clock : DefaultTimeSource();
+  return std::unique_ptr<ProfileRunner>(new ProfileRunner(std::move(plan), inputs, options, std::move(clock)));
+}
+
+ProfileRunner::ProfileRunner(std::shared_ptr<const GraphPlan> plan, const std::vector<c10::IValue>& inputs,
+                             const ProfileOptions& options, std::shared_ptr<TimeSource> clock)
+    : inputs_(inputs), options_(options), clock_(clock), interpreter_(std::move(plan), clock) {
+  timer_ = MeasureTimerCost(clock_, options_.trace, /*two_reads=*/!options_.observers.empty());
+  if (options_.node_progress) {
+    interpreter_.SetNodeProgress([this](int64_t done) { options_.node_progress(done, nodes_per_run_); });
+  }
+  // Training steps: every forward is followed by a backward.
+  if (options_.backward.enabled) {
+    interpreter_.RecordSequences(true);
+    backward_.emplace(interpreter_, clock_, options_.backward, options_.runs, options_.trace);
+  }
+}
+
+void ProfileRunner::Progress(const char* phase, int done, int total) const {
+  if (options_.progress) options_.progress(phase, done, total);
+}
+
+// Every run gets its own copy of the inputs, made before the run's clock
+// starts: a model that mutates its inputs sees the same values every time.
+// The copy stays alive through the run (as a caller's inputs do for
+// module.forward), so memory is freed where it is natively, and through the
+// backward after it (which may free what forward saved of it); it is
+// released when the next run's copy is made, outside timing and tracking.
+absl::StatusOr<c10::IValue> ProfileRunner::RunOnce() {
+  absl::StatusOr<std::vector<c10::IValue>> copied = CopyInputs(inputs_);
+  if (!copied.ok()) return copied.status();
+  fresh_ = *std::move(copied);
+  if (!backward_.has_value()) return interpreter_.Run(fresh_);
+  backward_->BeforeForward();
+  at::AutoGradMode grad_mode(true);
+  return interpreter_.Run(fresh_);
+}
+
+absl::Status ProfileRunner::Warmup() {
+  Progress("warmup", 0, options_.warmup);  // starting
+  for (int i = 0; i < options_.warmup; ++i) {
+    absl::StatusOr<c10::IValue> result = RunOnce();
+    if (result.ok() && backward_.has_value()) {
+      if (absl::Status done = backward_->AfterWarmup(*result); !done.ok()) result = done;
+    }
+    if (!result.ok()) return Annotate(result.status(), absl::StrCat("warm-up run ", i + 1));
+    Progress("warmup", i + 1, options_.warmup);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ProfileRunner::Inspect() {
+  interpreter_.BeginInspection(options_.memory);
+  if (backward_.has_value()) backward_->BeforeInspection();
+  absl::StatusOr<c10::IValue> inspected = RunOnce();
+  if (!inspected.ok()) return inspected.status();
+  if (backward_.has_value()) {
+    if (absl::Status done = backward_->AfterInspection(*inspected); !done.ok()) return done;
+  }
+  inspected = c10::IValue();
+  Progress("inspect", 1, 1);
+  nodes_per_run_ = interpreter_.inspected_executions();
+
+  // Trace events are preallocated (no allocation per node), up to a cap: a
+  // long loop times many runs would not fit in memory; the rest are counted
+  // as dropped.
+  trace_wanted_ = static_cast<size_t>(interpreter_.inspected_executions()) * options_.runs + 64;
+  trace_capacity_ = options_.trace ? std::min(trace_wanted_, options_.max_trace_events) : 0;
+  for (NodeObserver* observer : options_.observers) {
+    absl::Status prepared =
+        observer->Prepare(interpreter_.plan(), options_.runs, interpreter_.inspected_executions());
+    if (!prepared.ok()) return prepared;
+    interpreter_.AddObserver(observer);
+  }
+  interpreter_.BeginTimedRuns(options_.runs, trace_capacity_);
+  Progress("timed", 0, options_.runs);  // starting
+  return absl::OkStatus();
+}
+
+absl::Status ProfileRunner::TimedRun(c10::IValue* output) {
+  if (timed_done_ >= options_.runs) {
+    return absl::FailedPreconditionError(absl::StrCat("all ", options_.runs, " timed runs are done"));
+  }
+  const int i = timed_done_;
+  absl::StatusOr<c10::IValue> result = RunOnce();
+  if (result.ok() && backward_.has_value()) {
+    if (absl::Status done = backward_->AfterTimed(*result, i); !done.ok()) result = done;
+  }
+  if (!result.ok()) return Annotate(result.status(), absl::StrCat("timed run ", i + 1));
+  if (output != nullptr) *output = *std::move(result);
+  ++timed_done_;
+  Progress("timed", timed_done_, options_.runs);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Report> ProfileRunner::Finish() {
+  interpreter_.EndRecording();
+  Report report = BuildReport(interpreter_, options_.warmup, timer_, options_.compensate && options_.observers.empty());
+  if (backward_.has_value()) {
+    backward_->AddTo(report, report.runs > 0 ? interpreter_.run_start_ns()[0] : 0);
+    report.Finalize();
+  }
+  for (const Interpreter::RaisedWarning& warning : interpreter_.warnings()) {
+    const NodeIdentity& id = report.nodes[warning.node].identity;
+    report.notes.push_back(absl::StrCat("warning raised by node ", warning.node, " ", id.label,
+                                        id.source.empty() ? "" : absl::StrCat(" (", id.source, ")"), ": ",
+                                        warning.message));
+  }
+  if (report.dropped_events > 0) {
+    report.notes.push_back(absl::StrCat("the trace keeps the first ", trace_capacity_, " node executions of ",
+                                        trace_wanted_ - 64, " (max_trace_events); ", report.dropped_events,
+                                        " were not recorded"));
+  }
+  for (NodeObserver* observer : options_.observers) {
+    absl::Status contributed = observer->Contribute(report);
+    if (!contributed.ok()) return contributed;
+  }
+  return report;
+}
+
+}  // namespace graphprof

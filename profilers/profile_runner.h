@@ -1,0 +1,69 @@
+// ProfileRunner: Profile() (profiler.h) as steps, so that two sessions can
+// alternate their timed runs in one process (interleaved A/B: drift in
+// frequency, temperature or a neighbour's load then reaches both alike).
+//
+//   auto a = ProfileRunner::Create(plan_a, inputs, options);
+//   auto b = ProfileRunner::Create(plan_b, inputs, options);
+//   a->Warmup(); b->Warmup(); a->Inspect(); b->Inspect();
+//   for (...) { a->TimedRun(); b->TimedRun(); b->TimedRun(); a->TimedRun(); }  // ABBA
+//   Report ra = a->Finish(), rb = b->Finish();
+//
+// Each step fails with the run it was in; after a failure only Finish may
+// not be called. Observers (ProfileOptions::observers) act on one session
+// at a time: give each runner its own, or none.
+#ifndef GRAPHPROF_PROFILERS_PROFILE_RUNNER_H_
+#define GRAPHPROF_PROFILERS_PROFILE_RUNNER_H_
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "interpreter/graph_plan.h"
+#include "profilers/backward_pass.h"
+#include "profilers/profiler.h"
+#include "profilers/profiling_interpreter.h"
+#include "profilers/report/report.h"
+
+namespace graphprof {
+
+class ProfileRunner {
+ public:
+  // Checks the options and measures the timer's cost.
+  static absl::StatusOr<std::unique_ptr<ProfileRunner>> Create(std::shared_ptr<const GraphPlan> plan,
+                                                               const std::vector<c10::IValue>& inputs,
+                                                               const ProfileOptions& options);
+
+  // The untimed warm-up runs.
+  absl::Status Warmup();
+  // The inspection run (shapes, memory), then prepares the timed runs.
+  absl::Status Inspect();
+  // One timed run; `output` (optional) receives its output.
+  absl::Status TimedRun(c10::IValue* output = nullptr);
+  int timed_runs_done() const { return timed_done_; }
+  int timed_runs_wanted() const { return options_.runs; }
+  // The Report of the timed runs made (finalized).
+  absl::StatusOr<Report> Finish();
+
+ private:
+  ProfileRunner(std::shared_ptr<const GraphPlan> plan, const std::vector<c10::IValue>& inputs,
+                const ProfileOptions& options, std::shared_ptr<TimeSource> clock);
+  absl::StatusOr<c10::IValue> RunOnce();
+  void Progress(const char* phase, int done, int total) const;
+
+  const std::vector<c10::IValue>& inputs_;
+  ProfileOptions options_;
+  std::shared_ptr<TimeSource> clock_;
+  ProfilingInterpreter interpreter_;
+  TimerCost timer_;
+  std::optional<BackwardPass> backward_;
+  std::vector<c10::IValue> fresh_;  // this run's copy of the inputs
+  int64_t nodes_per_run_ = 0;
+  size_t trace_capacity_ = 0;
+  size_t trace_wanted_ = 0;
+  int timed_done_ = 0;
+};
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_PROFILERS_PROFILE_RUNNER_H_

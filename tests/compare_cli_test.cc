@@ -1,0 +1,206 @@
+// profile_graph's comparisons, driven as a user drives them: interleaved
+// A/B and the A/A (--ab=none), verdicts in every rendering, worker
+// processes (--workers), the regression gate (profile_graph check), and
+// what a report read from a file may not do to a terminal.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "tests/cli_test_util.h"
+#include "tests/test_util.h"
+
+namespace graphprof {
+namespace {
+
+using ::graphprof::testing::ExpectOneLineError;
+using ::graphprof::testing::Quick;
+using ::graphprof::testing::Result;
+using ::graphprof::testing::RunTool;
+using ::graphprof::testing::Slurp;
+using ::graphprof::testing::TempDir;
+using ::graphprof::testing::Write;
+
+std::string Dir() { return TempDir("compare_cli_test"); }
+
+// --ab=none: the module against itself, A's and B's timed runs interleaved
+// in one process; the diff carries verdicts, the order and a drift check.
+TEST(CompareCliTest, AbNoneIsAnInterleavedAaInOneProcess) {
+  const std::string out = Dir() + "/aa.json";
+  Result r = RunTool({"--zoo=mlp", "--warmup=2", "--runs=8", "--ab=none", "--format=json", "--output=" + out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(Slurp(out));
+  EXPECT_EQ(j["order"], "ABBA");
+  EXPECT_EQ(j["passes"], "none");
+  for (const char* side : {"a", "b"}) {
+    EXPECT_TRUE(j["drift"][side]["verdict"].is_string()) << side;
+    EXPECT_EQ(j[side]["verified"], true) << side << ": no pass, so identical to forward";
+    EXPECT_EQ(j[side]["process"], j["a"]["process"]) << "one process";
+  }
+  const nlohmann::json& diff = j["diff"];
+  EXPECT_EQ(diff["noise_model"], "runs");
+  EXPECT_FALSE(diff.contains("noise_note")) << "both sides in one process: within-process noise is all there is";
+  EXPECT_EQ(diff["same"].get<int>(), static_cast<int>(diff["nodes"].size())) << "every node matched itself";
+  int counted = 0;
+  for (const auto& [verdict, n] : diff["verdict_counts"]["nodes"].items()) counted += n.get<int>();
+  EXPECT_EQ(counted, static_cast<int>(diff["nodes"].size()));
+  for (const nlohmann::json& node : diff["nodes"]) {
+    for (const char* key : {"verdict", "change", "change_low", "change_high", "p", "q"}) {
+      EXPECT_TRUE(node.contains(key)) << key;
+    }
+  }
+  // The text diff shows intervals and verdicts and the noise model.
+  Result text = RunTool({"--zoo=mlp", "--warmup=1", "--runs=6", "--ab=none"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  for (const char* want : {"verdicts   nodes:", "noise      runs are the unit", "change (median) [95% interval] verdict",
+                           "timed runs interleaved with the other side's in ABBA blocks", "drift (second half"}) {
+    EXPECT_TRUE(absl::StrContains(text.out, want)) << want << "\n" << text.out;
+  }
+  // CSV: the statistics columns.
+  Result csv = RunTool({"--zoo=mlp", "--warmup=1", "--runs=6", "--ab=none", "--format=csv"});
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_TRUE(absl::StrContains(csv.out.substr(0, csv.out.find('\n')), ",verdict,change,change_low,change_high,p,q,"))
+      << csv.out.substr(0, 300);
+}
+
+TEST(CompareCliTest, EmptyAndBadValuesAreUsageErrors) {
+  ExpectOneLineError(RunTool({"--ab="}), 2, "--ab needs a value");
+  ExpectOneLineError(RunTool({"--passes="}), 2, "--passes needs a value");
+  ExpectOneLineError(RunTool({"--compare="}), 2, "--compare needs a value");
+  ExpectOneLineError(RunTool({"--ab=,,"}), 2, "no pass named in ',,'");
+  ExpectOneLineError(RunTool({"--min_effect=1.5"}), 2, "--min_effect must be at least 0 and below 1");
+  ExpectOneLineError(RunTool({"--alpha=0"}), 2, "--alpha must be above 0 and below 1");
+  ExpectOneLineError(RunTool({"--workers=-1"}), 2, "--workers must be 0");
+  ExpectOneLineError(RunTool({"--workers=2", "--trace=" + Dir() + "/t.json"}), 2, "--trace records one process");
+}
+
+// --workers: K fresh processes, merged; their processes are the report's
+// run sources, and a diff of two such reports treats processes as the unit.
+TEST(CompareCliTest, WorkersMergeFreshProcesses) {
+  const std::string out = Dir() + "/workers.json";
+  Result r = RunTool({"--zoo=mlp", "--warmup=1", "--runs=3", "--workers=2", "--format=json", "--output=" + out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(Slurp(out));
+  EXPECT_EQ(j["runs"], 6);
+  ASSERT_EQ(j["run_sources"].size(), 2u);
+  EXPECT_NE(j["run_sources"][0][3], j["run_sources"][1][3]) << "two processes";
+  EXPECT_EQ(j["verified"], true);
+  bool noted = false;
+  for (const nlohmann::json& note : j["notes"]) noted = noted || absl::StrContains(note.get<std::string>(), "2 worker");
+  EXPECT_TRUE(noted) << j["notes"];
+
+  // A/B in each worker: the same processes on both sides, paired.
+  const std::string ab = Dir() + "/workers_ab.json";
+  Result rab = RunTool({"--zoo=mlp", "--warmup=1", "--runs=4", "--workers=2", "--ab=none", "--format=json",
+                        "--output=" + ab});
+  ASSERT_EQ(rab.code, 0) << rab.err;
+  const nlohmann::json jab = nlohmann::json::parse(Slurp(ab));
+  EXPECT_EQ(jab["diff"]["noise_model"], "paired processes");
+  EXPECT_EQ(jab["diff"]["base_processes"], 2);
+  EXPECT_EQ(jab["a"]["runs"], 8);
+
+  // --compare of two --workers reports: processes are the unit, no note.
+  const std::string other = Dir() + "/workers2.json";
+  ASSERT_EQ(RunTool({"--zoo=mlp", "--warmup=1", "--runs=3", "--workers=2", "--format=json", "--output=" + other}).code, 0);
+  Result diff = RunTool({"--zoo=mlp", "--warmup=1", "--runs=3", "--workers=2", "--compare=" + out, "--format=json"});
+  ASSERT_EQ(diff.code, 0) << diff.err;
+  const nlohmann::json jd = nlohmann::json::parse(diff.out);
+  EXPECT_EQ(jd["noise_model"], "processes");
+  EXPECT_FALSE(jd.contains("noise_note"));
+  // One process a side: the note says what is not modelled.
+  Result single = RunTool(Quick({"--zoo=mlp", "--compare=" + out}));
+  ASSERT_EQ(single.code, 0) << single.err;
+  EXPECT_TRUE(absl::StrContains(single.out, "only within-process noise is modelled")) << single.out;
+}
+
+// A copy of a saved report with one node `factor` times slower in every run.
+std::string Slowed(const std::string& path, const std::string& name, double factor, int* slowed_id) {
+  nlohmann::json j = nlohmann::json::parse(Slurp(path));
+  // The heaviest top-level node's per-run time ("total_ns"; top-level nodes
+  // have no blocks here, so it is their self time too), and the run totals.
+  int best = -1;
+  int64_t best_ns = -1;
+  for (size_t i = 0; i < j["nodes"].size(); ++i) {
+    const nlohmann::json& node = j["nodes"][i];
+    if (node["depth"] != 0 || node["total_ns"].empty()) continue;
+    if (node["total_ns"][0].get<int64_t>() > best_ns) {
+      best_ns = node["total_ns"][0].get<int64_t>();
+      best = static_cast<int>(i);
+    }
+  }
+  EXPECT_GE(best, 0);
+  *slowed_id = best;
+  nlohmann::json& series = j["nodes"][best]["total_ns"];
+  for (size_t r = 0; r < series.size(); ++r) {
+    const int64_t extra = static_cast<int64_t>(series[r].get<int64_t>() * (factor - 1));
+    series[r] = series[r].get<int64_t>() + extra;
+    j["run_ns"][r] = j["run_ns"][r].get<int64_t>() + extra;
+    j["metrics"][0]["run_total"][r] = j["metrics"][0]["run_total"][r].get<int64_t>() + extra;
+  }
+  return Write(name, j.dump());
+}
+
+TEST(CompareCliTest, CheckGatesOnSlowerRows) {
+  const std::string base = Dir() + "/base.json";
+  ASSERT_EQ(RunTool({"--zoo=mlp", "--warmup=2", "--runs=12", "--format=json", "--output=" + base}).code, 0);
+  // Against itself: nothing is slower.
+  Result same = RunTool({"check", "--baseline=" + base, base});
+  EXPECT_EQ(same.code, 0) << same.out << same.err;
+  EXPECT_TRUE(absl::StrContains(same.out, "PASSED")) << same.out;
+  int slowed = -1;
+  const std::string slow = Slowed(base, "slow.json", 3.0, &slowed);
+  Result gate = RunTool({"check", "--baseline=" + base, slow, "--fail_on=total,node"});
+  EXPECT_EQ(gate.code, 4) << gate.out << gate.err;
+  EXPECT_TRUE(absl::StrContains(gate.out, "FAILED")) << gate.out;
+  EXPECT_TRUE(absl::StrContains(gate.out, "node")) << gate.out;
+  // JSON: the offenders and the diff.
+  Result json = RunTool({"check", "--baseline=" + base, slow, "--fail_on=node", "--format=json"});
+  EXPECT_EQ(json.code, 4) << json.err;
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["passed"], false);
+  ASSERT_GE(j["offenders"].size(), 1u);
+  EXPECT_EQ(j["offenders"][0]["what"], "node");
+  EXPECT_GT(j["offenders"][0]["change"].get<double>(), 1.0);
+  // Faster is not a regression.
+  Result faster = RunTool({"check", "--baseline=" + slow, base, "--fail_on=total,module,node"});
+  EXPECT_EQ(faster.code, 0) << faster.out << faster.err;
+  // Profiling flags instead of a current report: the gate's exit is 0 or 4.
+  Result live = RunTool({"check", "--baseline=" + base, "--zoo=mlp", "--warmup=1", "--runs=6"});
+  EXPECT_TRUE(live.code == 0 || live.code == 4) << live.code << " " << live.err;
+  EXPECT_TRUE(absl::StrContains(live.out, "graphprof check:")) << live.out;
+
+  ExpectOneLineError(RunTool({"check", base}), 2, "check needs --baseline");
+  ExpectOneLineError(RunTool({"check", "--baseline=" + base, base, "--fail_on=kinds"}), 2, "--fail_on: unknown 'kinds'");
+  ExpectOneLineError(RunTool({"check", "--baseline=" + base, base, base}), 2, "at most one report file");
+  ExpectOneLineError(RunTool({"check", "--baseline=" + base, base, "--zoo=mlp"}), 2, "not both");
+  ExpectOneLineError(RunTool({"--baseline=" + base, "--zoo=mlp"}), 2, "--baseline belongs to `profile_graph check`");
+}
+
+// A report's strings are data: newlines and escape sequences in them never
+// reach the terminal as such (no forged lines, no terminal-title changes).
+TEST(CompareCliTest, StringsFromReportsAreEscapedOnTheTerminal) {
+  const std::string base = Dir() + "/plain.json";
+  ASSERT_EQ(RunTool({"--zoo=mlp", "--warmup=1", "--runs=2", "--format=json", "--output=" + base}).code, 0);
+  nlohmann::json j = nlohmann::json::parse(Slurp(base));
+  j["model"] = "evil\nprofile_graph: everything is fine\x1b]0;pwned\x07";
+  j["notes"].push_back("note with \x1b[31mred\x1b[0m");
+  j["nodes"][1]["name"] = "fc1\rforged";
+  const std::string evil = Write("evil.json", j.dump());
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--zoo=mlp", "--warmup=1", "--runs=2", "--compare=" + evil},
+        std::vector<std::string>{"merge", evil, evil + ""}, std::vector<std::string>{"check", "--baseline=" + evil, base}}) {
+    Result r = RunTool(args);
+    const std::string all = r.out + r.err;
+    EXPECT_EQ(all.find('\x1b'), std::string::npos) << args[0] << ": " << all.substr(0, 400);
+    EXPECT_EQ(all.find('\x07'), std::string::npos) << args[0];
+    EXPECT_EQ(all.find('\r'), std::string::npos) << args[0];
+    EXPECT_FALSE(absl::StrContains(all, "\nprofile_graph: everything is fine")) << args[0] << ": " << all.substr(0, 400);
+    if (args[0] != "merge") EXPECT_TRUE(absl::StrContains(all, "evil\\nprofile_graph")) << args[0] << ": " << all.substr(0, 400);
+  }
+}
+
+}  // namespace
+}  // namespace graphprof

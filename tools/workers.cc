@@ -1,0 +1,222 @@
+#include "tools/workers.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "absl/flags/commandlineflag.h"
+#include "absl/flags/reflection.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "common/interrupt.h"
+#include "profilers/report/merge.h"
+#include "profilers/report/report_json.h"
+#include "ir/loader.h"
+
+extern char** environ;
+
+namespace graphprof::cli {
+namespace {
+
+// Flags a worker must not get: its outputs and renderings are the parent's.
+const std::set<std::string>& ParentOnlyFlags() {
+  static const auto* flags = new std::set<std::string>{
+      "workers", "output", "trace", "html", "annotate", "format", "compare", "progress", "group_by", "sort",
+      "top", "modules", "worker_dir"};
+  return *flags;
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string LastLine(const std::string& text) {
+  std::vector<absl::string_view> lines = absl::StrSplit(text, '\n', absl::SkipWhitespace());
+  return lines.empty() ? "" : std::string(lines.back());
+}
+
+// A temporary directory for the workers' reports, removed with its files.
+class WorkDir {
+ public:
+  WorkDir() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = absl::StrCat(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp", "/graphprof-workers.XXXXXX");
+    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  }
+  ~WorkDir() {
+    if (path_.empty()) return;
+    for (const std::string& file : files_) std::remove(file.c_str());
+    rmdir(path_.c_str());
+  }
+  const std::string& path() const { return path_; }
+  std::string File(const std::string& name) {
+    files_.push_back(absl::StrCat(path_, "/", name));
+    return files_.back();
+  }
+
+ private:
+  std::string path_;
+  std::vector<std::string> files_;
+};
+
+struct Exit {
+  int code = -1;
+  int signal = 0;
+};
+
+absl::StatusOr<Exit> Spawn(const std::string& executable, const std::vector<std::string>& args,
+                           const std::string& err_path) {
+  std::vector<char*> argv;
+  std::vector<std::string> copy = args;
+  for (std::string& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  pid_t pid = 0;
+  const int started = posix_spawn(&pid, executable.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (started != 0) {
+    return absl::UnavailableError(absl::StrCat("cannot start a worker (", executable, "): ", std::strerror(started)));
+  }
+  SetChildProcess(pid);
+  int status = 0;
+  pid_t waited;
+  do {
+    waited = waitpid(pid, &status, 0);
+  } while (waited < 0 && errno == EINTR);
+  SetChildProcess(0);
+  Exit exit;
+  if (waited < 0) return absl::InternalError(absl::StrCat("waiting for a worker: ", std::strerror(errno)));
+  if (WIFEXITED(status)) exit.code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) exit.signal = WTERMSIG(status);
+  return exit;
+}
+
+absl::StatusOr<Report> ReadWorkerReport(const std::string& path, int worker) {
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return absl::InternalError(absl::StrCat("worker ", worker, " wrote no report: ", text.status().message()));
+  absl::StatusOr<Report> report = ReportFromJson(*text);
+  if (!report.ok()) return absl::InternalError(absl::StrCat("worker ", worker, "'s report: ", report.status().message()));
+  return report;
+}
+
+}  // namespace
+
+std::vector<std::string> WorkerArguments(const std::vector<std::string>& argv, const std::string& dir) {
+  std::vector<std::string> out;
+  if (!argv.empty()) out.push_back(argv[0]);
+  bool flags_done = false;
+  for (size_t i = 1; i < argv.size(); ++i) {
+    const std::string& arg = argv[i];
+    if (flags_done || arg.size() < 2 || arg[0] != '-') {
+      out.push_back(arg);
+      continue;
+    }
+    if (arg == "--") {
+      flags_done = true;
+      out.push_back(arg);
+      continue;
+    }
+    absl::string_view body = absl::StripPrefix(absl::StripPrefix(arg, "-"), "-");
+    const size_t eq = body.find('=');
+    std::string name(body.substr(0, eq));
+    const bool has_value = eq != absl::string_view::npos;
+    const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
+    bool negated = false;
+    if (flag == nullptr && absl::StartsWith(name, "no")) {
+      flag = absl::FindCommandLineFlag(name.substr(2));
+      negated = flag != nullptr;
+      if (negated) name = name.substr(2);
+    }
+    // --flag value: the value is the next argument (not for bools).
+    const bool takes_next = !has_value && !negated && flag != nullptr && !flag->IsOfType<bool>();
+    if (ParentOnlyFlags().count(name) > 0) {
+      if (takes_next) ++i;
+      continue;
+    }
+    out.push_back(arg);
+    if (takes_next && i + 1 < argv.size()) out.push_back(argv[++i]);
+  }
+  out.push_back(absl::StrCat("--worker_dir=", dir));
+  out.push_back("--noprogress");
+  return out;
+}
+
+absl::StatusOr<WorkerReports> RunWorkers(const CliOptions& options, std::FILE* err, const std::string& executable) {
+  WorkDir dir;
+  if (dir.path().empty()) return absl::InternalError(absl::StrCat("cannot make a directory for the workers: ", std::strerror(errno)));
+  const bool ab = !options.ab.empty();
+  ReportMerger a, b;
+  WorkerReports result;
+  std::set<std::string> printed;  // stderr lines already shown
+  for (int w = 1; w <= options.workers; ++w) {
+    const std::string sub = absl::StrCat("w", w);
+    const std::string sub_path = absl::StrCat(dir.path(), "/", sub);
+    if (mkdir(sub_path.c_str(), 0700) != 0) {
+      return absl::InternalError(absl::StrCat("cannot make ", sub_path, ": ", std::strerror(errno)));
+    }
+    const std::string err_path = dir.File(absl::StrCat(sub, ".stderr"));
+    const std::string report_path = dir.File(absl::StrCat(sub, "/", kWorkerReport));
+    const std::string a_path = dir.File(absl::StrCat(sub, "/", kWorkerA));
+    const std::string b_path = dir.File(absl::StrCat(sub, "/", kWorkerB));
+    absl::StatusOr<Exit> exit = Spawn(executable, WorkerArguments(options.argv, sub_path), err_path);
+    const std::string errors = Slurp(err_path);
+    if (!exit.ok()) return exit.status();
+    if (exit->signal != 0) {
+      return absl::AbortedError(absl::StrCat("worker ", w, " of ", options.workers, " was stopped by signal ",
+                                             exit->signal, errors.empty() ? "" : ": ", LastLine(errors)));
+    }
+    if (exit->code != kExitOk && exit->code != kExitMismatch) {
+      const std::string line = LastLine(errors);
+      return absl::AbortedError(absl::StrCat("worker ", w, " of ", options.workers, " failed (exit ", exit->code, ")",
+                                             line.empty() ? "" : ": ",
+                                             std::string(absl::StripPrefix(line, "profile_graph: "))));
+    }
+    result.mismatch = result.mismatch || exit->code == kExitMismatch;
+    for (absl::string_view line : absl::StrSplit(errors, '\n', absl::SkipWhitespace())) {
+      if (printed.insert(std::string(line)).second) std::fprintf(err, "%s\n", std::string(line).c_str());
+    }
+    const std::string name = absl::StrCat("worker ", w);
+    if (ab) {
+      absl::StatusOr<Report> ra = ReadWorkerReport(a_path, w);
+      if (!ra.ok()) return ra.status();
+      absl::StatusOr<Report> rb = ReadWorkerReport(b_path, w);
+      if (!rb.ok()) return rb.status();
+      if (absl::Status added = a.Add(*std::move(ra), name); !added.ok()) return added;
+      if (absl::Status added = b.Add(*std::move(rb), name); !added.ok()) return added;
+    } else {
+      absl::StatusOr<Report> r = ReadWorkerReport(report_path, w);
+      if (!r.ok()) return r.status();
+      if (absl::Status added = a.Add(*std::move(r), name); !added.ok()) return added;
+    }
+    for (const std::string& f : {report_path, a_path, b_path}) std::remove(f.c_str());
+    rmdir(sub_path.c_str());
+  }
+  absl::StatusOr<Report> merged = a.Finish();
+  if (!merged.ok()) return merged.status();
+  result.report = *std::move(merged);
+  if (ab) {
+    absl::StatusOr<Report> merged_b = b.Finish();
+    if (!merged_b.ok()) return merged_b.status();
+    result.b = *std::move(merged_b);
+  }
+  return result;
+}
+
+}  // namespace graphprof::cli
