@@ -56,6 +56,7 @@
 #include "profilers/report/merge.h"
 #include "profilers/report/report.h"
 #include "profilers/report/report_diff.h"
+#include "profilers/report/verdict.h"
 #include "profilers/report/report_json.h"
 #include "profilers/report/text_report.h"
 #include "profilers/report/views.h"
@@ -89,6 +90,9 @@ const char* ErrorClass(absl::StatusCode code) {
   switch (code) {
     case absl::StatusCode::kInvalidArgument: return "InvalidArgumentError";
     case absl::StatusCode::kFailedPrecondition: return "FailedPreconditionError";
+    case absl::StatusCode::kUnimplemented: return "UnsupportedGraphError";
+    case absl::StatusCode::kPermissionDenied:
+    case absl::StatusCode::kDataLoss: return "FileError";
     default: return "GraphprofError";
   }
 }
@@ -389,9 +393,58 @@ std::string RenderText(const Report& report, const std::string& group_by, int to
 using ReportPtr = std::shared_ptr<Report>;
 using DiffPtr = std::shared_ptr<ReportDiff>;
 
+// The verdict columns of a diff table (the same names as its CSV and JSON).
+struct StatsColumns {
+  py::list verdict, change, change_low, change_high, p, q, base_median_us, current_median_us;
+  void Append(const RowComparison& s) {
+    verdict.append(VerdictName(s.verdict));
+    change.append(s.change);
+    change_low.append(s.change_low);
+    change_high.append(s.change_high);
+    p.append(s.p);
+    q.append(s.q);
+    base_median_us.append(s.base_median / 1e3);
+    current_median_us.append(s.current_median / 1e3);
+  }
+  void Into(py::dict& out) const {
+    out["verdict"] = verdict;
+    out["change"] = change;
+    out["change_low"] = change_low;
+    out["change_high"] = change_high;
+    out["p"] = p;
+    out["q"] = q;
+    out["base_median_us"] = base_median_us;
+    out["current_median_us"] = current_median_us;
+  }
+};
+
+py::dict StatsDict(const RowComparison& s) {
+  py::dict out;
+  out["verdict"] = VerdictName(s.verdict);
+  out["change"] = s.change;
+  out["change_low"] = s.change_low;
+  out["change_high"] = s.change_high;
+  out["p"] = s.p;
+  out["q"] = s.q;
+  out["base_median_us"] = s.base_median / 1e3;
+  out["current_median_us"] = s.current_median / 1e3;
+  out["base_mean_us"] = s.base_mean / 1e3;
+  out["current_mean_us"] = s.current_mean / 1e3;
+  out["reason"] = s.reason;
+  return out;
+}
+
+py::dict CountsDict(const VerdictCounts& counts) {
+  py::dict out;
+  for (int v = 0; v < kNumVerdicts; ++v) out[VerdictName(static_cast<Verdict>(v))] = counts.counts[v];
+  return out;
+}
+
 py::dict DiffNodeColumns(const ReportDiff& diff) {
   py::list name, kind, module, match, base_id, current_id, base_us, current_us, delta_us, speedup;
+  StatsColumns stats;
   for (const NodeDelta& d : diff.nodes) {
+    stats.Append(d.stats);
     name.append(d.name);
     kind.append(d.kind);
     module.append(d.module);
@@ -414,12 +467,15 @@ py::dict DiffNodeColumns(const ReportDiff& diff) {
   out["current_us"] = current_us;
   out["delta_us"] = delta_us;
   out["speedup"] = speedup;
+  stats.Into(out);
   return out;
 }
 
 py::dict DiffGroupColumns(const std::vector<GroupDelta>& groups, const char* key) {
   py::list name, depth, base_nodes, current_nodes, base_us, current_us, delta_us, speedup;
+  StatsColumns stats;
   for (const GroupDelta& g : groups) {
+    stats.Append(g.stats);
     name.append(g.name);
     depth.append(g.depth);
     base_nodes.append(g.base_nodes);
@@ -438,6 +494,7 @@ py::dict DiffGroupColumns(const std::vector<GroupDelta>& groups, const char* key
   out["current_us"] = current_us;
   out["delta_us"] = delta_us;
   out["speedup"] = speedup;
+  stats.Into(out);
   return out;
 }
 
@@ -544,7 +601,8 @@ struct AbResult {
 
 // graphprof.ab(): ProfileBeforeAfter, described as profile_graph --ab does.
 AbResult ProfileAb(py::handle object, const std::string& passes, const py::tuple& args, const std::string& method,
-                   const CommonOptions& options, bool diff_all, const std::string& name) {
+                   const CommonOptions& options, bool diff_all, const std::string& name, double min_effect,
+                   double alpha) {
   CheckOptions(options);
   if (passes.empty()) Throw(absl::InvalidArgumentError("ab: give the passes to compare with (e.g. \"freeze\")"));
   if (!py::isinstance<torch::jit::Module>(object)) {
@@ -557,6 +615,8 @@ AbResult ProfileAb(py::handle object, const std::string& passes, const py::tuple
   ab.profile = MakeProfileOptions(options);
   ab.method = method;
   ab.diff.include_unexecuted = diff_all;
+  ab.diff.verdict.min_effect = min_effect;
+  ab.diff.verdict.alpha = alpha;
   ab.verify = options.verify;
   ab.rtol = options.rtol;
   ab.atol = options.atol;
@@ -829,6 +889,46 @@ PYBIND11_MODULE(_graphprof, m) {
       .def_property_readonly("current_total_us", [](const ReportDiff& d) { return d.current_total_ns / 1e3; })
       .def_property_readonly("speedup", &ReportDiff::speedup)
       .def_property_readonly("matched_time_fraction", [](const ReportDiff& d) { return d.matched_time_fraction; })
+      .def_property_readonly("total", [](const ReportDiff& d) { return StatsDict(d.total); })
+      .def_property_readonly("verdict_counts", [](const ReportDiff& d) {
+        py::dict c;
+        c["nodes"] = CountsDict(d.node_verdicts);
+        c["modules"] = CountsDict(d.module_verdicts);
+        c["kinds"] = CountsDict(d.kind_verdicts);
+        return c;
+      })
+      .def_property_readonly("noise_model", [](const ReportDiff& d) { return NoiseModelName(d.noise_model); })
+      .def_property_readonly("noise_note", [](const ReportDiff& d) { return d.noise_note; })
+      .def("offenders", [](const ReportDiff& d, const std::vector<std::string>& fail_on) {
+        // check(): the slower rows of the tables fail_on names.
+        auto wants = [&](const char* what) {
+          return std::find(fail_on.begin(), fail_on.end(), what) != fail_on.end();
+        };
+        py::list rows;
+        auto add = [&](const char* what, const std::string& name, double base_ns, double current_ns,
+                       const RowComparison& stats) {
+          py::dict row = StatsDict(stats);
+          row["what"] = what;
+          row["name"] = name;
+          row["base_us"] = base_ns / 1e3;
+          row["current_us"] = current_ns / 1e3;
+          rows.append(row);
+        };
+        if (wants("total") && d.total.verdict == Verdict::kSlower) {
+          add("total", "run time", d.base_total_ns, d.current_total_ns, d.total);
+        }
+        if (wants("module")) {
+          for (const GroupDelta& g : d.modules) {
+            if (g.stats.verdict == Verdict::kSlower) add("module", g.name, g.base_ns, g.current_ns, g.stats);
+          }
+        }
+        if (wants("node")) {
+          for (const NodeDelta& n : d.nodes) {
+            if (n.stats.verdict == Verdict::kSlower) add("node", n.name, n.base_ns, n.current_ns, n.stats);
+          }
+        }
+        return rows;
+      }, py::arg("fail_on"))
       .def_property_readonly("counts", [](const ReportDiff& d) {
         py::dict c;
         c["same"] = d.same;
@@ -863,22 +963,27 @@ PYBIND11_MODULE(_graphprof, m) {
   m.def(
       "ab",
       [](py::handle target, const std::string& passes, const py::tuple& args, int runs, int warmup, bool verify,
-         double rtol, double atol, const std::string& method, bool diff_all, const std::string& name) {
+         double rtol, double atol, const std::string& method, bool diff_all, const std::string& name,
+         double min_effect, double alpha) {
         AbResult r = ProfileAb(target, passes, args, method, CommonOptions{runs, warmup, verify, rtol, atol},
-                               diff_all, name);
+                               diff_all, name, min_effect, alpha);
         return py::make_tuple(r.before, r.after, r.diff);
       },
       py::arg("target"), py::arg("passes"), py::arg("args"), py::arg("runs"), py::arg("warmup"), py::arg("verify"),
-      py::arg("rtol"), py::arg("atol"), py::arg("method"), py::arg("diff_all"), py::arg("name"));
+      py::arg("rtol"), py::arg("atol"), py::arg("method"), py::arg("diff_all"), py::arg("name"),
+      py::arg("min_effect") = 0.02, py::arg("alpha") = 0.05);
 
   m.def(
       "diff",
-      [](const Report& base, const Report& current, bool diff_all) {
+      [](const Report& base, const Report& current, bool diff_all, double min_effect, double alpha) {
         DiffOptions options;
         options.include_unexecuted = diff_all;
+        options.verdict.min_effect = min_effect;
+        options.verdict.alpha = alpha;
         return std::make_shared<ReportDiff>(DiffReports(base, current, options));
       },
-      py::arg("base"), py::arg("current"), py::arg("diff_all"));
+      py::arg("base"), py::arg("current"), py::arg("diff_all"), py::arg("min_effect") = 0.02,
+      py::arg("alpha") = 0.05);
 
   m.def(
       "merge",

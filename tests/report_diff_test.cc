@@ -260,7 +260,9 @@ TEST(ReportDiffVerdictTest, RemovedAndMergedNodesCompareWithNothing) {
       EXPECT_EQ(d.stats.change, -1) << d.name;
       EXPECT_EQ(d.stats.verdict, Verdict::kFaster) << d.name << " " << FormatChange(d.stats);
     }
-    if (d.match == NodeDelta::Match::kAdded) EXPECT_EQ(d.stats.verdict, Verdict::kSlower) << d.name;
+    if (d.match == NodeDelta::Match::kAdded) {
+      EXPECT_EQ(d.stats.verdict, Verdict::kSlower) << d.name;
+    }
   }
 }
 

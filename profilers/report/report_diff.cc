@@ -24,6 +24,20 @@ double MeanSelfOf(const NodeRecord& node, int m) {
 
 double Ratio(double base, double current) { return base > 0 && current > 0 ? base / current : 0; }
 
+// Op families whose members passes turn into one another (a conv into its
+// MKLDNN or fused form, a linear into matmul + add), or null.
+const char* OpFamily(const std::string& kind) {
+  const std::string name = kind.substr(kind.find(':') == std::string::npos ? 0 : kind.rfind(':') + 1);
+  for (const char* family : {"conv", "linear", "matmul", "addmm", "pool", "norm", "relu", "lstm", "gru"}) {
+    if (name.find(family) != std::string::npos) {
+      const std::string f = family;
+      if (f == "matmul" || f == "addmm") return "linear";
+      return family;
+    }
+  }
+  return nullptr;
+}
+
 std::string ParentModule(const std::string& module) {
   const size_t dot = module.rfind('.');
   return dot == std::string::npos ? "" : module.substr(0, dot);
@@ -70,8 +84,16 @@ class Matcher {
          [](const NodeRecord& n) { return absl::StrCat(n.identity.kind, "|", n.identity.module, "|", n.identity.source); });
     Pair(NodeDelta::Match::kKindAndModule,
          [](const NodeRecord& n) { return absl::StrCat(n.identity.kind, "|", n.identity.module); });
-    // A module's nodes whose op changed, heaviest with heaviest (the op a
-    // pass rewrites is the one that costs); not at the root, where every
+    // A module's nodes whose op changed into an op of the same family
+    // (aten::conv2d -> prim::mkldnn_convolution): by family first, so that
+    // timing noise between a conv and its batch norm cannot swap them.
+    Pair(NodeDelta::Match::kReplaced, [](const NodeRecord& n) {
+      const char* family = OpFamily(n.identity.kind);
+      return n.identity.module.empty() || family == nullptr ? std::string()
+                                                            : absl::StrCat(n.identity.module, "|", family);
+    });
+    // Then a module's nodes whose op changed, heaviest with heaviest (the op
+    // a pass rewrites is the one that costs); not at the root, where every
     // node of a bare graph lives and only the kind could tell them apart.
     Pair(NodeDelta::Match::kReplaced,
          [](const NodeRecord& n) { return n.identity.module.empty() ? std::string() : n.identity.module; },

@@ -193,6 +193,9 @@ std::string FormatChange(const RowComparison& row) {
     change = "-";
   } else if (row.change == -1 && row.change_low == -1 && row.change_high == -1) {
     change = "-100%";
+  } else if (!(std::isfinite(row.change_low) && std::isfinite(row.change_high)) && !row.reason.empty()) {
+    // No interval to show: say why instead.
+    change = absl::StrFormat("%+.1f%% (%s)", 100 * row.change, row.reason);
   } else {
     auto bound = [](double v) {
       if (std::isinf(v)) return std::string(v > 0 ? "inf" : "-inf");

@@ -25,8 +25,10 @@ import torch  # first: registers torch's pybind11 types the extension uses
 from . import _graphprof
 from ._errors import (
     FailedPreconditionError,
+    FileError,
     GraphprofError,
     InvalidArgumentError,
+    UnsupportedGraphError,
     VerificationError,
 )
 from ._interpreter import Interpreter, Node
@@ -36,13 +38,17 @@ __all__ = [
     "ABResult",
     "Diff",
     "FailedPreconditionError",
+    "FileError",
     "GraphprofError",
     "Interpreter",
     "InvalidArgumentError",
     "Node",
     "Report",
+    "UnsupportedGraphError",
     "VerificationError",
+    "CheckResult",
     "ab",
+    "check",
     "diff",
     "list_passes",
     "merge",
@@ -141,8 +147,18 @@ def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backw
     return report
 
 
+def _fraction(name, value, low_open, high_open=True):
+    """A float argument in (0, 1) or [0, 1): TypeError for other types, ValueError out of range."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError("%s: expected a number, got %s" % (name, type(value).__name__))
+    value = float(value)
+    if not (value > 0 if low_open else value >= 0) or not value < 1:
+        raise ValueError("%s must be %s 0 and below 1, got %r" % (name, "above" if low_open else "at least", value))
+    return value
+
+
 def ab(module, passes, *inputs, runs=10, warmup=3, memory=False, verify=True, trace=False, method="forward",
-       rtol=1e-4, atol=1e-5, diff_all=False, name=None):
+       rtol=1e-4, atol=1e-5, diff_all=False, name=None, min_effect=0.02, alpha=0.05):
     """Profiles `module` as given (A) and after `passes` (B) on the same
     inputs in one process, and diffs them: profile_graph --ab.
 
@@ -156,7 +172,9 @@ def ab(module, passes, *inputs, runs=10, warmup=3, memory=False, verify=True, tr
         raise TypeError("ab() needs a module: passes apply to modules, not to script functions")
     before, after, d = _graphprof.ab(target, passes, tuple(inputs), runs=int(runs), warmup=int(warmup),
                                      verify=bool(verify), rtol=float(rtol), atol=float(atol), method=method,
-                                     diff_all=bool(diff_all), name=name or "")
+                                     diff_all=bool(diff_all), name=name or "",
+                                     min_effect=_fraction("min_effect", min_effect, low_open=False),
+                                     alpha=_fraction("alpha", alpha, low_open=True))
     before = Report(before, memory=memory, method=method)
     after = Report(after, memory=memory, method=method)
     result = ABResult(before, after, Diff(d, current=after), passes)
@@ -167,12 +185,63 @@ def ab(module, passes, *inputs, runs=10, warmup=3, memory=False, verify=True, tr
     return result
 
 
-def diff(a, b, diff_all=False):
-    """Compares report `a` (base) with `b` (current): profile_graph --compare."""
+def diff(a, b, diff_all=False, min_effect=0.02, alpha=0.05):
+    """Compares report `a` (base) with `b` (current): profile_graph --compare.
+
+    Every row gets a verdict (faster, slower, same, inconclusive) with the
+    change's 95% interval, p and q (docs/statistics.md); min_effect and
+    alpha as the CLI's --min_effect and --alpha.
+    """
     for r in (a, b):
         if not isinstance(r, Report):
             raise TypeError("diff() compares graphprof.Report objects, got %s" % type(r).__name__)
-    return Diff(_graphprof.diff(a._r, b._r, bool(diff_all)), current=b)
+    return Diff(_graphprof.diff(a._r, b._r, bool(diff_all), _fraction("min_effect", min_effect, low_open=False),
+                                _fraction("alpha", alpha, low_open=True)), current=b)
+
+
+class CheckResult:
+    """What check() found: `passed`, the `offenders` (dicts: what, name,
+    base_us, current_us, change, change_low, change_high, q, verdict, ...)
+    and the `diff`."""
+
+    def __init__(self, diff, offenders, fail_on):
+        self.diff = diff
+        self.offenders = offenders
+        self.fail_on = fail_on
+
+    @property
+    def passed(self):
+        return not self.offenders
+
+    def __bool__(self):
+        return self.passed
+
+    def __repr__(self):
+        return "<graphprof.CheckResult %s: %d slower row(s), fail_on=%s>" % (
+            "passed" if self.passed else "FAILED", len(self.offenders), ",".join(self.fail_on))
+
+
+def check(base, current, fail_on="total", min_effect=0.02, alpha=0.05):
+    """The regression gate (profile_graph check): diffs `current` against
+    `base` and returns a CheckResult whose offenders are the rows selected by
+    `fail_on` ("total", "module", "node", comma-separated or a list) whose
+    verdict is slower."""
+    if isinstance(fail_on, str):
+        wanted = [w for w in fail_on.split(",") if w]
+    else:
+        try:
+            wanted = list(fail_on)
+        except TypeError:
+            raise TypeError("fail_on: expected a string such as \"total,module\" or a list of them")
+    for w in wanted:
+        if not isinstance(w, str):
+            raise TypeError("fail_on: expected strings, got %s" % type(w).__name__)
+        if w not in ("total", "module", "node"):
+            raise ValueError("fail_on: unknown %r (use total, module, node)" % (w,))
+    if not wanted:
+        raise ValueError("fail_on: name at least one of total, module, node")
+    d = diff(base, current, min_effect=min_effect, alpha=alpha)
+    return CheckResult(d, d._d.offenders(wanted), wanted)
 
 
 def merge(reports, names=None):

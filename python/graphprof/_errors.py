@@ -20,6 +20,14 @@ class FailedPreconditionError(GraphprofError):
     """The module is not in a state the operation needs (e.g. freeze needs eval mode)."""
 
 
+class UnsupportedGraphError(GraphprofError):
+    """The graph holds a node kind graphprof cannot run (found when it is planned)."""
+
+
+class FileError(GraphprofError, OSError):
+    """A file could not be written or read whole (permission, full disk, short read)."""
+
+
 class VerificationError(GraphprofError):
     """verify=True found that graphprof's output differs from the native run.
 

@@ -310,6 +310,27 @@ class Diff:
         return self._d.counts
 
     @property
+    def total(self):
+        """The run time compared run by run: verdict, change, change_low,
+        change_high, p, q, medians and means (docs/statistics.md)."""
+        return self._d.total
+
+    @property
+    def verdict_counts(self):
+        """Rows per verdict: {"nodes": {"faster": n, ...}, "modules": ..., "kinds": ...}."""
+        return self._d.verdict_counts
+
+    @property
+    def noise_model(self):
+        """"runs", "processes" or "paired processes": what the statistics treat as the unit."""
+        return self._d.noise_model
+
+    @property
+    def noise_note(self):
+        """One line when only within-process noise is modelled for reports of different processes, else ""."""
+        return self._d.noise_note
+
+    @property
     def base_total_us(self):
         return self._d.base_total_us
 

@@ -568,7 +568,13 @@ class AbDiffMergeTest(unittest.TestCase):
         self.assertGreater(result.diff.matched_time_fraction, 0.5)
         df = result.diff.to_pandas()
         self.assertEqual(list(df.columns), ["name", "kind", "module", "match", "base_id", "current_id", "base_us",
-                                            "current_us", "delta_us", "speedup"])
+                                            "current_us", "delta_us", "speedup", "verdict", "change", "change_low",
+                                            "change_high", "p", "q", "base_median_us", "current_median_us"])
+        self.assertTrue(set(df["verdict"]) <= {"faster", "slower", "same", "inconclusive"})
+        self.assertIn("verdict", result.diff.to_pandas("module").columns)
+        self.assertIn(result.diff.total["verdict"], {"faster", "slower", "same", "inconclusive"})
+        self.assertEqual(result.diff.noise_model, "runs")
+        self.assertEqual(result.diff.noise_note, "", "A and B ran in one process")
         self.assertIn("batch_norm", " ".join(result.diff.to_pandas("kind")["kind"]))
         self.assertIn("speedup", str(result.diff))
         self.assertIn("<html", result.html()[:200].lower())
@@ -596,6 +602,37 @@ class AbDiffMergeTest(unittest.TestCase):
             graphprof.merge([a, other])
         with self.assertRaises(TypeError):
             graphprof.diff(a, "b")
+        # Verdicts: every row has one; two processes' worth of noise is not modelled here.
+        counts = d.verdict_counts["nodes"]
+        self.assertEqual(sum(counts.values()), len(d.to_pandas()))
+        for bad in ({"min_effect": 1.5}, {"alpha": 0}, {"alpha": True}):
+            with self.assertRaises((ValueError, TypeError)):
+                graphprof.diff(a, b, **bad)
+
+    def test_ab_none_and_check(self):
+        result = graphprof.ab(self.module, "none", self.x, runs=6, warmup=1)
+        self.assertIs(result.after.verified, True)
+        self.assertEqual(result.diff.counts["same"], len(result.diff.to_pandas()))
+        same = graphprof.check(result.before, result.before, fail_on="total,module,node")
+        self.assertTrue(same.passed)
+        self.assertEqual(same.offenders, [])
+        with self.assertRaises(ValueError):
+            graphprof.check(result.before, result.after, fail_on="kinds")
+        with self.assertRaises(TypeError):
+            graphprof.check(result.before, result.after, fail_on=3)
+        with self.assertRaises(TypeError):
+            graphprof.check(result.before, "current")
+        # Three times the run time in every run: the total is slower and fails the gate.
+        import json
+        j = json.loads(result.before.to_json())
+        j["run_ns"] = [3 * t for t in j["run_ns"]]
+        j["metrics"][0]["run_total"] = [3 * t for t in j["metrics"][0]["run_total"]]
+        slow = graphprof.Report.from_json(json.dumps(j))
+        gate = graphprof.check(result.before, slow)
+        self.assertFalse(gate.passed)
+        self.assertEqual([o["what"] for o in gate.offenders], ["total"])
+        self.assertGreater(gate.offenders[0]["change"], 1.5)
+        self.assertTrue(graphprof.check(slow, result.before).passed, "faster is no regression")
 
 
 class ImportTest(unittest.TestCase):
