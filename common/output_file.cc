@@ -54,6 +54,22 @@ std::string Resolve(const std::string& path) {
   return current;
 }
 
+// The temporary file's name must fit NAME_MAX (255) with its ".", ".tmp.",
+// pid and counter (up to ~32 bytes) around it: a long target name keeps its
+// first 180 bytes and a hash of the whole.
+std::string TempStem(const std::string& base) {
+  constexpr size_t kKeep = 180;
+  if (base.size() <= kKeep + 20) return base;
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : base) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(h));
+  return absl::StrCat(base.substr(0, kKeep), "-", hex);
+}
+
 absl::Status ErrnoStatus(int err) { return absl::Status(absl::ErrnoToStatusCode(err), std::strerror(err)); }
 
 absl::Status WriteAll(int fd, absl::string_view contents) {
@@ -200,7 +216,7 @@ absl::Status OutputFiles::Commit() {
     Temp temp;
     temp.target = target;
     static std::atomic<int> counter{0};
-    temp.path = absl::StrCat(DirectoryOf(target), "/.", BaseOf(target), ".tmp.", getpid(), ".", counter++);
+    temp.path = absl::StrCat(DirectoryOf(target), "/.", TempStem(BaseOf(target)), ".tmp.", getpid(), ".", counter++);
     temps.push_back(temp);
     to_temp.push_back(&output);
     replaces.push_back(exists);

@@ -1,11 +1,14 @@
 #include "profilers/before_after.h"
 
+#include <chrono>
+
 #include "absl/strings/str_cat.h"
 #include "common/status_util.h"
 #include "interpreter/graph_plan.h"
 #include "ir/ivalue_util.h"
 #include "ir/prepared_graph.h"
 #include "profilers/profile_runner.h"
+#include "profilers/reference_check.h"
 
 namespace graphprof {
 namespace {
@@ -29,22 +32,37 @@ std::string BName(const std::vector<Pass>& passes) { return absl::StrCat("B (aft
 // A's and B's timed runs alternate in ABBA blocks after both warmed up and
 // were inspected.
 absl::Status RunInterleaved(ProfileRunner& a, ProfileRunner& b, const std::vector<Pass>& passes,
-                            c10::IValue* a_output, c10::IValue* b_output) {
+                            const ProfileOptions::Adaptive& adaptive, c10::IValue* a_output, c10::IValue* b_output,
+                            bool* stopped_early) {
   if (absl::Status s = a.Warmup(); !s.ok()) return Annotate(s, kA);
   if (absl::Status s = b.Warmup(); !s.ok()) return Annotate(s, BName(passes));
   if (absl::Status s = a.Inspect(); !s.ok()) return Annotate(s, kA);
   if (absl::Status s = b.Inspect(); !s.ok()) return Annotate(s, BName(passes));
   auto step = [&](ProfileRunner& r, c10::IValue* output, const std::string& name) -> absl::Status {
     if (r.timed_runs_done() >= r.timed_runs_wanted()) return absl::OkStatus();
-    const bool last = r.timed_runs_done() + 1 == r.timed_runs_wanted();
+    // --runs=auto may stop after any block: every run's output is kept (the
+    // previous one is released after the next run, as `out = model(x)` in a
+    // loop does), so the last run's is there to verify.
+    const bool last = adaptive.enabled || r.timed_runs_done() + 1 == r.timed_runs_wanted();
     absl::Status s = r.TimedRun(last ? output : nullptr);
     return s.ok() ? s : Annotate(s, name);
   };
+  const auto start = std::chrono::steady_clock::now();
   for (int block = 0; a.timed_runs_done() < a.timed_runs_wanted() || b.timed_runs_done() < b.timed_runs_wanted();
        ++block) {
     const bool a_first = block % 2 == 0;
     if (absl::Status s = a_first ? step(a, a_output, kA) : step(b, b_output, BName(passes)); !s.ok()) return s;
     if (absl::Status s = a_first ? step(b, b_output, BName(passes)) : step(a, a_output, kA); !s.ok()) return s;
+    // --runs=auto: both sides' intervals narrow, or the budget spent.
+    const int done = std::min(a.timed_runs_done(), b.timed_runs_done());
+    if (adaptive.enabled && done >= adaptive.min_runs && (done - adaptive.min_runs) % 6 == 0 && block % 2 == 1) {
+      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if ((a.Converged(adaptive.width, nullptr) && b.Converged(adaptive.width, nullptr)) ||
+          spent >= adaptive.max_time_s) {
+        *stopped_early = true;
+        break;
+      }
+    }
   }
   return absl::OkStatus();
 }
@@ -99,7 +117,12 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
     if (!a.ok()) return Annotate(a.status(), kA);
     absl::StatusOr<std::unique_ptr<ProfileRunner>> b = ProfileRunner::Create(*b_plan, inputs, options.profile);
     if (!b.ok()) return Annotate(b.status(), BName(passes));
-    if (absl::Status run = RunInterleaved(**a, **b, passes, &a_output, &b_output); !run.ok()) return run;
+    bool stopped_early = false;
+    if (absl::Status run =
+            RunInterleaved(**a, **b, passes, options.profile.adaptive, &a_output, &b_output, &stopped_early);
+        !run.ok()) {
+      return run;
+    }
     absl::StatusOr<Report> before = (*a)->Finish();
     if (!before.ok()) return Annotate(before.status(), kA);
     absl::StatusOr<Report> after = (*b)->Finish();
@@ -107,6 +130,14 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
     result.before = *std::move(before);
     result.after = *std::move(after);
     result.order = "ABBA";
+    if (options.profile.adaptive.enabled) {
+      const std::string note = absl::StrCat("--runs=auto: ", result.before.runs, " timed runs a side, stopped ",
+                                            stopped_early ? "when both sides' intervals were narrow or the time "
+                                                            "budget was spent"
+                                                          : "at the most runs");
+      result.before.notes.push_back(note);
+      result.after.notes.push_back(note);
+    }
   } else {
     absl::StatusOr<Report> before = Profile(*a_plan, inputs, options.profile, &a_output);
     if (!before.ok()) return Annotate(before.status(), kA);
@@ -137,8 +168,14 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
     result.before.verification = Verify(expected, a_output, 0, 0, reference);
     // No pass: B is the module as given too, and must be identical.
     const bool transformed = !passes.empty();
-    result.after.verification =
-        Verify(expected, b_output, transformed ? options.rtol : 0, transformed ? options.atol : 0, reference);
+    if (!transformed) {
+      result.after.verification = Verify(expected, b_output, 0, 0, reference);
+    } else if (options.float64_reference) {
+      result.after.verification =
+          VerifyAfterPasses(module, options.method, inputs, expected, b_output, options.rtol, options.atol, reference);
+    } else {
+      result.after.verification = Verify(expected, b_output, options.rtol, options.atol, reference);
+    }
   }
   result.diff = DiffReports(result.before, result.after, options.diff);
   return result;

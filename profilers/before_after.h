@@ -5,8 +5,10 @@
 // (GraphPass("my_pass", [](std::shared_ptr<torch::jit::Graph>& g) {...})).
 //
 // With `verify`, both outputs are compared with native forward of the
-// unmodified module: A must be identical, B within rtol/atol (passes change
-// float rounding); each report's Verification holds the errors.
+// unmodified module: A must be identical, B within the model's own float32
+// rounding error measured against a float64 run (reference_check.h; rtol/atol
+// where that cannot run or when asked); each report's Verification holds the
+// errors.
 //
 // Interleaving (default): both warm up, then their timed runs alternate in
 // ABBA blocks (A B B A A B B A ...), so that drift in the machine's state
@@ -37,6 +39,9 @@ struct BeforeAfterOptions {
   std::string method = "forward";
   DiffOptions diff;
   bool verify = true;
+  // B's output after passes: against a float64 run of the module when
+  // `float64_reference` (reference_check.h), else within rtol/atol.
+  bool float64_reference = true;
   double rtol = 1e-4;
   double atol = 1e-5;
   bool interleave = true;

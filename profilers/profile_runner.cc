@@ -8,6 +8,7 @@
 #include "common/status_util.h"
 #include "ir/ivalue_util.h"
 #include "profilers/node_observer.h"
+#include "profilers/report/rank_test.h"
 
 namespace graphprof {
 
@@ -23,6 +24,12 @@ absl::StatusOr<std::unique_ptr<ProfileRunner>> ProfileRunner::Create(std::shared
 ProfileRunner::ProfileRunner(std::shared_ptr<const GraphPlan> plan, const std::vector<c10::IValue>& inputs,
                              const ProfileOptions& options, std::shared_ptr<TimeSource> clock)
     : inputs_(inputs), options_(options), clock_(clock), interpreter_(std::move(plan), clock) {
+  if (options_.adaptive.enabled) {
+    // Samples are preallocated for every run: at most ~20M node samples.
+    const int64_t nodes = std::max<int64_t>(1, static_cast<int64_t>(interpreter_.plan().nodes().size()));
+    options_.runs = static_cast<int>(std::min<int64_t>(
+        options_.runs, std::max<int64_t>(options_.adaptive.min_runs, 20'000'000 / nodes)));
+  }
   timer_ = MeasureTimerCost(clock_, options_.trace, /*two_reads=*/!options_.observers.empty());
   if (options_.node_progress) {
     interpreter_.SetNodeProgress([this](int64_t done) { options_.node_progress(done, nodes_per_run_); });
@@ -109,6 +116,40 @@ absl::Status ProfileRunner::TimedRun(c10::IValue* output) {
   ++timed_done_;
   Progress("timed", timed_done_, options_.runs);
   return absl::OkStatus();
+}
+
+bool ProfileRunner::Converged(double width, std::vector<std::string>* wide) const {
+  const int runs = interpreter_.completed_runs();
+  auto narrow = [&](const std::vector<double>& values) {
+    const Shift interval = MedianInterval(values);
+    return interval.bounded() && interval.estimate > 0 && (interval.high - interval.low) / interval.estimate <= width;
+  };
+  std::vector<double> totals(interpreter_.run_ns().begin(), interpreter_.run_ns().end());
+  bool all = narrow(totals);
+  if (!all && wide != nullptr) wide->push_back("the run");
+  // Top-level nodes by mean time, until they hold 80% of the run.
+  const GraphPlan& plan = interpreter_.plan();
+  std::vector<std::pair<double, int>> by_time;
+  double sum = 0;
+  for (int id : plan.root().nodes) {
+    double node_sum = 0;
+    for (int r = 0; r < runs; ++r) node_sum += static_cast<double>(interpreter_.sample(r, id).total);
+    by_time.emplace_back(node_sum, id);
+    sum += node_sum;
+  }
+  std::sort(by_time.rbegin(), by_time.rend());
+  double held = 0;
+  for (const auto& [node_sum, id] : by_time) {
+    if (held >= 0.8 * sum) break;
+    held += node_sum;
+    std::vector<double> values;
+    for (int r = 0; r < runs; ++r) values.push_back(static_cast<double>(interpreter_.sample(r, id).total));
+    if (!narrow(values)) {
+      all = false;
+      if (wide != nullptr) wide->push_back(plan.node(id).identity.label);
+    }
+  }
+  return all;
 }
 
 absl::StatusOr<Report> ProfileRunner::Finish() {

@@ -16,6 +16,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -42,6 +43,10 @@ class ProfileRunner {
   absl::Status TimedRun(c10::IValue* output = nullptr);
   int timed_runs_done() const { return timed_done_; }
   int timed_runs_wanted() const { return options_.runs; }
+  // ProfileOptions::adaptive: whether the intervals are narrow enough after
+  // the timed runs so far; `wide` receives the labels of the rows (among
+  // those holding 80% of the time, and "the run") still wider.
+  bool Converged(double width, std::vector<std::string>* wide) const;
   // The Report of the timed runs made (finalized).
   absl::StatusOr<Report> Finish();
 

@@ -4,12 +4,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <cmath>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "common/status_util.h"
 #include "ir/graph_text.h"
@@ -115,6 +117,8 @@ Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, TimerCos
   Report report;
   report.model = plan.name();
   report.process = ProcessIdentity();
+  static std::atomic<int64_t> reports{0};
+  report.report_id = absl::StrCat(report.process, "/", ++reports);
   report.clock = std::string(interpreter.clock().name());
   report.warmup = warmup;
   report.runs = interpreter.completed_runs();
@@ -140,7 +144,20 @@ Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, TimerCos
       record.calls.push_back(interpreter.sample(r, node.id).calls);
     }
   }
+  // The work each node did, from the inspection run.
+  const int flops = report.AddQuantity(
+      Quantity{"flops", "floating-point operations per run (a multiply-add is 2)", Quantity::Unit::kFlops});
+  const int bytes = report.AddQuantity(
+      Quantity{"bytes", "bytes read and written per run (each storage once)", Quantity::Unit::kBytes});
+  for (const NodePlan& node : plan.nodes()) {
+    if (node.id >= static_cast<int>(inspection.size())) continue;
+    NodeRecord& record = report.nodes[node.id];
+    record.quantities[flops] = inspection[node.id].flops;
+    record.quantities[bytes] = inspection[node.id].bytes;
+    record.work_counted = inspection[node.id].work_counted;
+  }
   report.ir = GraphLines(plan.graph());
+  report.graph_hash = GraphHash(report.ir);
   if (interpreter.memory_inspected()) report.memory = interpreter.memory_summary();
   const int64_t origin = report.runs > 0 ? interpreter.run_start_ns()[0] : 0;
   for (int64_t start : interpreter.run_start_ns()) report.run_start_ns.push_back(start - origin);
@@ -228,11 +245,47 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
   ProfileRunner& runner = **created;
   if (absl::Status warm = runner.Warmup(); !warm.ok()) return warm;
   if (absl::Status inspected = runner.Inspect(); !inspected.ok()) return inspected;
-  for (int i = 0; i < options.runs; ++i) {
-    absl::Status timed = runner.TimedRun(i + 1 == options.runs ? output : nullptr);
-    if (!timed.ok()) return timed;
+  if (!options.adaptive.enabled) {
+    for (int i = 0; i < options.runs; ++i) {
+      absl::Status timed = runner.TimedRun(i + 1 == options.runs ? output : nullptr);
+      if (!timed.ok()) return timed;
+    }
+    return runner.Finish();
   }
-  return runner.Finish();
+  // --runs=auto: until the intervals are narrow, the budget is spent, or `runs` runs.
+  const auto start = std::chrono::steady_clock::now();
+  const ProfileOptions::Adaptive& a = options.adaptive;
+  std::string why = absl::StrCat("the most runs (", runner.timed_runs_wanted(), ")");
+  std::vector<std::string> wide;
+  for (int i = 0; i < runner.timed_runs_wanted(); ++i) {
+    absl::Status timed = runner.TimedRun(output);
+    if (!timed.ok()) return timed;
+    const int done = i + 1;
+    if (done < a.min_runs || (done - a.min_runs) % 5 != 0) continue;
+    wide.clear();
+    if (runner.Converged(a.width, &wide)) {
+      why = "the intervals are narrow enough";
+      break;
+    }
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (spent >= a.max_time_s) {
+      why = absl::StrFormat("the time budget (%.3g s) is spent", a.max_time_s);
+      break;
+    }
+  }
+  absl::StatusOr<Report> report = runner.Finish();
+  if (!report.ok()) return report;
+  wide.clear();
+  runner.Converged(a.width, &wide);
+  std::string note = absl::StrCat("--runs=auto: ", report->runs, " timed runs, stopped when ", why);
+  if (!wide.empty()) {
+    constexpr size_t kListed = 8;
+    std::vector<std::string> shown(wide.begin(), wide.begin() + std::min(wide.size(), kListed));
+    absl::StrAppend(&note, absl::StrFormat("; still wider than %.3g%% (inconclusive in a diff): ", 100 * a.width),
+                    absl::StrJoin(shown, ", "), wide.size() > kListed ? absl::StrCat(" and ", wide.size() - kListed, " more") : "");
+  }
+  report->notes.push_back(note);
+  return report;
 }
 
 }  // namespace graphprof

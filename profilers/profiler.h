@@ -55,6 +55,19 @@ struct ProfileOptions {
   // Act around every node of the timed runs and add to the report (NVTX
   // ranges, CUDA-event device time, CUPTI kernels). Not owned.
   std::vector<NodeObserver*> observers;
+  // Adaptive run count (--runs=auto): `runs` is then the most. After
+  // `min_runs` timed runs, and every few runs after, timing stops once the
+  // run time's median and the medians of the top-level nodes that hold 80%
+  // of it all have 95% intervals (distribution-free, rank_test.h
+  // MedianInterval) narrower than `width` of their median, or once
+  // `max_time_s` seconds have been spent in timed runs. A note says which.
+  struct Adaptive {
+    bool enabled = false;
+    int min_runs = 10;
+    double width = 0.02;
+    double max_time_s = 60;
+  };
+  Adaptive adaptive;
   // Called after each run: phase is "warmup", "inspect" or "timed"
   // (and once with ("warmup", 0, warmup) before the first).
   std::function<void(const char* phase, int done, int total)> progress;

@@ -8,6 +8,7 @@
 #include "absl/base/optimization.h"
 #include "absl/strings/str_join.h"
 #include "ir/ivalue_util.h"
+#include "profilers/work/arg_info.h"
 
 namespace graphprof {
 
@@ -320,6 +321,10 @@ absl::Status ProfilingInterpreter::RunNodeInspected(const NodePlan& node) {
     tracker->set_window_peak(tracker->live_bytes());
     tracker->set_tag(node.id);
   }
+  // The work counter sees the arguments before the node consumes them.
+  std::vector<ArgInfo> args;
+  args.reserve(node.inputs.size());
+  for (size_t i = 0; i < node.inputs.size(); ++i) args.push_back(ToArgInfo(InputValue(node, i)));
   const uint64_t first_sequence = at::sequence_number::peek();
   absl::Status status = Dispatch(node);
   if (const uint64_t end = at::sequence_number::peek(); record_sequences_ && end != first_sequence) {
@@ -327,6 +332,13 @@ absl::Status ProfilingInterpreter::RunNodeInspected(const NodePlan& node) {
   }
   if (status.ok()) {
     if (first) info.output_shapes = DescribeOutputs(node);
+    std::vector<ArgInfo> results;
+    results.reserve(node.outputs.size());
+    for (size_t i = 0; i < node.outputs.size(); ++i) results.push_back(ToArgInfo(OutputValue(node, i)));
+    const Work work = CountWork(node.identity.kind, args, results);
+    info.work_counted = info.work_counted && work.counted;
+    info.flops += work.flops;
+    info.bytes += work.bytes;
     if (tracker != nullptr) {
       int64_t bytes = 0;
       if (node.outputs.size() == 1) {

@@ -62,6 +62,11 @@ struct NodeInspection {
   std::string output_shapes;
   // Summed over executions (peak: max, live after: last, output bytes: max).
   NodeMemory memory;
+  // The work it did (profilers/work/work.h), summed over executions; not
+  // counted when its kind is not (work_counted false).
+  double flops = 0;
+  double bytes = 0;
+  bool work_counted = true;
 };
 
 // Final: extend it with NodeObservers, or subclass Interpreter (its timed

@@ -236,7 +236,9 @@ void Describe(Report& report, const Target& target, const std::vector<c10::IValu
     report.trainable_parameters = CountParameters(*target.module, /*trainable_only=*/true);
     if (absl::StatusOr<int64_t> bytes = SerializedModelSize(*target.module); bytes.ok()) report.model_bytes = *bytes;
     if (target.module->is_training()) {
-      report.notes.push_back("the module is in training mode (call .eval() for inference numbers)");
+      report.notes.push_back(
+          "the module is in training mode (dropout active, batch norm on batch statistics): call .eval() for "
+          "inference numbers");
     }
   }
   report.input_bytes = DataSize(inputs);
@@ -331,6 +333,11 @@ py::list NodeRecords(const Report& report) {
     d["memory"] = node.memory ? py::object(MemoryDict(*node.memory)) : py::none();
     d["top_kernels"] = node.top_kernels;
     d["executed"] = node.executed();
+    // The work (flops, bytes, ...), by the report's quantities.
+    for (size_t q = 0; q < report.quantities.size(); ++q) {
+      d[py::str(report.quantities[q].name)] = q < node.quantities.size() ? node.quantities[q] : 0.0;
+    }
+    d["work_counted"] = node.work_counted;
     out.append(d);
   }
   return out;
@@ -570,18 +577,18 @@ ReportPtr ProfileTarget(py::handle object, const py::tuple& args, const std::str
           report->verification = Verify(*expected, output, rtol, atol, target.reference);
         }
         if (status.ok() && options.backward) {
-          // The parameters hold the last timed run's gradients.
-          const TrainingStep training((*plan)->self(), profile_options.backward);
-          const std::vector<at::Tensor> actual = training.Gradients();
-          absl::StatusOr<std::vector<at::Tensor>> reference = training.ReferenceGradients(
-              [&](const std::vector<c10::IValue>& in) { return target.RunNative(in); }, inputs);
-          status = reference.status();
-          if (status.ok()) {
-            const double rtol = target.transformed ? options.rtol : 0;
-            const double atol = target.transformed ? options.atol : 0;
-            SetGradientVerification(*report, training.CompareGradients(*reference, actual, rtol, atol,
-                                                                       absl::StrCat(target.reference, " + backward")));
-          }
+          // The parameters hold the last timed run's gradients; RunNative
+          // runs the module as given (after passes, not the plan's clone).
+          c10::optional<c10::IValue> native_self = (*plan)->self();
+          if (target.transformed && target.module.has_value()) native_self = target.module->_ivalue();
+          const double rtol = target.transformed ? options.rtol : 0;
+          const double atol = target.transformed ? options.atol : 0;
+          absl::StatusOr<Verification> gradients = VerifyGradients(
+              (*plan)->self(), native_self, profile_options.backward,
+              [&](const std::vector<c10::IValue>& in) { return target.RunNative(in); }, inputs, rtol, atol,
+              absl::StrCat(target.reference, " + backward"));
+          status = gradients.status();
+          if (status.ok()) SetGradientVerification(*report, *std::move(gradients));
         }
       }
     }

@@ -202,5 +202,26 @@ TEST(CompareCliTest, StringsFromReportsAreEscapedOnTheTerminal) {
   }
 }
 
+// --runs=auto: timing stops when the intervals are narrow or the budget is
+// spent, and the report says which, and which rows stayed wide.
+TEST(CompareCliTest, RunsAutoStopsOnNarrowIntervalsOrTheBudget) {
+  Result r = RunTool({"--zoo=mlp", "--warmup=1", "--runs=auto", "--max_time=3", "--format=json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_GE(j["runs"].get<int>(), 10);
+  EXPECT_LE(j["runs"].get<int>(), 500);
+  bool noted = false;
+  for (const nlohmann::json& note : j["notes"]) noted = noted || absl::StrContains(note.get<std::string>(), "--runs=auto: ");
+  EXPECT_TRUE(noted) << j["notes"];
+  Result ab = RunTool({"--zoo=mlp", "--warmup=1", "--runs=auto", "--max_time=3", "--ab=none", "--format=json"});
+  ASSERT_EQ(ab.code, 0) << ab.err;
+  const nlohmann::json jab = nlohmann::json::parse(ab.out);
+  EXPECT_GE(jab["a"]["runs"].get<int>(), 10);
+  EXPECT_EQ(jab["a"]["runs"], jab["b"]["runs"]) << "both sides stop together";
+  ExpectOneLineError(RunTool({"--runs=many"}), 2, "--runs=many: expected a number of runs or auto");
+  ExpectOneLineError(RunTool({"--max_time=5"}), 2, "--max_time applies with --runs=auto");
+  ExpectOneLineError(RunTool({"--runs=auto", "--max_time=0"}), 2, "--max_time must be above 0");
+}
+
 }  // namespace
 }  // namespace graphprof

@@ -245,5 +245,16 @@ TEST(HardeningTest, LongRunsShowProgressAndClearItWhenInterrupted) {
   EXPECT_FALSE(Exists(out)) << "an interrupted run writes nothing";
 }
 
+// A legal file name of up to 255 bytes: the temporary beside it still fits.
+TEST(HardeningTest, LongOutputNamesAreWritten) {
+  for (size_t length : {200u, 241u, 255u}) {
+    const std::string name = std::string(length - 5, 'r') + ".json";
+    const std::string path = TempDir("hardening_long") + "/" + name;
+    Result r = RunTool(Quick({"--zoo=mlp", "--format=json", "--output=" + path}));
+    EXPECT_EQ(r.code, 0) << length << ": " << r.err;
+    EXPECT_TRUE(Exists(path)) << length;
+  }
+}
+
 }  // namespace
 }  // namespace graphprof

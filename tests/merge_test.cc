@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "profilers/report/csv_report.h"
 #include "profilers/report/report_json.h"
 #include "profilers/report/text_report.h"
@@ -62,8 +64,8 @@ TEST(MergeTest, ConcatenatesRunsAndShowsTheSpreadAndTheStraggler) {
   EXPECT_TRUE(absl::StrContains(table, "rank1.json")) << table;
   EXPECT_TRUE(absl::StrContains(RenderSummary(*merged), "rank0.json 0.110 us, rank1.json 0.310 us")) << RenderSummary(*merged);
   const std::string csv = RenderCsv(*merged, *nodes);
-  EXPECT_TRUE(absl::StrContains(csv, ",min_report_us,median_report_us,max_report_us,slowest_report\n")) << csv;
-  EXPECT_TRUE(absl::StrContains(csv, ",0.100,0.200,0.300,rank1.json\n")) << csv;
+  EXPECT_TRUE(absl::StrContains(csv, ",min_report_us,median_report_us,max_report_us,slowest_report,straggler_report,straggler_excess\n")) << csv;
+  EXPECT_TRUE(absl::StrContains(csv, ",0.100,0.200,0.300,rank1.json,,\n")) << csv;
 
   absl::StatusOr<Report> back = ReportFromJson(ReportToJson(*merged));
   ASSERT_TRUE(back.ok()) << back.status();
@@ -83,6 +85,124 @@ TEST(MergeTest, RefusesAnotherModelOrGraph) {
   EXPECT_TRUE(absl::StrContains(graph.message(), "not the same graph")) << graph;
   EXPECT_EQ(merger.reports(), 1) << "refused reports change nothing";
   EXPECT_FALSE(ReportMerger().Finish().ok());
+}
+
+// A straggler is a report slower than the others beyond their spread, from
+// per-report medians; the slowest of reports alike is no straggler.
+TEST(MergeTest, StragglersStandOutFromTheSpread) {
+  ReportMerger merger;
+  const int64_t add_ns[] = {100, 103, 98, 101, 99, 160};
+  for (int i = 0; i < 6; ++i) {
+    Report r = MakeReport("m", add_ns[i], 50 + i % 2, 3);
+    r.report_id = absl::StrCat("rank", i);
+    ASSERT_TRUE(merger.Add(r, absl::StrCat("rank", i, ".json")).ok());
+  }
+  absl::StatusOr<Report> merged = merger.Finish();
+  ASSERT_TRUE(merged.ok());
+  absl::StatusOr<View> nodes = MakeView(*merged, ViewOptions{GroupBy::kNode, "id", 0});
+  ASSERT_TRUE(nodes.ok());
+  const ViewRow::Straggler add = nodes->rows[0].straggler();
+  EXPECT_EQ(add.source, 5);
+  EXPECT_NEAR(add.excess, 160.0 / 100.5 - 1, 1e-9);
+  EXPECT_EQ(nodes->rows[1].straggler().source, -1) << "50 vs 51 ns: within 2%";
+  const std::string table = RenderTable(*merged, *nodes);
+  EXPECT_TRUE(absl::StrContains(table, "rank5.json +59.2%")) << table;
+}
+
+// Identity comes from the graph: the same graph under two names (a relative
+// and an absolute path, a copy) merges; another graph with the same name does not.
+TEST(MergeTest, IdentityIsTheGraphsHash) {
+  Report a = MakeReport("model.pt", 1, 1, 2);
+  Report b = MakeReport("/home/me/model-copy.pt", 1, 1, 2);
+  a.graph_hash = b.graph_hash = "0123456789abcdef";
+  a.report_id = "p/1";
+  b.report_id = "q/1";
+  ReportMerger merger;
+  ASSERT_TRUE(merger.Add(a, "model.pt").ok());
+  absl::Status same = merger.Add(b, "model-copy.pt");
+  EXPECT_TRUE(same.ok()) << same;
+  Report c = MakeReport("model.pt", 1, 1, 2);
+  c.graph_hash = "fedcba9876543210";
+  c.report_id = "r/1";
+  absl::Status other = merger.Add(c, "other.pt");
+  EXPECT_TRUE(absl::StrContains(other.message(), "another graph")) << other;
+  EXPECT_TRUE(merger.warnings().empty());
+  EXPECT_EQ(merger.Finish()->runs, 4);
+}
+
+// The same runs never count twice: one report given twice, or a merged
+// report and one of its parts.
+TEST(MergeTest, TheSameRunsCountOnce) {
+  Report a = MakeReport("m", 10, 10, 3);
+  Report b = MakeReport("m", 20, 20, 2);
+  a.report_id = "proc/1";
+  b.report_id = "proc/2";
+  ReportMerger twice;
+  ASSERT_TRUE(twice.Add(a, "a.json").ok());
+  ASSERT_TRUE(twice.Add(a, "a-again.json").ok());
+  ASSERT_EQ(twice.warnings().size(), 1u);
+  EXPECT_TRUE(absl::StrContains(twice.warnings()[0], "counted once")) << twice.warnings()[0];
+  absl::StatusOr<Report> once = twice.Finish();
+  ASSERT_TRUE(once.ok());
+  EXPECT_EQ(once->runs, 3);
+
+  ReportMerger first;
+  ASSERT_TRUE(first.Add(a, "a.json").ok());
+  ASSERT_TRUE(first.Add(b, "b.json").ok());
+  absl::StatusOr<Report> ab = first.Finish();
+  ASSERT_TRUE(ab.ok());
+  ReportMerger again;
+  ASSERT_TRUE(again.Add(*ab, "ab.json").ok());
+  ASSERT_TRUE(again.Add(b, "b.json").ok());
+  absl::StatusOr<Report> all = again.Finish();
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->runs, 5) << "b's runs are in ab.json already";
+  EXPECT_EQ(all->run_sources.size(), 2u);
+  EXPECT_EQ(again.warnings().size(), 1u);
+  // Distinct reports with equal numbers (ranks) merge without a word.
+  ReportMerger ranks;
+  for (int i = 0; i < 64; ++i) {
+    Report r = MakeReport("m", 5, 5, 2);
+    r.report_id = absl::StrCat("rank", i, "/1");
+    ASSERT_TRUE(ranks.Add(r, absl::StrCat("rank", i, ".json")).ok());
+  }
+  EXPECT_TRUE(ranks.warnings().empty());
+  EXPECT_EQ(ranks.Finish()->runs, 128);
+}
+
+TEST(MergeTest, ForwardRunsAndTrainingStepsDoNotMerge) {
+  Report forward = MakeReport("m", 1, 1, 2);
+  Report training = MakeReport("m", 1, 1, 2);
+  Metric backward;
+  backward.name = "backward";
+  backward.recorded = Metric::Recorded::kSelf;
+  training.AddMetric(backward);
+  ReportMerger merger;
+  ASSERT_TRUE(merger.Add(forward, "f.json").ok());
+  absl::Status mixed = merger.Add(training, "t.json");
+  EXPECT_TRUE(absl::StrContains(mixed.message(), "training steps")) << mixed;
+}
+
+TEST(MergeTest, WarnsAboutWhatDiffers) {
+  Report a = MakeReport("m", 1, 1, 2);
+  Report b = MakeReport("m", 1, 1, 3);
+  a.nodes[0].input_shapes = "f32[1,8]";
+  b.nodes[0].input_shapes = "f32[4,8]";
+  a.machine = Machine{};
+  a.machine->cpu = "A CPU";
+  b.machine = Machine{};
+  b.machine->cpu = "Another CPU";
+  ReportMerger merger;
+  ASSERT_TRUE(merger.Add(a, "a.json").ok());
+  ASSERT_TRUE(merger.Add(b, "b.json").ok());
+  const std::string all = absl::StrJoin(merger.warnings(), "\n");
+  EXPECT_TRUE(absl::StrContains(all, "input shapes")) << all;
+  EXPECT_TRUE(absl::StrContains(all, "numbers of timed runs")) << all;
+  EXPECT_TRUE(absl::StrContains(all, "another machine (cpu differ")) << all;
+  absl::StatusOr<Report> merged = merger.Finish();
+  ASSERT_TRUE(merged.ok());
+  EXPECT_TRUE(absl::StrContains(merged->nodes[0].input_shapes, "varies")) << merged->nodes[0].input_shapes;
+  EXPECT_TRUE(absl::StrContains(absl::StrJoin(merged->notes, "\n"), "a.json, b.json")) << "which reports";
 }
 
 }  // namespace

@@ -176,6 +176,62 @@ TEST(StudentTTest, Welch) {
   EXPECT_EQ(constant.high, 0);
 }
 
+TEST(StudentTTest, PairedIsAOneSampleTestOfTheDifferences) {
+  // scipy.stats.ttest_1samp([0.5, 0.7, 0.4, 0.65], 0) and its t interval.
+  const Welch w = PairedTTest(V{0.5, 0.7, 0.4, 0.65});
+  ASSERT_TRUE(w.valid);
+  EXPECT_NEAR(w.p, 0.0038350925474836275, 1e-10);
+  EXPECT_NEAR(w.low, 0.3434056557587115, 1e-9);
+  EXPECT_NEAR(w.high, 0.7815943442412885, 1e-9);
+  EXPECT_EQ(w.df, 3);
+  EXPECT_FALSE(PairedTTest(V{1}).valid);
+}
+
+// Order statistics at the binomial's critical values: with 10 values,
+// P(B(10, 1/2) <= 1) = 11/1024 <= 0.025 < P(B <= 2) = 56/1024, so the 95%
+// interval is [x_(2), x_(9)]; with 5 values it cannot reach 95%.
+TEST(MedianIntervalTest, OrderStatistics) {
+  const Shift ten = MedianInterval(V{10, 1, 9, 2, 8, 3, 7, 4, 6, 5});
+  EXPECT_DOUBLE_EQ(ten.estimate, 5.5);
+  EXPECT_DOUBLE_EQ(ten.low, 2);
+  EXPECT_DOUBLE_EQ(ten.high, 9);
+  EXPECT_FALSE(MedianInterval(V{1, 2, 3, 4, 5}).bounded());
+  EXPECT_TRUE(MedianInterval(V{1, 2, 3, 4, 5, 6}).bounded());  // 1/64 * 2 = 0.031 <= 0.05
+}
+
+// The same processes on both sides, each with its own level: pairing
+// cancels the process effects, so the interval is tighter than Welch's
+// and still covers the true change.
+TEST(CoverageTest, PairedProcessesAreTighterAndCover) {
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> level(0, 0.08), noise(0, 0.02);
+  int covered = 0;
+  double paired_width = 0, unpaired_width = 0;
+  constexpr int kTrials = 1000;
+  for (int trial = 0; trial < kTrials; ++trial) {
+    V a, b;
+    std::vector<RunRange> processes;
+    for (int p = 0; p < 4; ++p) {
+      const double effect = std::exp(level(rng));
+      processes.push_back(RunRange{static_cast<int>(a.size()), static_cast<int>(a.size()) + 10});
+      for (int r = 0; r < 10; ++r) {
+        a.push_back(1e5 * effect * std::exp(noise(rng)));
+        b.push_back(1.05e5 * effect * std::exp(noise(rng)));
+      }
+    }
+    const RowComparison paired = CompareRow(RowSample{a, processes, true}, RowSample{b, processes, true},
+                                            NoiseModel::kPairedProcesses, 0, VerdictOptions{});
+    const RowComparison unpaired = CompareRow(RowSample{a, processes, true}, RowSample{b, processes, true},
+                                              NoiseModel::kProcesses, 0, VerdictOptions{});
+    covered += paired.change_low <= 0.05 && 0.05 <= paired.change_high;
+    paired_width += paired.change_high - paired.change_low;
+    unpaired_width += unpaired.change_high - unpaired.change_low;
+  }
+  EXPECT_GE(covered, 930);
+  EXPECT_LE(covered, 980);
+  EXPECT_LT(paired_width, unpaired_width / 2);
+}
+
 // --- The verdict table. ---
 
 TEST(VerdictTest, Table) {

@@ -67,7 +67,7 @@ absl::Status ValidateCheck(const CliOptions& o) {
   if (!o.ab.empty()) return absl::InvalidArgumentError("check compares with --baseline: not with --ab");
   if (!o.check_current.empty()) {
     const CliOptions defaults;
-    if (!o.model.empty() || !o.zoo.empty() || !o.ir.empty() || o.runs != defaults.runs || o.workers != 0) {
+    if (!o.model.empty() || !o.zoo.empty() || !o.ir.empty() || o.runs != defaults.runs || o.runs_auto || o.workers != 0) {
       return absl::InvalidArgumentError(
           "check: give either a current report file or profiling flags (--model, --runs, ...), not both");
     }

@@ -3,8 +3,10 @@
 #include <c10/core/Device.h>
 
 #include <algorithm>
+#include <cmath>
 #include <thread>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/terminal_text.h"
 #include "ir/passes.h"
@@ -74,7 +76,7 @@ absl::Status ValidateMerge(const CliOptions& o) {
       {o.freeze, "--freeze"},                 {!o.passes.empty(), "--passes"},
       {!o.ab.empty(), "--ab"},                {!o.input.empty(), "--input"},
       {!o.inputs.empty(), "--inputs"},        {o.seed != defaults.seed, "--seed"},
-      {o.warmup != defaults.warmup, "--warmup"}, {o.runs != defaults.runs, "--runs"},
+      {o.warmup != defaults.warmup, "--warmup"}, {o.runs != defaults.runs || o.runs_auto, "--runs"},
       {!o.clock.empty(), "--clock"},          {o.backward, "--backward"},
       {o.loss_output != defaults.loss_output, "--loss_output"}, {o.threads != defaults.threads, "--threads"},
       {!o.trace.empty(), "--trace"},          {!o.annotate.empty(), "--annotate"},
@@ -92,6 +94,17 @@ absl::Status ValidateMerge(const CliOptions& o) {
     }
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::pair<double, double>> ParsePeaks(const std::string& text) {
+  const size_t comma = text.find(',');
+  double gflops = 0, gbps = 0;
+  if (comma == std::string::npos || !absl::SimpleAtod(text.substr(0, comma), &gflops) ||
+      !absl::SimpleAtod(text.substr(comma + 1), &gbps) || !(gflops > 0) || !(gbps > 0) || !std::isfinite(gflops) ||
+      !std::isfinite(gbps)) {
+    return absl::InvalidArgumentError(absl::StrCat("--peaks=", text, ": expected GFLOPS,GBPS, both above 0 (e.g. 90,12)"));
+  }
+  return std::make_pair(gflops, gbps);
 }
 
 absl::Status Validate(const CliOptions& o) {
@@ -144,6 +157,12 @@ absl::Status Validate(const CliOptions& o) {
   if (o.method.empty()) return absl::InvalidArgumentError("--method must not be empty");
   if (o.warmup < 0) return absl::InvalidArgumentError("--warmup must be 0 or more");
   if (o.runs < 1) return absl::InvalidArgumentError("--runs must be at least 1");
+  if (!(o.max_time > 0)) return absl::InvalidArgumentError("--max_time must be above 0 seconds");
+  if (!o.peaks.empty()) {
+    if (absl::StatusOr<std::pair<double, double>> peaks = ParsePeaks(o.peaks); !peaks.ok()) return peaks.status();
+  }
+  if (o.max_time_given && !o.runs_auto) return absl::InvalidArgumentError("--max_time applies with --runs=auto");
+  if (o.runs_auto && o.nvtx_iters > 0) return absl::InvalidArgumentError("--nvtx_iters needs a fixed --runs");
   if (o.threads < 1) return absl::InvalidArgumentError("--threads must be at least 1");
   if (o.top < -1) return absl::InvalidArgumentError("--top must be 0 (all rows) or more");
   if (o.loss_output < -1) return absl::InvalidArgumentError("--loss_output must be an output index (0 or more)");

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -38,6 +39,11 @@ struct CliOptions {
 
   int warmup = 3;
   int runs = 10;
+  // --runs=auto: time until the intervals are narrow (ProfileOptions::adaptive),
+  // at most kAutoMaxRuns runs and max_time seconds.
+  bool runs_auto = false;
+  double max_time = 60;
+  bool max_time_given = false;
   // "tsc", "steady", or "" (TSC where invariant, else steady).
   std::string clock;
   bool compensate = true;  // take the timer's cost off parents' times
@@ -58,6 +64,11 @@ struct CliOptions {
   std::string annotate;  // annotated IR file
   std::string html;      // self-contained HTML report
   bool memory = false;   // per-node memory columns
+  // Roofline: columns and ceilings (measured, or cached); `peaks` gives the
+  // ceilings instead ("GFLOPS,GBPS"), remeasure_peaks ignores the cache.
+  bool roofline = false;
+  std::string peaks;
+  bool remeasure_peaks = false;
   std::string compare;   // base report (JSON) to diff against
   bool diff_all = false; // diffs include nodes that never ran
   // Diff verdicts: changes within +-min_effect are "the same"; significance
@@ -68,6 +79,9 @@ struct CliOptions {
   // Tolerance of --verify after passes (numpy.isclose: |a - b| <= atol + rtol * |b|).
   double rtol = 1e-4;
   double atol = 1e-5;
+  // --rtol or --atol given: after passes, compare within them instead of
+  // against a float64 run (profilers/reference_check.h).
+  bool tolerance_given = false;
   bool nvtx = false;
   // NVTX iteration control: timed runs nvtx_warmup .. nvtx_warmup + nvtx_iters - 1
   // get numbered ranges inside cudaProfilerStart/Stop (off when nvtx_iters is 0).
@@ -105,6 +119,9 @@ struct CliOptions {
 
 absl::Status Validate(const CliOptions& options);
 
+// --peaks=GFLOPS,GBPS.
+absl::StatusOr<std::pair<double, double>> ParsePeaks(const std::string& text);
+
 // Prints "profile_graph: <message>" on `err` as one line (newlines and tabs
 // in the message become spaces) and returns `code`.
 int Fail(std::FILE* err, int code, absl::string_view message);
@@ -113,6 +130,8 @@ int Fail(std::FILE* err, int code, const absl::Status& status);
 absl::StatusOr<Format> ParseFormat(const std::string& name);
 
 // Exit codes.
+constexpr int kAutoMaxRuns = 500;
+
 constexpr int kExitOk = 0;
 constexpr int kExitFailure = 1;     // a file, the model or a run failed
 constexpr int kExitUsage = 2;       // bad flags

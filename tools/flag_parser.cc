@@ -42,6 +42,7 @@ absl::StatusOr<CommandLine> ParseFlags(int argc, char** argv) {
         name = name.substr(2);
         std::string error;
         if (!flag->ParseFrom(value, &error)) return absl::InvalidArgumentError(absl::StrCat("--", name, ": ", error));
+        result.given.push_back(name);
         continue;
       }
     }
@@ -63,6 +64,7 @@ absl::StatusOr<CommandLine> ParseFlags(int argc, char** argv) {
       return absl::InvalidArgumentError(absl::StrCat("--", name, "=", value, ": ", error));
     }
     if (value.empty()) result.empty_values.push_back(name);
+    result.given.push_back(name);
   }
   return result;
 }

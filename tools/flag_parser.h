@@ -21,6 +21,8 @@ struct CommandLine {
   // Flags given with an empty value (--ab=): for flags where empty is not
   // the same as absent.
   std::vector<std::string> empty_values;
+  // Every flag given (by name, negated bools too).
+  std::vector<std::string> given;
 };
 
 // Sets the flags named in argv[1..]; fails on an unknown flag or a value

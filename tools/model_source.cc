@@ -78,10 +78,14 @@ absl::StatusOr<ModelSource> LoadModelSource(const CliOptions& options) {
   if (!options.model.empty()) {
     absl::StatusOr<torch::jit::Module> module = LoadModule(options.model);
     if (!module.ok()) return module.status();
+    const bool saved_in_training = module->is_training();
     module->eval();
     if (absl::Status moved = MoveModule(*module, *device); !moved.ok()) return moved;
     absl::StatusOr<ModelSource> source = FromModule(*module, options.model, options);
-    if (source.ok()) source->device = *device;
+    if (source.ok()) {
+      source->device = *device;
+      source->saved_in_training = saved_in_training;
+    }
     return source;
   }
   if (!options.ir.empty()) {

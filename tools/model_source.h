@@ -22,6 +22,7 @@ struct ModelSource {
   PreparedGraph prepared;
   std::optional<torch::jit::Module> module;  // the module as loaded (sizes, A/B, verify)
   bool transformed = false;                  // passes (freeze included) were applied
+  bool saved_in_training = false;            // the file's module was in training mode (now .eval())
   std::vector<InputSpec> default_inputs;     // zoo models only
   c10::Device device = c10::kCPU;            // where the module and inputs live
   // Runs the module as loaded (its method) or the IR graph natively.

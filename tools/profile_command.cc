@@ -27,7 +27,9 @@
 #include "profilers/gpu/nvtx.h"
 #include "profilers/gpu/nvtx_iterations.h"
 #include "profilers/machine.h"
+#include "profilers/work/peaks.h"
 #include "profilers/profiler.h"
+#include "profilers/reference_check.h"
 #include "profilers/report/annotated_ir.h"
 #include "profilers/report/chrome_trace.h"
 #include "profilers/report/csv_report.h"
@@ -78,6 +80,7 @@ std::string ListPasses() {
 // the metrics the options switch on.
 absl::Status CheckSortKey(const CliOptions& options) {
   std::vector<std::string> keys = BasicSortKeys();
+  for (const char* work : {"flops", "bytes", "gflops"}) keys.push_back(work);
   if (options.cuda_profile) {
     for (const char* metric : {DeviceEventTimer::kMetricName, KernelAttribution::kCountMetric,
                                KernelAttribution::kTimeMetric}) {
@@ -112,11 +115,12 @@ absl::StatusOr<std::string> RenderTableReport(const Report& report, const CliOpt
   if (!main.ok()) return main.status();
   const std::string title =
       options.group_by == GroupBy::kNode ? "top nodes" : absl::StrCat("by ", GroupByName(options.group_by));
-  absl::StrAppend(&out, "\n", RenderTable(report, *main, TableOptions{options.memory, title}));
+  absl::StrAppend(&out, "\n", RenderTable(report, *main, TableOptions{options.memory, title, options.roofline}));
   if (options.group_by == GroupBy::kNode) {
     absl::StatusOr<View> kinds = MakeView(report, ViewOptions{GroupBy::kKind, "", top, options.modules});
     if (!kinds.ok()) return kinds.status();
-    absl::StrAppend(&out, "\n", RenderTable(report, *kinds, TableOptions{options.memory, "by kind (self time)"}));
+    absl::StrAppend(&out, "\n",
+                    RenderTable(report, *kinds, TableOptions{options.memory, "by kind (self time)", options.roofline}));
   }
   return out;
 }
@@ -215,11 +219,19 @@ void SetUpObservers(const CliOptions& options, std::FILE* err, Observers& o, Pro
 
 // Model facts every report of this run carries.
 void Describe(Report& report, const ModelSource& source, const std::vector<c10::IValue>& inputs,
-              const Observers& observers, const std::string& name, const Machine& machine) {
+              const Observers& observers, const std::string& name, const Machine& machine,
+              const std::optional<Ceilings>& ceilings) {
   report.model = name;
   report.machine = machine;
+  report.ceilings = ceilings;
   if (!observers.device_note.empty()) report.device_note = observers.device_note;
   if (source.module.has_value()) {
+    // The CLI profiles inference: LoadModelSource put the module in eval mode.
+    if (source.saved_in_training) {
+      report.notes.push_back(
+          "the module was saved in training mode; profiled in eval mode (.eval(): dropout off, batch norm on "
+          "running statistics), as inference runs it");
+    }
     report.parameters = CountParameters(*source.module, /*trainable_only=*/false);
     report.trainable_parameters = CountParameters(*source.module, /*trainable_only=*/true);
     if (absl::StatusOr<int64_t> bytes = SerializedModelSize(*source.module); bytes.ok()) report.model_bytes = *bytes;
@@ -332,6 +344,9 @@ int RunMerge(const CliOptions& options, std::FILE* out, std::FILE* err) {
     const size_t slash = path.rfind('/');
     const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
     if (absl::Status added = merger.Add(*std::move(report), name); !added.ok()) return Fail(err, kExitFailure, added);
+  }
+  for (const std::string& warning : merger.warnings()) {
+    std::fprintf(err, "profile_graph: warning: merge: %s\n", EscapeForTerminal(warning).c_str());
   }
   absl::StatusOr<Report> merged = merger.Finish();
   if (!merged.ok()) return Fail(err, kExitFailure, merged.status());
@@ -480,7 +495,19 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
 
   at::set_num_threads(options.threads);
   torch::NoGradGuard no_grad;
+  MatchBlasThreads(options.threads);           // OpenBLAS's own threads, where it allows
   const Machine machine = DescribeMachine();  // the load average before this run adds to it
+  // The roofline's ceilings: given, measured (before the runs, so they do
+  // not disturb them), or cached from an earlier measurement.
+  std::optional<Ceilings> ceilings;
+  if (!options.peaks.empty()) {
+    const std::pair<double, double> peaks = *ParsePeaks(options.peaks);
+    ceilings = Ceilings{peaks.first, peaks.second, -1, -1, options.threads, "given (--peaks)"};
+  } else if (options.roofline) {
+    ceilings = MeasureCeilings(machine, PeakOptions{options.threads, options.remeasure_peaks, ""});
+  } else {
+    ceilings = CachedCeilings(machine, PeakOptions{options.threads, false, ""});
+  }
   // --memory: live CPU tensor bytes in the summary, counted from before the model loads.
   if (options.memory) CountCpuTensorMemory().IgnoreError();  // if refused, the summary says why
 
@@ -504,6 +531,9 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   ProfileOptions profile;
   profile.warmup = options.warmup;
   profile.runs = options.runs;
+  profile.adaptive.enabled = options.runs_auto;
+  profile.adaptive.width = options.min_effect > 0 ? options.min_effect : 0.02;
+  profile.adaptive.max_time_s = options.max_time;
   profile.compensate = options.compensate;
   profile.backward.enabled = options.backward;
   profile.backward.loss_output = options.loss_output;
@@ -529,14 +559,15 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     ab_options.verify = options.verify;
     ab_options.rtol = options.rtol;
     ab_options.atol = options.atol;
+    ab_options.float64_reference = !options.tolerance_given;
     absl::StatusOr<std::vector<Pass>> passes = ParsePasses(options.ab);
     if (!passes.ok()) return Fail(err, kExitUsage, passes.status());
     absl::StatusOr<BeforeAfter> ab = ProfileBeforeAfter(*source->module, *passes, *inputs, ab_options);
     progress.Finish();
     if (!ab.ok()) return Fail(err, kExitFailure, ab.status());
-    Describe(ab->before, *source, *inputs, observers, absl::StrCat(source->display_name, " (A: as loaded)"), machine);
+    Describe(ab->before, *source, *inputs, observers, absl::StrCat(source->display_name, " (A: as loaded)"), machine, ceilings);
     Describe(ab->after, *source, *inputs, observers,
-             absl::StrCat(source->display_name, " (B: ", DescribePasses(*passes), ")"), machine);
+             absl::StrCat(source->display_name, " (B: ", DescribePasses(*passes), ")"), machine, ceilings);
     ab->diff.base_model = ab->before.model;
     ab->diff.current_model = ab->after.model;
     if (!options.worker_dir.empty()) {
@@ -558,7 +589,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   absl::StatusOr<Report> report = Profile(*plan, *inputs, profile, &output);
   progress.Finish();
   if (!report.ok()) return Fail(err, kExitFailure, report.status());
-  Describe(*report, *source, *inputs, observers, source->display_name, machine);
+  Describe(*report, *source, *inputs, observers, source->display_name, machine, ceilings);
   if (!source->prepared.passes.empty()) report->notes.push_back(absl::StrCat("passes applied: ", source->prepared.passes));
   if (options.memory) report->notes.push_back(absl::StrCat("live memory after the runs: ", FormatLiveMemory(ReadLiveMemory())));
 
@@ -570,21 +601,26 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     // Passes change float rounding: then the comparison is within tolerance.
     const double rtol = source->transformed ? options.rtol : 0;
     const double atol = source->transformed ? options.atol : 0;
-    report->verification = Verify(*expected, output, rtol, atol,
-                                  source->prepared.has_self() ? absl::StrCat("module.", options.method)
-                                                              : "native execution");
+    const std::string reference =
+        source->prepared.has_self() ? absl::StrCat("module.", options.method) : "native execution";
+    if (source->transformed && !options.tolerance_given && source->module.has_value()) {
+      absl::StatusOr<std::vector<c10::IValue>> again = CopyInputs(*inputs);
+      if (!again.ok()) return Fail(err, kExitFailure, again.status());
+      report->verification =
+          VerifyAfterPasses(*source->module, options.method, *again, *expected, output, rtol, atol, reference);
+    } else {
+      report->verification = Verify(*expected, output, rtol, atol, reference);
+    }
     if (options.backward) {
-      // The parameters hold the last timed run's gradients.
-      const TrainingStep training((*plan)->self(), profile.backward);
-      const std::vector<at::Tensor> actual = training.Gradients();
-      absl::StatusOr<std::vector<at::Tensor>> reference = training.ReferenceGradients(source->run_native, *inputs);
-      if (!reference.ok()) return Fail(err, kExitFailure, reference.status());
-      SetGradientVerification(
-          *report, training.CompareGradients(
-                       *reference, actual, rtol, atol,
-                       absl::StrCat(source->prepared.has_self() ? absl::StrCat("module.", options.method)
-                                                                : "native execution",
-                                    " + backward")));
+      // The parameters hold the last timed run's gradients; run_native runs
+      // the module as loaded (after passes, not the plan's clone).
+      c10::optional<c10::IValue> native_self = (*plan)->self();
+      if (source->transformed && source->module.has_value()) native_self = source->module->_ivalue();
+      absl::StatusOr<Verification> gradients = VerifyGradients(
+          (*plan)->self(), native_self, profile.backward, source->run_native, *inputs, rtol, atol,
+          absl::StrCat(reference, " + backward"));
+      if (!gradients.ok()) return Fail(err, kExitFailure, gradients.status());
+      SetGradientVerification(*report, *std::move(gradients));
     }
   }
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -44,7 +45,10 @@ ABSL_FLAG(std::string, input, "",
 ABSL_FLAG(std::string, inputs, "", "inputs saved in Python with torch.save(tensor | tuple | list, FILE)");
 ABSL_FLAG(uint64_t, seed, 0, "seed for random inputs (and zoo weights)");
 ABSL_FLAG(int, warmup, 3, "untimed warm-up runs");
-ABSL_FLAG(int, runs, 10, "timed runs");
+ABSL_FLAG(std::string, runs, "10",
+          "timed runs, or auto: until the intervals of the run and of the nodes holding 80% of it are narrower than "
+          "--min_effect (at most --max_time seconds of runs)");
+ABSL_FLAG(double, max_time, 60, "with --runs=auto: the most seconds spent in timed runs");
 ABSL_FLAG(std::string, clock, "",
           "time source: tsc (the CPU's invariant time-stamp counter) or steady (steady_clock); default tsc where "
           "available");
@@ -73,6 +77,11 @@ ABSL_FLAG(std::string, trace, "",
 ABSL_FLAG(std::string, annotate, "", "write the graph's IR annotated with per-node times to this file");
 ABSL_FLAG(std::string, html, "", "write a self-contained HTML report (tables, module icicle, timeline, IR) to this file");
 ABSL_FLAG(bool, memory, false, "add per-node memory columns (allocated, peak, output bytes)");
+ABSL_FLAG(bool, roofline, false,
+          "add GFLOP, GFLOP/s, GB/s, FLOP/B, bound and % of attainable columns; measure this machine's ceilings "
+          "(FMA peak, streaming bandwidth, LibTorch's GEMM and conv; about 2 s, then cached)");
+ABSL_FLAG(std::string, peaks, "", "the roofline's ceilings given instead of measured: GFLOPS,GBPS (e.g. 90,12)");
+ABSL_FLAG(bool, remeasure_peaks, false, "measure the roofline's ceilings again instead of using the cached ones");
 ABSL_FLAG(std::string, compare, "", "diff against a report saved with --format=json (per node and per kind)");
 ABSL_FLAG(bool, verify, true, "run native forward too; exit 3 if the outputs are not identical");
 ABSL_FLAG(bool, nvtx, false, "wrap every node in an NVTX range (build with --config=cuda)");
@@ -157,6 +166,9 @@ int Main(int argc, char** argv) {
   o.list_passes = absl::GetFlag(FLAGS_list_passes);
   o.ab = absl::GetFlag(FLAGS_ab);
   o.rtol = absl::GetFlag(FLAGS_rtol);
+  for (const std::string& name : command_line->given) {
+    if (name == "rtol" || name == "atol") o.tolerance_given = true;
+  }
   o.atol = absl::GetFlag(FLAGS_atol);
   o.diff_all = absl::GetFlag(FLAGS_diff_all);
   o.min_effect = absl::GetFlag(FLAGS_min_effect);
@@ -165,7 +177,16 @@ int Main(int argc, char** argv) {
   o.inputs = UserPath(absl::GetFlag(FLAGS_inputs));
   o.seed = absl::GetFlag(FLAGS_seed);
   o.warmup = absl::GetFlag(FLAGS_warmup);
-  o.runs = absl::GetFlag(FLAGS_runs);
+  if (const std::string runs = absl::GetFlag(FLAGS_runs); runs == "auto") {
+    o.runs_auto = true;
+    o.runs = cli::kAutoMaxRuns;
+  } else if (!absl::SimpleAtoi(runs, &o.runs)) {
+    return cli::Fail(stderr, cli::kExitUsage, absl::StrCat("--runs=", runs, ": expected a number of runs or auto"));
+  }
+  o.max_time = absl::GetFlag(FLAGS_max_time);
+  for (const std::string& name : command_line->given) {
+    if (name == "max_time") o.max_time_given = true;
+  }
   o.clock = absl::GetFlag(FLAGS_clock);
   o.compensate = absl::GetFlag(FLAGS_compensate);
   o.backward = absl::GetFlag(FLAGS_backward);
@@ -181,6 +202,9 @@ int Main(int argc, char** argv) {
   o.annotate = UserPath(absl::GetFlag(FLAGS_annotate));
   o.html = UserPath(absl::GetFlag(FLAGS_html));
   o.memory = absl::GetFlag(FLAGS_memory);
+  o.roofline = absl::GetFlag(FLAGS_roofline);
+  o.peaks = absl::GetFlag(FLAGS_peaks);
+  o.remeasure_peaks = absl::GetFlag(FLAGS_remeasure_peaks);
   o.compare = UserPath(absl::GetFlag(FLAGS_compare));
   o.verify = absl::GetFlag(FLAGS_verify);
   o.nvtx = absl::GetFlag(FLAGS_nvtx);

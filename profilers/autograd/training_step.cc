@@ -188,4 +188,24 @@ Verification TrainingStep::CompareGradients(const std::vector<at::Tensor>& expec
   return v;
 }
 
+absl::StatusOr<Verification> VerifyGradients(
+    const c10::optional<c10::IValue>& profiled_self, const c10::optional<c10::IValue>& native_self,
+    const BackwardOptions& options,
+    const std::function<absl::StatusOr<c10::IValue>(const std::vector<c10::IValue>&)>& forward,
+    const std::vector<c10::IValue>& inputs, double rtol, double atol, std::string reference) {
+  const TrainingStep profiled(profiled_self, options);
+  const TrainingStep native(native_self, options);
+  const std::vector<at::Tensor> actual = profiled.Gradients();
+  absl::StatusOr<std::vector<at::Tensor>> expected = native.ReferenceGradients(forward, inputs);
+  if (!expected.ok()) return expected.status();
+  if (native.parameters().size() != profiled.parameters().size()) {
+    Verification v;
+    v.reference = std::move(reference);
+    v.detail = absl::StrCat("the profiled module has ", profiled.parameters().size(),
+                            " trainable parameters, the native one ", native.parameters().size());
+    return v;
+  }
+  return profiled.CompareGradients(*expected, actual, rtol, atol, std::move(reference));
+}
+
 }  // namespace graphprof

@@ -78,6 +78,18 @@ class TrainingStep {
   std::vector<NamedParameter> parameters_;
 };
 
+// The gradients the last profiled step left on `profiled_self`'s parameters
+// against one native step of `forward`, whose module is `native_self`: the
+// module as given, which after passes is not the plan's clone (same
+// parameter names and order; --backward refuses passes that change them).
+// Nothing compared (no parameter got a gradient) is not a pass: the report
+// gets a note instead (SetGradientVerification).
+absl::StatusOr<Verification> VerifyGradients(
+    const c10::optional<c10::IValue>& profiled_self, const c10::optional<c10::IValue>& native_self,
+    const BackwardOptions& options,
+    const std::function<absl::StatusOr<c10::IValue>(const std::vector<c10::IValue>&)>& forward,
+    const std::vector<c10::IValue>& inputs, double rtol, double atol, std::string reference);
+
 }  // namespace graphprof
 
 #endif  // GRAPHPROF_PROFILERS_AUTOGRAD_TRAINING_STEP_H_

@@ -65,6 +65,8 @@ void WriteGroups(JsonWriter& w, const char* key, const char* name_key, const std
     w.Key("current_us"); w.Approx(g.current_ns / 1e3);
     w.Key("delta_us"); w.Approx(g.delta_ns() / 1e3);
     w.Key("speedup"); w.Approx(g.speedup());
+    w.Key("base_flops"); w.Approx(g.base_flops);
+    w.Key("current_flops"); w.Approx(g.current_flops);
     WriteStats(w, g.stats, "");
     if (backward) {
       w.Key("base_backward_us"); w.Approx(g.base_backward_ns / 1e3);
@@ -116,6 +118,11 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
                                       : "",
                   "\n");
   absl::StrAppendFormat(&out, "  matched    %.1f%% of the base's executed time\n", 100 * diff.matched_time_fraction);
+  if (diff.base_flops > 0 || diff.current_flops > 0) {
+    absl::StrAppendFormat(&out, "  work       %.4g GFLOP -> %.4g GFLOP per run (%+.1f%%)\n", diff.base_flops / 1e9,
+                          diff.current_flops / 1e9,
+                          diff.base_flops > 0 ? 100 * (diff.current_flops / diff.base_flops - 1) : 0.0);
+  }
   absl::StrAppend(&out, "  verdicts   nodes: ", FormatVerdictCounts(diff.node_verdicts),
                   "; modules: ", FormatVerdictCounts(diff.module_verdicts),
                   "; kinds: ", FormatVerdictCounts(diff.kind_verdicts), "\n");
@@ -204,7 +211,7 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
 }
 
 std::string DiffToCsv(const ReportDiff& diff) {
-  const char* stats = "verdict,change,change_low,change_high,p,q,base_median_us,current_median_us";
+  const char* stats = "verdict,change,change_low,change_high,p,q,base_median_us,current_median_us,base_flops,current_flops";
   std::string out =
       absl::StrCat("name,kind,module,match,base_id,current_id,base_us,current_us,delta_us,speedup,", stats,
                    diff.backward ? ",base_backward_us,current_backward_us,backward_verdict,backward_change,"
@@ -218,7 +225,7 @@ std::string DiffToCsv(const ReportDiff& diff) {
                     d.current_id >= 0 ? absl::StrCat(d.current_id) : "", ",",
                     absl::StrFormat("%.3f,%.3f,%.3f,%.4f", d.base_ns / 1e3, d.current_ns / 1e3, d.delta_ns() / 1e3,
                                     d.speedup()),
-                    ",", CsvStats(d.stats),
+                    ",", CsvStats(d.stats), ",", CsvNumber(d.base_flops), ",", CsvNumber(d.current_flops),
                     diff.backward ? absl::StrCat(absl::StrFormat(",%.3f,%.3f", d.base_backward_ns / 1e3,
                                                                  d.current_backward_ns / 1e3),
                                                  ",", CsvStats(d.backward_stats))
@@ -237,6 +244,8 @@ void WriteDiffJson(const ReportDiff& diff, JsonWriter& w) {
   w.Key("speedup"); w.Approx(diff.speedup());
   w.Key("matched_time_fraction"); w.Approx(diff.matched_time_fraction);
   w.Key("total"); WriteTotal(w, diff.total);
+  w.Key("base_flops"); w.Approx(diff.base_flops);
+  w.Key("current_flops"); w.Approx(diff.current_flops);
   if (diff.backward) {
     w.Key("base_backward_us"); w.Approx(diff.base_backward_total_ns / 1e3);
     w.Key("current_backward_us"); w.Approx(diff.current_backward_total_ns / 1e3);
@@ -282,6 +291,8 @@ void WriteDiffJson(const ReportDiff& diff, JsonWriter& w) {
     w.Key("current_us"); w.Approx(d.current_ns / 1e3);
     w.Key("delta_us"); w.Approx(d.delta_ns() / 1e3);
     w.Key("speedup"); w.Approx(d.speedup());
+    w.Key("base_flops"); w.Approx(d.base_flops);
+    w.Key("current_flops"); w.Approx(d.current_flops);
     WriteStats(w, d.stats, "");
     if (diff.backward) {
       w.Key("base_backward_us"); w.Approx(d.base_backward_ns / 1e3);

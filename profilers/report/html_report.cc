@@ -1,5 +1,7 @@
 #include "profilers/report/html_report.h"
 
+#include "profilers/report/roofline.h"
+
 #include <algorithm>
 #include <functional>
 
@@ -367,6 +369,38 @@ void WriteIr(JsonWriter& w, const Report& report) {
   w.EndArray();
 }
 
+// The roofline: the two ceilings and one point per executed node whose
+// work was counted and that did any (FLOPs > 0 and time > 0).
+void WriteRoofline(JsonWriter& w, const Report& report) {
+  if (!report.ceilings.has_value() || report.FindQuantity("flops") < 0) return w.Null();
+  const Ceilings& c = *report.ceilings;
+  if (c.peak_gflops <= 0 || c.peak_gbps <= 0) return w.Null();
+  absl::StatusOr<View> nodes = MakeView(report, ViewOptions{GroupBy::kNode, "id", 0});
+  if (!nodes.ok()) return w.Null();
+  w.BeginObject();
+  w.Key("peak_gflops"); w.Approx(c.peak_gflops);
+  w.Key("peak_gbps"); w.Approx(c.peak_gbps);
+  w.Key("blas_gflops"); w.Approx(c.blas_gflops);
+  w.Key("source"); w.String(c.source);
+  w.Key("points");
+  w.BeginArray();
+  for (const ViewRow& row : nodes->rows) {
+    const RooflinePoint p = RooflineOf(report, row);
+    if (row.id < 0 || p.flops <= 0 || p.intensity <= 0 || p.gflops <= 0) continue;
+    w.Newline();
+    w.BeginArray();
+    w.Int(row.id);
+    w.Approx(p.intensity);
+    w.Approx(p.gflops);
+    w.Approx(p.self_ns / 1e3);
+    w.Approx(p.fraction);
+    w.String(row.name);
+    w.EndArray();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
 void WriteDiff(JsonWriter& w, const ReportDiff& diff) {
   w.BeginObject();
   w.Key("base_model"); w.String(diff.base_model);
@@ -375,6 +409,22 @@ void WriteDiff(JsonWriter& w, const ReportDiff& diff) {
   w.Key("current_total_us"); Us(w, diff.current_total_ns);
   w.Key("speedup"); w.Fixed(diff.speedup(), 4);
   w.Key("matched_time_fraction"); w.Fixed(diff.matched_time_fraction, 4);
+  auto change = [](JsonWriter& w, const RowComparison& c) {
+    w.BeginArray();
+    w.Approx(c.change);
+    w.Approx(c.change_low);
+    w.Approx(c.change_high);
+    w.EndArray();
+  };
+  w.Key("total");
+  w.BeginObject();
+  w.Key("verdict"); w.String(VerdictName(diff.total.verdict));
+  w.Key("change"); change(w, diff.total);
+  w.EndObject();
+  if (!diff.noise_note.empty()) {
+    w.Key("noise_note");
+    w.String(diff.noise_note);
+  }
   auto speedup = [](JsonWriter& w, double s) {
     if (s > 0) return w.Fixed(s, 4);
     w.Null();
@@ -389,6 +439,8 @@ void WriteDiff(JsonWriter& w, const ReportDiff& diff) {
         {"current_us", "current_us", "us", [](JsonWriter& w, const GroupDelta& g, bool) { Us(w, g.current_ns); }},
         {"delta_us", "delta_us", "delta_us", [](JsonWriter& w, const GroupDelta& g, bool) { Us(w, g.delta_ns()); }},
         {"speedup", "speedup", "speedup", [speedup](JsonWriter& w, const GroupDelta& g, bool) { speedup(w, g.speedup()); }},
+        {"change", "change [95%]", "change", [change](JsonWriter& w, const GroupDelta& g, bool) { change(w, g.stats); }},
+        {"verdict", "verdict", "verdict", [](JsonWriter& w, const GroupDelta& g, bool) { w.String(VerdictName(g.stats.verdict)); }},
     };
   };
   using NodeColumn = Column<NodeDelta>;
@@ -405,6 +457,8 @@ void WriteDiff(JsonWriter& w, const ReportDiff& diff) {
       {"current_us", "current_us", "us", [](JsonWriter& w, const NodeDelta& d, bool) { Us(w, d.current_ns); }},
       {"delta_us", "delta_us", "delta_us", [](JsonWriter& w, const NodeDelta& d, bool) { Us(w, d.delta_ns()); }},
       {"speedup", "speedup", "speedup", [speedup](JsonWriter& w, const NodeDelta& d, bool) { speedup(w, d.speedup()); }},
+      {"change", "change [95%]", "change", [change](JsonWriter& w, const NodeDelta& d, bool) { change(w, d.stats); }},
+      {"verdict", "verdict", "verdict", [](JsonWriter& w, const NodeDelta& d, bool) { w.String(VerdictName(d.stats.verdict)); }},
   };
   w.Key("tables");
   w.BeginObject();
@@ -437,6 +491,7 @@ void WriteHtmlData(const Report& report, const ReportDiff* diff, JsonWriter& w) 
   w.Key("tree"); WriteTree(w, report);
   w.Key("timeline"); WriteTimeline(w, report);
   w.Key("ir"); WriteIr(w, report);
+  w.Key("roofline"); WriteRoofline(w, report);
   w.Key("diff");
   if (diff != nullptr) {
     WriteDiff(w, *diff);

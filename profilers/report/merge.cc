@@ -1,34 +1,63 @@
 #include "profilers/report/merge.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 namespace graphprof {
 namespace {
 
-absl::Status CheckSameGraph(const Report& merged, const Report& report, const std::string& name) {
-  if (report.model != merged.model) {
-    return absl::InvalidArgumentError(absl::StrCat(name, " is a report of ", report.model, ", not of ", merged.model));
+bool TrainingSteps(const Report& report) { return report.FindMetric("backward") >= 0; }
+
+// The sources of `report`'s runs: its own run_sources (a merged report), or
+// the report itself.
+std::vector<RunSource> SourcesOf(const Report& report, const std::string& name) {
+  if (!report.run_sources.empty()) return report.run_sources;
+  return {RunSource{name, 0, report.runs, report.process, report.report_id}};
+}
+
+// values[r] for r in the given runs, appended to `into`.
+void AppendRuns(std::vector<int64_t>& into, const std::vector<int64_t>& values, const std::vector<int>& runs) {
+  for (int r : runs) into.push_back(r < static_cast<int>(values.size()) ? values[r] : 0);
+}
+
+}  // namespace
+
+void ReportMerger::Warn(std::string line) {
+  if (warned_.insert(line).second) warnings_.push_back(std::move(line));
+}
+
+absl::Status ReportMerger::CheckSameGraph(const Report& report, const std::string& name) const {
+  if (!merged_.graph_hash.empty() && !report.graph_hash.empty()) {
+    if (merged_.graph_hash != report.graph_hash) {
+      return absl::InvalidArgumentError(absl::StrCat(name, " is a report of another graph (", report.model,
+                                                     ", graph ", report.graph_hash, "; the others: ", merged_.model,
+                                                     ", graph ", merged_.graph_hash, ")"));
+    }
+  } else if (report.model != merged_.model) {
+    return absl::InvalidArgumentError(absl::StrCat(name, " is a report of ", report.model, ", not of ", merged_.model));
   }
-  if (report.nodes.size() != merged.nodes.size()) {
+  if (report.nodes.size() != merged_.nodes.size()) {
     return absl::InvalidArgumentError(absl::StrCat(name, " has ", report.nodes.size(), " nodes, the others ",
-                                                   merged.nodes.size(), ": not the same graph"));
+                                                   merged_.nodes.size(), ": not the same graph"));
   }
   for (size_t i = 0; i < report.nodes.size(); ++i) {
-    const NodeIdentity& a = merged.nodes[i].identity;
+    const NodeIdentity& a = merged_.nodes[i].identity;
     const NodeIdentity& b = report.nodes[i].identity;
     if (a.kind != b.kind || a.module != b.module) {
       return absl::InvalidArgumentError(absl::StrCat(name, ": node ", i, " is ", b.label, ", not ", a.label,
                                                      ": not the same graph"));
     }
   }
+  if (TrainingSteps(report) != TrainingSteps(merged_)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, TrainingSteps(report) ? " holds training steps (--backward) and the others forward runs only"
+                                    : " holds forward runs only and the others training steps (--backward)",
+        ": their backward times cannot be merged"));
+  }
   return absl::OkStatus();
 }
-
-void Append(std::vector<int64_t>& into, const std::vector<int64_t>& values) {
-  into.insert(into.end(), values.begin(), values.end());
-}
-
-}  // namespace
 
 absl::Status ReportMerger::Add(Report report, const std::string& name) {
   if (merged_.run_sources.empty()) {
@@ -36,11 +65,56 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
     report.dropped_events = 0;
     report.device_events.clear();
     report.backward_events.clear();
-    report.run_sources = {RunSource{name, 0, report.runs, report.process}};
+    report.run_sources = SourcesOf(report, name);
+    for (const RunSource& s : report.run_sources) {
+      if (!s.report.empty()) report_ids_.insert(s.report);
+    }
     merged_ = std::move(report);
     return absl::OkStatus();
   }
-  if (absl::Status same = CheckSameGraph(merged_, report, name); !same.ok()) return same;
+  if (absl::Status same = CheckSameGraph(report, name); !same.ok()) return same;
+
+  // Which of its runs are new: sources already merged count once.
+  std::vector<RunSource> fresh;
+  std::vector<int> runs;  // indices into `report`'s runs
+  for (const RunSource& source : SourcesOf(report, name)) {
+    if (!source.report.empty() && report_ids_.count(source.report) > 0) {
+      Warn(absl::StrCat(name, ": the runs of ", source.name == name ? "this report" : source.name,
+                        " are in the merge already (the same report given twice, or a merge and one of its "
+                        "parts): counted once"));
+      continue;
+    }
+    fresh.push_back(source);
+    for (int r = source.first_run; r < source.first_run + source.runs && r < report.runs; ++r) runs.push_back(r);
+  }
+  if (fresh.empty()) return absl::OkStatus();
+
+  if (report.runs != merged_.run_sources.front().runs) {
+    Warn("the reports have different numbers of timed runs: every run counts alike, so reports with more runs weigh "
+         "more in the merged statistics");
+  }
+  if (merged_.machine.has_value() && report.machine.has_value()) {
+    const std::vector<std::string> fields = MachineDifferences(*merged_.machine, *report.machine);
+    if (!fields.empty()) {
+      Warn(absl::StrCat(name, " was measured on another machine (", absl::StrJoin(fields, ", "),
+                        " differ): its runs are merged, but timings across machines are not comparable run for run"));
+    }
+  }
+  int shapes_differ = 0;
+  for (size_t i = 0; i < merged_.nodes.size(); ++i) {
+    NodeRecord& into = merged_.nodes[i];
+    const NodeRecord& from = report.nodes[i];
+    if (into.executed() && from.executed() && into.input_shapes != from.input_shapes &&
+        into.input_shapes.find(" (varies") == std::string::npos) {
+      into.input_shapes += " (varies across the merged reports)";
+      ++shapes_differ;
+    }
+  }
+  if (shapes_differ > 0) {
+    Warn(absl::StrCat(name, ": ", shapes_differ, " nodes ran on other input shapes than in ",
+                      merged_.run_sources.front().name, " (their shapes say they vary)"));
+  }
+
   // Metrics: the merged report's, in its order; a metric one side lacks
   // makes the other side's runs zero for it.
   for (const Metric& m : report.metrics) {
@@ -52,16 +126,18 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
     }
   }
   const int first_run = merged_.runs;
+  const std::vector<int64_t> zeros(report.runs, 0);
   for (size_t m = 0; m < merged_.metrics.size(); ++m) {
     Metric& into = merged_.metrics[m];
     const int theirs = report.FindMetric(into.name);
-    const std::vector<int64_t> zeros(report.runs, 0);
-    Append(into.run_total, theirs >= 0 && !report.metrics[theirs].run_total.empty() ? report.metrics[theirs].run_total
-                                                                                     : zeros);
+    AppendRuns(into.run_total,
+               theirs >= 0 && !report.metrics[theirs].run_total.empty() ? report.metrics[theirs].run_total : zeros,
+               runs);
     if (!into.unattributed.empty()) {
-      Append(into.unattributed, theirs >= 0 && !report.metrics[theirs].unattributed.empty()
-                                    ? report.metrics[theirs].unattributed
-                                    : zeros);
+      AppendRuns(into.unattributed,
+                 theirs >= 0 && !report.metrics[theirs].unattributed.empty() ? report.metrics[theirs].unattributed
+                                                                             : zeros,
+                 runs);
     }
     for (size_t i = 0; i < merged_.nodes.size(); ++i) {
       Series& s = merged_.nodes[i].metrics[m];
@@ -69,18 +145,30 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
       recorded.resize(first_run, 0);
       if (theirs >= 0) {
         const Series& t = report.nodes[i].metrics[theirs];
-        Append(recorded, into.recorded == Metric::Recorded::kInclusive ? t.total : t.self);
+        AppendRuns(recorded, into.recorded == Metric::Recorded::kInclusive ? t.total : t.self, runs);
       } else {
-        Append(recorded, zeros);
+        AppendRuns(recorded, zeros, runs);
       }
     }
   }
-  for (size_t i = 0; i < merged_.nodes.size(); ++i) Append(merged_.nodes[i].calls, report.nodes[i].calls);
+  for (size_t i = 0; i < merged_.nodes.size(); ++i) AppendRuns(merged_.nodes[i].calls, report.nodes[i].calls, runs);
   const int64_t offset = merged_.run_start_ns.empty() ? 0 : merged_.run_start_ns.back() + merged_.run_ns().back();
-  for (int64_t start : report.run_start_ns) merged_.run_start_ns.push_back(offset + start);
-  merged_.runs += report.runs;
+  for (int r : runs) {
+    merged_.run_start_ns.push_back(offset + (r < static_cast<int>(report.run_start_ns.size()) ? report.run_start_ns[r] : 0));
+  }
+  // The sources, renumbered into the merged runs.
+  int next = first_run;
+  for (RunSource source : fresh) {
+    const int count = std::min(source.runs, std::max(0, report.runs - source.first_run));
+    source.first_run = next;
+    source.runs = count;
+    next += count;
+    if (source.name.empty()) source.name = name;
+    if (!source.report.empty()) report_ids_.insert(source.report);
+    merged_.run_sources.push_back(source);
+  }
+  merged_.runs = next;
   merged_.warmup = std::max(merged_.warmup, report.warmup);
-  merged_.run_sources.push_back(RunSource{name, first_run, report.runs, report.process});
   if (merged_.gradient_verification.has_value() && report.gradient_verification.has_value() &&
       !report.gradient_verification->passed()) {
     merged_.gradient_verification = report.gradient_verification;
@@ -93,8 +181,17 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
 
 absl::StatusOr<Report> ReportMerger::Finish() {
   if (merged_.run_sources.empty()) return absl::InvalidArgumentError("no reports to merge");
-  merged_.notes.push_back(absl::StrCat("merged from ", merged_.run_sources.size(), " reports, ", merged_.runs,
-                                       " timed runs in all"));
+  std::vector<std::string> names;
+  for (const RunSource& s : merged_.run_sources) names.push_back(s.name);
+  constexpr size_t kNamed = 8;
+  const std::string listed =
+      names.size() <= kNamed
+          ? absl::StrJoin(names, ", ")
+          : absl::StrCat(absl::StrJoin(std::vector<std::string>(names.begin(), names.begin() + kNamed), ", "),
+                         ", ... (", names.size() - kNamed, " more)");
+  merged_.notes.push_back(absl::StrCat("merged from ", merged_.run_sources.size(), " reports (", listed, "), ",
+                                       merged_.runs, " timed runs in all"));
+  for (const std::string& w : warnings_) merged_.notes.push_back(absl::StrCat("merge: ", w));
   merged_.Finalize();
   return std::move(merged_);
 }

@@ -1,20 +1,34 @@
-// Merging reports of the same model made by many processes (ranks, inputs,
+// Merging reports of the same graph made by many processes (ranks, inputs,
 // machines) into one: the timed runs of all are concatenated, so every view
 // and statistic covers them all, and Report::run_sources remembers which
-// runs came from which report. Views then show the spread across reports
-// (ViewRow::source_means: each report's mean of the row) and the slowest
-// report (stragglers).
+// runs came from which report and process. Views then show the spread
+// across reports (ViewRow::source_means) and the slowest report per row,
+// flagged as a straggler when it is slower than the others beyond their
+// spread (views.h); diffs of merged reports treat processes as the unit.
 //
-// Nodes are matched by id after checking that the graphs are the same (node
-// count, and every node's kind and module path): a report of another model
-// is refused. Reports are added one at a time, so a merge of many large
+// Identity. Reports are of the same graph when their graph hashes (a hash of
+// the profiled IR, Report::graph_hash) agree, whatever their files are named
+// or where they live; reports written before the hash existed are matched by
+// model name, node count and every node's kind and module, as before. A
+// report of another graph is refused, and so is a forward-only report with
+// training steps (their backward columns cannot be averaged).
+//
+// Runs are counted once: every report carries an id (Report::report_id) that
+// merged reports keep per source, so the same file given twice, a copy of
+// it, or a merged report and one of its parts add each report's runs once
+// (warned). Distinct reports with equal numbers (64 ranks) merge silently.
+// What merges but differs is warned about in one line each (warnings()):
+// input shapes (the merged node then says its shapes vary), run counts,
+// machines. Reports are added one at a time, so a merge of many large
 // reports holds one of them in memory at a time besides the result. Trace
 // events are not merged (they are per process); memory views are kept from
 // the first report.
 #ifndef GRAPHPROF_PROFILERS_REPORT_MERGE_H_
 #define GRAPHPROF_PROFILERS_REPORT_MERGE_H_
 
+#include <set>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "profilers/report/report.h"
@@ -24,15 +38,24 @@ namespace graphprof {
 class ReportMerger {
  public:
   // Adds `report` (named `name` in run_sources). Fails, leaving the merge
-  // unchanged, when it is a report of another model or graph.
+  // unchanged, when it is a report of another graph, or forward-only against
+  // training steps.
   absl::Status Add(Report report, const std::string& name);
 
   int reports() const { return static_cast<int>(merged_.run_sources.size()); }
+  // One line each: what was merged but differs, and runs counted once.
+  const std::vector<std::string>& warnings() const { return warnings_; }
   // The merged report (finalized). Fails when nothing was added.
   absl::StatusOr<Report> Finish();
 
  private:
+  absl::Status CheckSameGraph(const Report& report, const std::string& name) const;
+  void Warn(std::string line);
+
   Report merged_;
+  std::set<std::string> report_ids_;  // of every source merged
+  std::vector<std::string> warnings_;
+  std::set<std::string> warned_;
 };
 
 }  // namespace graphprof

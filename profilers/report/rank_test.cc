@@ -141,6 +141,32 @@ double KthDifference(const std::vector<double>& a, const std::vector<double>& b,
 
 }  // namespace
 
+Shift MedianInterval(absl::Span<const double> values, double confidence) {
+  Shift s;
+  s.low = -kInf;
+  s.high = kInf;
+  const int n = static_cast<int>(values.size());
+  if (n == 0) return s;
+  std::vector<double> sorted(values.begin(), values.end());
+  std::sort(sorted.begin(), sorted.end());
+  s.estimate = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  // P(Binomial(n, 1/2) <= j), accumulated term by term in logs.
+  const double tail = (1 - confidence) / 2;
+  double cumulative = 0;
+  int k = 0;
+  for (int j = 0; j < n; ++j) {
+    const double log_term = std::lgamma(n + 1.0) - std::lgamma(j + 1.0) - std::lgamma(n - j + 1.0) - n * std::log(2.0);
+    cumulative += std::exp(log_term);
+    if (cumulative > tail) break;
+    k = j + 1;  // P(B < k) = P(B <= j) <= tail
+  }
+  if (k >= 1 && k <= n + 1 - k) {
+    s.low = sorted[k - 1];
+    s.high = sorted[n - k];
+  }
+  return s;
+}
+
 bool Shift::bounded() const { return std::isfinite(low) && std::isfinite(high); }
 
 double NormalCdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }

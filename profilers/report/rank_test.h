@@ -57,6 +57,11 @@ struct Shift {
 Shift HodgesLehmann(absl::Span<const double> a, absl::Span<const double> b, double confidence = 0.95,
                     RankMethod method = RankMethod::kAuto);
 
+// Distribution-free interval of one sample's median at `confidence`: the
+// order statistics x_(k) and x_(n+1-k) with P(Binomial(n, 1/2) < k) <=
+// (1 - confidence) / 2; unbounded (as Shift) when n is too small.
+Shift MedianInterval(absl::Span<const double> values, double confidence = 0.95);
+
 // Standard normal distribution.
 double NormalCdf(double x);
 double NormalQuantile(double p);  // 0 < p < 1

@@ -1,7 +1,9 @@
 #include "profilers/report/report.h"
 
 #include <algorithm>
+#include <map>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -112,10 +114,52 @@ int Report::AddMetric(Metric metric) {
   return index;
 }
 
+int Report::FindQuantity(absl::string_view name) const {
+  for (size_t i = 0; i < quantities.size(); ++i) {
+    if (quantities[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int Report::AddQuantity(Quantity quantity) {
+  int index = FindQuantity(quantity.name);
+  if (index < 0) {
+    index = static_cast<int>(quantities.size());
+    quantities.push_back(std::move(quantity));
+  }
+  for (NodeRecord& node : nodes) node.quantities.resize(quantities.size(), 0);
+  return index;
+}
+
+double Report::QuantityOf(const NodeRecord& node, int q) const {
+  return q >= 0 && static_cast<size_t>(q) < node.quantities.size() ? node.quantities[q] : 0;
+}
+
 void Report::Finalize() {
-  for (NodeRecord& node : nodes) node.metrics.resize(metrics.size());
+  for (NodeRecord& node : nodes) {
+    node.metrics.resize(metrics.size());
+    node.quantities.resize(quantities.size(), 0);
+  }
   for (size_t m = 0; m < metrics.size(); ++m) DeriveSeries(nodes, m, metrics[m].recorded);
   DeriveSelfMemory(nodes);
+  // Kinds whose work is not counted, by their share of the run (self time).
+  uncounted.clear();
+  if (!quantities.empty()) {
+    std::map<std::string, UncountedKind> kinds;
+    for (const NodeRecord& node : nodes) {
+      if (node.work_counted || !node.executed()) continue;
+      UncountedKind& k = kinds[node.identity.kind];
+      k.kind = node.identity.kind;
+      ++k.nodes;
+      const std::vector<int64_t>& self = node.time().self;
+      double sum = 0;
+      for (int64_t v : self) sum += static_cast<double>(v);
+      k.percent += self.empty() ? 0 : PercentOfRun(sum / static_cast<double>(self.size()));
+    }
+    for (auto& [kind, k] : kinds) uncounted.push_back(k);
+    std::stable_sort(uncounted.begin(), uncounted.end(),
+                     [](const UncountedKind& a, const UncountedKind& b) { return a.percent > b.percent; });
+  }
 }
 
 double Report::total_us() const {
@@ -187,6 +231,26 @@ void SetGradientVerification(Report& report, Verification v) {
     return;
   }
   report.gradient_verification = std::move(v);
+}
+
+std::string GraphHash(const std::vector<IrLine>& ir) {
+  uint64_t h = 1469598103934665603ull;
+  for (const IrLine& line : ir) {
+    // Addresses printed in the IR ("of Python compilation unit at: 0x7f...")
+    // differ between processes: hash "0x" and skip the digits.
+    const std::string& t = line.text;
+    for (size_t i = 0; i < t.size(); ++i) {
+      unsigned char c = t[i];
+      h ^= c;
+      h *= 1099511628211ull;
+      if (c == 'x' && i > 0 && t[i - 1] == '0') {
+        while (i + 1 < t.size() && absl::ascii_isxdigit(t[i + 1])) ++i;
+      }
+    }
+    h ^= '\n';
+    h *= 1099511628211ull;
+  }
+  return absl::StrFormat("%016x", h);
 }
 
 std::vector<std::string> MachineDifferences(const Machine& a, const Machine& b) {

@@ -59,6 +59,37 @@ struct Metric {
   std::vector<int64_t> unattributed;
 };
 
+// A per-node quantity measured once, in the inspection run (so: per run),
+// self-describing like a Metric: the work a node did. Renderings, views, the
+// JSON writer and reader and the diff iterate Report::quantities, so a
+// quantity is added by adding it here and filling NodeRecord::quantities.
+// Values are the node's own (an If/Loop's blocks hold theirs); grouped rows
+// add them up.
+struct Quantity {
+  enum class Unit { kFlops, kBytes, kCount };
+  std::string name;         // "flops", "bytes": JSON key on each node, column and sort key
+  std::string description;  // one line for legends
+  Unit unit = Unit::kCount;
+};
+
+// The machine's and the libraries' ceilings for the roofline, in GFLOP/s and
+// GB/s (-1: unknown); profilers/roofline measures them.
+struct Ceilings {
+  double peak_gflops = -1;  // the FMA micro-kernel, fp32, at the profiled threads
+  double peak_gbps = -1;    // a streaming triad over buffers far larger than the caches
+  double blas_gflops = -1;  // a large GEMM through LibTorch (its BLAS)
+  double conv_gflops = -1;  // a large convolution through LibTorch (oneDNN)
+  int threads = -1;
+  std::string source;       // "measured", "cached (date)", "given (--peaks)"
+};
+
+// A kind whose work is not counted, and how much of the run it holds.
+struct UncountedKind {
+  std::string kind;
+  int nodes = 0;
+  double percent = 0;  // of the run time (self time of its nodes)
+};
+
 // One node's values of one metric, per timed run.
 struct Series {
   std::vector<int64_t> total;  // its blocks included
@@ -175,6 +206,10 @@ struct Machine {
 // for one-line warnings when reports of different machines are compared.
 std::vector<std::string> MachineDifferences(const Machine& a, const Machine& b);
 
+// 16 hex digits of FNV-1a over the IR lines, addresses ("0x7f...") left
+// out: the identity of a graph, the same in every process.
+std::string GraphHash(const std::vector<IrLine>& ir);
+
 // "Intel(R) Xeon(R) ..., 2 cores, 1 thread, BLAS libblas.so.3.11.0, LibTorch
 // 1.13.1, Linux 6.1.0, load 0.40" for summaries.
 std::string FormatMachine(const Machine& machine);
@@ -214,6 +249,7 @@ struct RunSource {
   int first_run = 0;
   int runs = 0;
   std::string process;  // the merged report's Report::process (may be empty)
+  std::string report;   // its Report::report_id (may be empty: older reports)
 };
 
 struct NodeRecord {
@@ -222,6 +258,8 @@ struct NodeRecord {
   std::string output_shapes;
   std::vector<int64_t> calls;  // executions per timed run
   std::vector<Series> metrics;  // parallel to Report::metrics
+  std::vector<double> quantities;  // parallel to Report::quantities
+  bool work_counted = true;        // false: its kind's work is not counted (Report::uncounted)
   std::optional<NodeMemory> memory;
   // Device work the node launched (CUPTI): the most expensive names with
   // their device time per run, largest first.
@@ -233,8 +271,10 @@ struct NodeRecord {
 };
 
 struct Report {
-  // 2: metrics as named series. Version 1 files are still read.
-  static constexpr int kSchemaVersion = 2;
+  // 2: metrics as named series. 3: per-node quantities (flops, bytes), the
+  // kinds not counted, ceilings, process and report ids, the graph's hash,
+  // the machine. Versions 1 and 2 are still read.
+  static constexpr int kSchemaVersion = 3;
 
   Report();  // with the "time" metric
 
@@ -242,6 +282,12 @@ struct Report {
   // The process that measured it ("pid@host:start"): two reports of one
   // process (--ab) saw the same machine state; empty when unknown.
   std::string process;
+  // This report's own runs ("<process>/<n>"): merge counts runs once, even
+  // when the same report (or a merge that holds it) is given twice.
+  std::string report_id;
+  // A hash of the profiled graph's IR (GraphHash): reports of the same graph
+  // merge whatever their files are called; empty in older reports.
+  std::string graph_hash;
   std::string clock = "steady_clock";
   int warmup = 0;
   int runs = 0;
@@ -257,6 +303,9 @@ struct Report {
   double timer_block_ns = 0;
   bool compensated = false;
   std::vector<Metric> metrics;        // metrics[0] is host time ("time")
+  std::vector<Quantity> quantities;   // per node, from the inspection run ("flops", "bytes")
+  std::vector<UncountedKind> uncounted;  // executed kinds without work counts (Finalize)
+  std::optional<Ceilings> ceilings;
   std::vector<int64_t> run_start_ns;  // start of each timed run, since the first
   // Sizes (see toolbox/sizes.h), -1 when unknown.
   int64_t parameters = -1;            // all parameters
@@ -303,6 +352,12 @@ struct Report {
   const std::vector<int64_t>& run_ns() const { return metrics[0].run_total; }
   // Index of the metric named `name`, or -1.
   int FindMetric(absl::string_view name) const;
+  // Index of the quantity named `name`, or -1.
+  int FindQuantity(absl::string_view name) const;
+  // Adds a quantity (or returns the existing one) with a 0 for every node.
+  int AddQuantity(Quantity quantity);
+  // A node's value of quantity `q` (0 when the report lacks it).
+  double QuantityOf(const NodeRecord& node, int q) const;
   // Adds a metric (or returns the existing one of that name) and gives every
   // node a zero series of `runs` values for it. Returns its index.
   int AddMetric(Metric metric);

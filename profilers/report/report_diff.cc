@@ -65,7 +65,8 @@ std::vector<const NodeRecord*> Participants(const Report& report, const DiffOpti
 class Matcher {
  public:
   Matcher(const Report& base, const Report& current, const DiffOptions& options, ReportDiff& diff)
-      : diff_(diff), base_backward_(base.FindMetric("backward")), current_backward_(current.FindMetric("backward")) {
+      : diff_(diff), base_report_(base), current_report_(current), base_backward_(base.FindMetric("backward")),
+        current_backward_(current.FindMetric("backward")) {
     base_nodes_ = Participants(base, options, &diff.unexecuted);
     current_nodes_ = Participants(current, options, &diff.unexecuted);
     base_partner_.assign(base.nodes.size(), -1);
@@ -215,11 +216,13 @@ class Matcher {
     }
     if (base != nullptr) {
       d.base_id = base->identity.id;
+      d.base_flops = base_report_.QuantityOf(*base, base_report_.FindQuantity("flops"));
       d.base_ns = MeanSelf(*base);
       d.base_backward_ns = MeanSelfOf(*base, base_backward_);
     }
     if (current != nullptr) {
       d.current_id = current->identity.id;
+      d.current_flops = current_report_.QuantityOf(*current, current_report_.FindQuantity("flops"));
       d.current_ns = MeanSelf(*current);
       d.current_backward_ns = MeanSelfOf(*current, current_backward_);
     }
@@ -227,6 +230,8 @@ class Matcher {
   }
 
   ReportDiff& diff_;
+  const Report& base_report_;
+  const Report& current_report_;
   const int base_backward_;
   const int current_backward_;
   std::vector<const NodeRecord*> base_nodes_;
@@ -264,6 +269,7 @@ void AddGroups(const Report& report, const DiffOptions& options, bool base,
                const std::function<std::vector<std::string>(const NodeRecord&)>& groups_of,
                std::map<std::string, GroupDelta>& groups, std::map<std::string, GroupRuns>& runs) {
   const int backward = report.FindMetric("backward");
+  const int flops = report.FindQuantity("flops");
   const int side = base ? 0 : 1;
   for (const NodeRecord& node : report.nodes) {
     if (!options.include_unexecuted && !node.executed()) continue;
@@ -276,6 +282,7 @@ void AddGroups(const Report& report, const DiffOptions& options, bool base,
       (base ? g.base_nodes : g.current_nodes) += 1;
       (base ? g.base_ns : g.current_ns) += ns;
       (base ? g.base_backward_ns : g.current_backward_ns) += backward_ns;
+      (base ? g.base_flops : g.current_flops) += report.QuantityOf(node, flops);
       GroupRuns& r = runs[name];
       AddRuns(r.runs[side], node.time().self);
       if (backward >= 0) AddRuns(r.backward_runs[side], node.metrics[backward].self);
@@ -473,6 +480,13 @@ ReportDiff DiffReports(const Report& base, const Report& current, const DiffOpti
   if (diff.backward) {
     diff.base_backward_total_ns = Summarize(base.metrics[base_backward].run_total).mean;
     diff.current_backward_total_ns = Summarize(current.metrics[current_backward].run_total).mean;
+  }
+  for (const auto& [report, flops] : {std::pair<const Report*, double*>{&base, &diff.base_flops},
+                                      std::pair<const Report*, double*>{&current, &diff.current_flops}}) {
+    const int q = report->FindQuantity("flops");
+    for (const NodeRecord& node : report->nodes) {
+      if (options.include_unexecuted || node.executed()) *flops += report->QuantityOf(node, q);
+    }
   }
   Matcher matcher(base, current, options, diff);
   matcher.Run();

@@ -72,6 +72,10 @@ struct NodeDelta {
   // Training steps (both reports with backward): mean backward self time.
   double base_backward_ns = 0;
   double current_backward_ns = 0;
+  // The work per run ("flops" of the reports; 0 where absent): a pass that
+  // changes FLOPs (folding batch norm) shows as such.
+  double base_flops = 0;
+  double current_flops = 0;
   // Per-run self times compared (merged: the base node against nothing).
   RowComparison stats;
   RowComparison backward_stats;  // training steps only
@@ -91,6 +95,8 @@ struct GroupDelta {
   double current_ns = 0;
   double base_backward_ns = 0;
   double current_backward_ns = 0;
+  double base_flops = 0;
+  double current_flops = 0;
   RowComparison stats;           // per-run sums of the nodes' self times
   RowComparison backward_stats;  // training steps only
   double delta_ns() const { return current_ns - base_ns; }
@@ -118,6 +124,8 @@ struct ReportDiff {
   int unexecuted = 0;  // nodes left out because they never ran (both sides)
   double matched_time_fraction = 0;
 
+  double base_flops = 0;  // all executed nodes' work per run
+  double current_flops = 0;
   // The run time (and backward time) compared run by run.
   RowComparison total;
   RowComparison backward_total;

@@ -132,6 +132,14 @@ void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
     w.Key(absl::StrCat(metric.name, ns ? "_self_us" : "_self"));
     w.Approx(Summarize(node.metrics[m].self).mean / scale);
   }
+  for (size_t q = 0; q < report.quantities.size() && q < node.quantities.size(); ++q) {
+    w.Key(report.quantities[q].name);
+    w.Double(node.quantities[q]);
+  }
+  if (!node.work_counted) {
+    w.Key("work_counted");
+    w.Bool(false);
+  }
   if (node.memory.has_value()) {
     w.Key("memory");
     WriteMemory(w, *node.memory);
@@ -223,6 +231,12 @@ NodeRecord NodeFromJson(const json& j, Report& report, int version) {
           values.get<std::vector<int64_t>>();
     }
   }
+  node.quantities.assign(report.quantities.size(), 0);
+  for (size_t q = 0; q < report.quantities.size(); ++q) {
+    const std::string& key = report.quantities[q].name;
+    if (j.contains(key) && !j.at(key).is_null()) node.quantities[q] = j.at(key).get<double>();
+  }
+  node.work_counted = j.value("work_counted", true);
   if (j.contains("memory")) node.memory = MemoryFromJson(j.at("memory"));
   if (j.contains("top_kernels")) {
     for (const json& t : j.at("top_kernels")) node.top_kernels.emplace_back(t.at(0).get<std::string>(), t.at(1).get<int64_t>());
@@ -421,6 +435,14 @@ void WriteReportJson(const Report& report, JsonWriter& w) {
     w.Key("process");
     w.String(report.process);
   }
+  if (!report.report_id.empty()) {
+    w.Key("report_id");
+    w.String(report.report_id);
+  }
+  if (!report.graph_hash.empty()) {
+    w.Key("graph_hash");
+    w.String(report.graph_hash);
+  }
   w.Key("clock"); w.String(report.clock);
   w.Key("runs"); w.Int(report.runs);
   w.Key("warmup"); w.Int(report.warmup);
@@ -495,6 +517,43 @@ void WriteReportJson(const Report& report, JsonWriter& w) {
   } else {
     w.Null();
   }
+  if (!report.quantities.empty()) {
+    w.Key("quantities");
+    w.BeginArray();
+    for (const Quantity& q : report.quantities) {
+      w.BeginObject();
+      w.Key("name"); w.String(q.name);
+      w.Key("unit");
+      w.String(q.unit == Quantity::Unit::kFlops ? "flops" : q.unit == Quantity::Unit::kBytes ? "bytes" : "count");
+      w.Key("description"); w.String(q.description);
+      w.EndObject();
+    }
+    w.EndArray();
+    // Kinds whose work is not counted, and their share of the run.
+    w.Key("uncounted");
+    w.BeginArray();
+    for (const UncountedKind& u : report.uncounted) {
+      w.BeginObject();
+      w.Key("kind"); w.String(u.kind);
+      w.Key("nodes"); w.Int(u.nodes);
+      w.Key("percent"); w.Approx(u.percent);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+  if (report.ceilings.has_value()) {
+    const Ceilings& c = *report.ceilings;
+    w.Key("peak_gflops"); w.Approx(c.peak_gflops);
+    w.Key("peak_gbps"); w.Approx(c.peak_gbps);
+    w.Key("blas_gflops"); w.Approx(c.blas_gflops);
+    w.Key("conv_gflops"); w.Approx(c.conv_gflops);
+    w.Key("ceilings_threads"); w.Int(c.threads);
+    w.Key("ceilings_source"); w.String(c.source);
+  }
+  if (report.machine.has_value()) {
+    w.Key("blas"); w.String(report.machine->blas);
+    w.Key("blas_threads"); w.Int(report.machine->blas_threads);
+  }
   w.Key("nodes");
   w.BeginArray();
   for (const NodeRecord& node : report.nodes) {
@@ -560,7 +619,8 @@ void WriteReportJson(const Report& report, JsonWriter& w) {
       w.String(source.name);
       w.Int(source.first_run);
       w.Int(source.runs);
-      if (!source.process.empty()) w.String(source.process);
+      if (!source.process.empty() || !source.report.empty()) w.String(source.process);
+      if (!source.report.empty()) w.String(source.report);
       w.EndArray();
     }
     w.EndArray();
@@ -596,6 +656,8 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
     report.model = j.at("model").get<std::string>();
     report.clock = j.value("clock", "steady_clock");
     report.process = j.value("process", "");
+    report.report_id = j.value("report_id", "");
+    report.graph_hash = j.value("graph_hash", "");
     report.runs = j.at("runs").get<int>();
     report.warmup = j.at("warmup").get<int>();
     if (report.runs < 0 || report.warmup < 0) return absl::InvalidArgumentError("report has negative run counts");
@@ -635,6 +697,33 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
     report.trainable_parameters = OptionalCount(j, "trainable_parameters");
     report.model_bytes = OptionalCount(j, "model_bytes");
     report.input_bytes = OptionalCount(j, "input_bytes");
+    if (j.contains("quantities")) {
+      for (const json& q : j.at("quantities")) {
+        Quantity quantity;
+        quantity.name = q.at("name").get<std::string>();
+        quantity.description = q.value("description", "");
+        const std::string unit = q.value("unit", "count");
+        quantity.unit = unit == "flops" ? Quantity::Unit::kFlops : unit == "bytes" ? Quantity::Unit::kBytes
+                                                                               : Quantity::Unit::kCount;
+        if (report.FindQuantity(quantity.name) >= 0) {
+          return absl::InvalidArgumentError(absl::StrCat("report has quantity '", quantity.name, "' twice"));
+        }
+        report.quantities.push_back(quantity);
+      }
+    }
+    if (j.contains("peak_gflops")) {
+      Ceilings c;
+      auto number = [&](const char* key) {
+        return j.contains(key) && j.at(key).is_number() ? j.at(key).get<double>() : -1.0;
+      };
+      c.peak_gflops = number("peak_gflops");
+      c.peak_gbps = number("peak_gbps");
+      c.blas_gflops = number("blas_gflops");
+      c.conv_gflops = number("conv_gflops");
+      c.threads = j.value("ceilings_threads", -1);
+      c.source = j.value("ceilings_source", "");
+      report.ceilings = c;
+    }
     for (const json& node : j.at("nodes")) report.nodes.push_back(NodeFromJson(node, report, version));
     for (NodeRecord& node : report.nodes) node.metrics.resize(report.metrics.size());
     if (j.contains("memory") && !j.at("memory").is_null()) {
@@ -690,6 +779,7 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
       for (const json& source : j.at("run_sources")) {
         RunSource rs{source.at(0).get<std::string>(), source.at(1).get<int>(), source.at(2).get<int>()};
         if (source.size() > 3) rs.process = source.at(3).get<std::string>();
+        if (source.size() > 4) rs.report = source.at(4).get<std::string>();
         if (rs.first_run < 0 || rs.runs < 0 || rs.first_run > report.runs || rs.runs > report.runs - rs.first_run) {
           return absl::InvalidArgumentError(absl::StrCat("report run source '", rs.name, "' is out of range"));
         }

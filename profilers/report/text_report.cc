@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/terminal_text.h"
+#include "profilers/report/roofline.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "profilers/report/stats.h"
@@ -137,6 +138,42 @@ std::string RenderSummary(const Report& report) {
                                                          "kernels from CUPTI; never added to host time)"),
                     "\n");
   }
+  if (report.FindQuantity("flops") >= 0) {
+    double flops = 0, bytes = 0;
+    const int f = report.FindQuantity("flops"), b = report.FindQuantity("bytes");
+    for (const NodeRecord& node : report.nodes) {
+      flops += report.QuantityOf(node, f);
+      bytes += report.QuantityOf(node, b);
+    }
+    std::string uncounted = "every executed kind counted";
+    if (!report.uncounted.empty()) {
+      std::vector<std::string> parts;
+      for (size_t i = 0; i < report.uncounted.size() && i < 4; ++i) {
+        const UncountedKind& u = report.uncounted[i];
+        parts.push_back(absl::StrFormat("%s %d nodes, %.1f%% of time", u.kind, u.nodes, u.percent));
+      }
+      uncounted = absl::StrCat("uncounted: ", absl::StrJoin(parts, "; "),
+                               report.uncounted.size() > 4 ? absl::StrCat("; ", report.uncounted.size() - 4, " more kinds")
+                                                            : "");
+    }
+    absl::StrAppendFormat(&out, "  work          %.4g GFLOP, %s per run (%.3g GFLOP/s over the run); %s\n", flops / 1e9,
+                          FormatBytes(static_cast<int64_t>(bytes)), run.mean > 0 ? flops / run.mean : 0.0,
+                          EscapeForTerminal(uncounted));
+  }
+  if (report.ceilings.has_value()) {
+    const Ceilings& c = *report.ceilings;
+    absl::StrAppendFormat(&out,
+                          "  roofline      peak %.1f GFLOP/s (FMA), %.1f GB/s (triad); GEMM %.1f, conv %.1f GFLOP/s "
+                          "through LibTorch; %d threads, %s",
+                          c.peak_gflops, c.peak_gbps, c.blas_gflops, c.conv_gflops, c.threads, c.source);
+    if (const double headroom = HeadroomPercent(report); headroom >= 0) {
+      absl::StrAppendFormat(&out, "; %.1f%% of the run in nodes below 20%% of attainable", headroom);
+    }
+    out += "\n";
+    if (const std::string blas = BlasNote(report); !blas.empty()) {
+      absl::StrAppend(&out, "  blas          ", EscapeForTerminal(blas), "\n");
+    }
+  }
   if (report.dropped_events > 0) {
     absl::StrAppend(&out, "  trace         ", report.dropped_events, " events did not fit and were dropped\n");
   }
@@ -178,6 +215,15 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
   for (size_t m = 1; m < report.metrics.size(); ++m) {
     columns.push_back(C{MetricHeader(report.metrics[m]), TextTable::kRight});
   }
+  const bool roofline = options.roofline && report.FindQuantity("flops") >= 0;
+  if (roofline) {
+    columns.push_back(C{"GFLOP", TextTable::kRight});
+    columns.push_back(C{"GFLOP/s", TextTable::kRight});
+    columns.push_back(C{"GB/s", TextTable::kRight});
+    columns.push_back(C{"FLOP/B", TextTable::kRight});
+    columns.push_back(C{"bound", TextTable::kLeft});
+    columns.push_back(C{"%roof", TextTable::kRight});
+  }
   if (memory) {
     columns.push_back(C{"alloc", TextTable::kRight});
     if (modules) columns.push_back(C{"self_alloc", TextTable::kRight});  // beside total/self time
@@ -192,6 +238,7 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
     columns.push_back(C{"median/report", TextTable::kRight});
     columns.push_back(C{"max/report", TextTable::kRight});
     columns.push_back(C{"slowest", TextTable::kLeft, 30});
+    columns.push_back(C{"straggler", TextTable::kLeft, 40});
   }
   if (nodes) columns.push_back(C{"input shapes", TextTable::kLeft, 70});
   TextTable table(std::move(columns));
@@ -218,6 +265,16 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
     for (size_t m = 1; m < report.metrics.size(); ++m) {
       c.push_back(m < row.metrics.size() ? MetricValue(report.metrics[m], row.metrics[m].total) : "");
     }
+    if (roofline) {
+      const RooflinePoint p = RooflineOf(report, row);
+      const bool known = !sums && p.gflops >= 0;
+      c.push_back(sums ? "" : row.work_counted ? absl::StrFormat("%.4g", p.flops / 1e9) : "?");
+      c.push_back(known ? absl::StrFormat("%.3g", p.gflops) : "");
+      c.push_back(known ? absl::StrFormat("%.3g", p.gbps) : "");
+      c.push_back(known && p.intensity >= 0 ? absl::StrFormat("%.3g", p.intensity) : "");
+      c.push_back(known ? p.bound : "");
+      c.push_back(known && p.fraction >= 0 ? absl::StrFormat("%.1f", 100 * p.fraction) : "");
+    }
     if (memory) {
       c.push_back(row.memory ? FormatBytes(row.memory->allocated_bytes) : "");
       if (modules) c.push_back(row.memory ? FormatBytes(row.memory->self_allocated_bytes) : "");
@@ -234,6 +291,10 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
       c.push_back(known ? FormatMicros(means.back()) : "");
       const int slowest = row.slowest_source();
       c.push_back(slowest >= 0 ? report.run_sources[slowest].name : "");
+      const ViewRow::Straggler straggler = row.straggler();
+      c.push_back(straggler.source >= 0 ? absl::StrFormat("%s +%.1f%%", report.run_sources[straggler.source].name,
+                                                          100 * straggler.excess)
+                                        : "");
     }
     if (nodes) c.push_back(sums ? "" : row.shapes);
     return c;

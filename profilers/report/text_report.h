@@ -24,6 +24,9 @@ std::string DescribeGradientVerification(const Report& report);
 struct TableOptions {
   bool memory = false;  // add allocation/peak/output columns (if measured)
   std::string title;    // printed above the table
+  // GFLOP, GFLOP/s, GB/s, FLOP/B, bound and % of attainable (roofline.h)
+  // columns, where the report counted work.
+  bool roofline = false;
 };
 
 std::string RenderTable(const Report& report, const View& view, const TableOptions& options = {});

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "profilers/report/roofline.h"
 
 namespace graphprof {
 
@@ -19,7 +20,15 @@ std::vector<std::string> ViewColumnNames(const Report& report) {
   }
   if (report.memory.has_value() && report.memory->backward) names.push_back("saved_bytes");
   if (report.run_sources.size() > 1) {
-    for (const char* column : {"min_report_us", "median_report_us", "max_report_us", "slowest_report"}) {
+    for (const char* column : {"min_report_us", "median_report_us", "max_report_us", "slowest_report",
+                               "straggler_report", "straggler_excess"}) {
+      names.push_back(column);
+    }
+  }
+  // The work and the roofline (roofline.h): every quantity, then the rates.
+  for (const Quantity& q : report.quantities) names.push_back(q.name);
+  if (report.FindQuantity("flops") >= 0) {
+    for (const char* column : {"gflops", "gbps", "intensity", "bound", "attainable_fraction", "work_counted"}) {
       names.push_back(column);
     }
   }
@@ -66,6 +75,22 @@ std::vector<ViewCell> ViewRowCells(const Report& report, const ViewRow& row) {
     }
     const int slowest = row.slowest_source();
     slowest >= 0 ? text(report.run_sources[slowest].name) : empty();
+    const ViewRow::Straggler straggler = row.straggler();
+    straggler.source >= 0 ? text(report.run_sources[straggler.source].name) : empty();
+    straggler.source >= 0 ? number(K::kNumber, straggler.excess) : empty();
+  }
+  // A node whose work was not counted has no value (not a 0 that reads as
+  // "free"); a group counts what its counted nodes did.
+  for (size_t q = 0; q < report.quantities.size(); ++q) {
+    const double v = q < row.quantities.size() ? row.quantities[q] : 0;
+    !row.work_counted && v == 0 ? empty() : number(K::kNumber, v);
+  }
+  if (report.FindQuantity("flops") >= 0) {
+    const RooflinePoint p = RooflineOf(report, row);
+    for (double v : {p.gflops, p.gbps, p.intensity}) v >= 0 ? number(K::kNumber, v) : empty();
+    *p.bound != '\0' ? text(p.bound) : empty();
+    p.fraction >= 0 ? number(K::kNumber, p.fraction) : empty();
+    text(row.work_counted ? "true" : "false");
   }
   return cells;
 }

@@ -1,6 +1,7 @@
 #include "profilers/report/views.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <unordered_map>
@@ -61,7 +62,14 @@ void AddSelfMemory(std::optional<NodeMemory>& into, const std::optional<NodeMemo
 }
 
 // Adds a node's self values to both sides of a grouped row.
+void AddQuantities(ViewRow& row, const NodeRecord& node) {
+  if (row.quantities.size() < node.quantities.size()) row.quantities.resize(node.quantities.size(), 0);
+  for (size_t q = 0; q < node.quantities.size(); ++q) row.quantities[q] += node.quantities[q];
+  if (node.executed() && !node.work_counted) row.work_counted = false;
+}
+
 void AddSelf(Accumulator& acc, const NodeRecord& node) {
+  AddQuantities(acc.row, node);
   for (size_t m = 0; m < acc.series.size() && m < node.metrics.size(); ++m) {
     AddInto(acc.series[m].total, node.metrics[m].self);
     AddInto(acc.series[m].self, node.metrics[m].self);
@@ -92,6 +100,10 @@ ViewRow Finish(Accumulator& acc, const Report& report) {
         ++n;
       }
       row.source_means.push_back(n > 0 ? sum / n : 0);
+      const int begin = std::min<int>(source.first_run, static_cast<int>(total.size()));
+      const int end = std::min<int>(source.first_run + source.runs, static_cast<int>(total.size()));
+      row.source_medians.push_back(
+          end > begin ? Summarize(absl::MakeConstSpan(total.data() + begin, end - begin)).median : 0);
     }
   }
   return row;
@@ -142,6 +154,7 @@ std::vector<Accumulator> NodeRows(const Report& report, const ViewOptions& optio
     acc.row.shapes = node.input_shapes;
     acc.row.source = id.source;
     acc.row.memory = node.memory;
+    AddQuantities(acc.row, node);
     acc.series = node.metrics;
     acc.calls = Sum(node.calls);
     rows.push_back(std::move(acc));
@@ -177,6 +190,7 @@ std::vector<Accumulator> ModuleRows(const Report& report, const ViewOptions& opt
         if (depth == parts.size()) AddInto(acc.series[m].self, node.metrics[m].self);
       }
       AddSelfMemory(acc.row.memory, node.memory, depth == parts.size());
+      AddQuantities(acc.row, node);
       ++acc.row.members;
       if (depth == parts.size()) acc.calls += Sum(node.calls);
     }
@@ -243,6 +257,18 @@ std::vector<SortKey> SortKeyTable(const Report& report) {
       {"peak", [](const ViewRow& r) { return r.memory ? double(r.memory->peak_bytes) : -1.0; }, true},
       {"id", [](const ViewRow& r) { return double(r.id); }, false},
   };
+  for (size_t q = 0; q < report.quantities.size(); ++q) {
+    keys.push_back({report.quantities[q].name,
+                    [q](const ViewRow& r) { return q < r.quantities.size() ? r.quantities[q] : 0.0; }, true});
+  }
+  if (report.FindQuantity("flops") >= 0) {
+    // The achieved rate in the row's self time.
+    const int flops = report.FindQuantity("flops");
+    keys.push_back({"gflops", [flops](const ViewRow& r) {
+                      const double ns = r.time().self.mean;
+                      return ns > 0 && static_cast<size_t>(flops) < r.quantities.size() ? r.quantities[flops] / ns : 0.0;
+                    }, true});
+  }
   for (size_t m = 1; m < report.metrics.size(); ++m) {
     keys.push_back({report.metrics[m].name, [m](const ViewRow& r) { return r.metrics[m].total.mean; }, true});
     keys.push_back({absl::StrCat(report.metrics[m].name, "_self"),
@@ -252,6 +278,27 @@ std::vector<SortKey> SortKeyTable(const Report& report) {
 }
 
 }  // namespace
+
+ViewRow::Straggler ViewRow::straggler() const {
+  Straggler none;
+  if (source_medians.size() < 3) return none;
+  std::vector<double> sorted = source_medians;
+  std::sort(sorted.begin(), sorted.end());
+  const size_t n = sorted.size();
+  const double center = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  std::vector<double> deviations;
+  for (double m : sorted) deviations.push_back(std::fabs(m - center));
+  std::sort(deviations.begin(), deviations.end());
+  const double mad = n % 2 == 1 ? deviations[n / 2] : (deviations[n / 2 - 1] + deviations[n / 2]) / 2;
+  const size_t worst = static_cast<size_t>(std::max_element(source_medians.begin(), source_medians.end()) -
+                                           source_medians.begin());
+  const double m = source_medians[worst];
+  if (!(center > 0) || m / center - 1 <= kStragglerMinExcess) return none;
+  // A zero spread (all other reports alike) makes any excess stand out.
+  const double sigma = 1.4826 * mad;
+  if (sigma > 0 && (m - center) / sigma <= 3.5) return none;
+  return Straggler{static_cast<int>(worst), m / center - 1};
+}
 
 int ViewRow::slowest_source() const {
   if (source_means.empty()) return -1;

@@ -57,14 +57,31 @@ struct ViewRow {
   std::string source;
   double calls = 0;    // executions per run (mean)
   std::vector<MetricStats> metrics;  // parallel to Report::metrics
+  // Report::quantities summed over the row's nodes (node rows: the node's own;
+  // modules: every node inside). work_counted: every executed node's work was.
+  std::vector<double> quantities;
+  bool work_counted = true;
   std::optional<NodeMemory> memory;  // node rows: the node's; grouped rows: self sums, peak max
   // Merged reports (Report::run_sources): the row's mean time (total) in
   // each merged report's runs, in run_sources order; empty otherwise.
   std::vector<double> source_means;
+  // The same with each report's median (what straggler() compares).
+  std::vector<double> source_medians;
 
   const MetricStats& time() const { return metrics[0]; }
   // Index of the merged report with the largest source mean (-1 without).
   int slowest_source() const;
+  // A merged report slower than the others beyond their spread: its median
+  // is more than 3.5 robust standard deviations (1.4826 x the median
+  // absolute deviation of the reports' medians) above the median report,
+  // and more than kStragglerMinExcess slower. Needs 3 reports; source -1
+  // when there is none.
+  struct Straggler {
+    int source = -1;
+    double excess = 0;  // its median / the median report's - 1
+  };
+  static constexpr double kStragglerMinExcess = 0.02;
+  Straggler straggler() const;
 };
 
 struct View {

@@ -50,6 +50,7 @@ __all__ = [
     "ab",
     "check",
     "diff",
+    "flops",
     "list_passes",
     "merge",
     "profile",
@@ -242,6 +243,29 @@ def check(base, current, fail_on="total", min_effect=0.02, alpha=0.05):
         raise ValueError("fail_on: name at least one of total, module, node")
     d = diff(base, current, min_effect=min_effect, alpha=alpha)
     return CheckResult(d, d._d.offenders(wanted), wanted)
+
+
+def flops(module, *inputs, trace=False, method="forward"):
+    """The work of one execution of `module` on `inputs`, counted as
+    profile_graph counts it (docs/roofline.md): a dict with "flops" and
+    "bytes" (the whole run), "by_kind" ({kind: flops}) and "uncounted" (the
+    executed kinds whose work is not counted, with their node counts). It
+    runs the graph once for shapes and once timed, without warm-up or
+    verification."""
+    r = profile(module, *inputs, runs=1, warmup=0, verify=False, trace=trace, method=method)
+    total_flops = total_bytes = 0.0
+    by_kind = {}
+    uncounted = {}
+    for n in r.nodes:
+        if not n["executed"]:
+            continue
+        total_flops += n.get("flops", 0.0)
+        total_bytes += n.get("bytes", 0.0)
+        by_kind[n["kind"]] = by_kind.get(n["kind"], 0.0) + n.get("flops", 0.0)
+        if not n.get("work_counted", True):
+            uncounted[n["kind"]] = uncounted.get(n["kind"], 0) + 1
+    return {"flops": total_flops, "bytes": total_bytes, "by_kind": by_kind,
+            "uncounted": sorted(uncounted.items())}
 
 
 def merge(reports, names=None):

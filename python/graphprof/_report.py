@@ -187,7 +187,8 @@ class Report:
         kind, schema, module, source, archive_source, input_shapes,
         output_shapes, executed, memory (dict or None), top_kernels, and the
         raw per-run samples calls, total_ns, self_ns (and `metrics` for
-        device/backward series when present)."""
+        device/backward series when present), and the work one run of it did:
+        flops, bytes, work_counted."""
         if self._nodes is None:
             self._nodes = self._r.nodes()
         return self._nodes

@@ -32,7 +32,10 @@ expect() {
     const report = r.nodes ? r : r.b;
     let top = report.nodes[0];
     for (const n of report.nodes) if (n.mean_us > top.mean_us) top = n;
-    console.log(JSON.stringify({top_node_id: top.id, has_diff: process.argv[2] === "true"}));
+    // Executed nodes that did floating-point work: one roofline point each.
+    const points = report.nodes.filter((n) => (n.flops || 0) > 0 && n.calls.some((c) => c > 0)).length;
+    console.log(JSON.stringify({top_node_id: top.id, has_diff: process.argv[2] === "true",
+                                roofline_points: report.peak_gflops ? points : null}));
   ' "$1" "$2"
 }
 
@@ -48,7 +51,8 @@ check_page() {
 }
 
 quick=(--warmup=1 --runs=3)
-"$tool" --zoo=resnet18 "${quick[@]}" --html="$work/resnet18.html" --format=json --output="$work/resnet18.json"
+# Given ceilings (--peaks): the page draws the roofline without measuring.
+"$tool" --zoo=resnet18 "${quick[@]}" --peaks=50,10 --html="$work/resnet18.html" --format=json --output="$work/resnet18.json"
 expect "$work/resnet18.json" false > "$work/resnet18.expect.json"
 check_page resnet18 layer4
 

@@ -346,6 +346,32 @@ try {
       speedup: document.getElementById('diff-speedup') && document.getElementById('diff-speedup').className,
     }));
     check(col.better + col.worse > 0, `diff tables colour speedups (${col.better} green, ${col.worse} red cells)`);
+    // Verdicts: each visible diff row draws its change's interval as a whisker,
+    // and the header states the run total's verdict.
+    const verdicts = await page.evaluate(() => ({
+      rows: document.querySelectorAll('#diff tr.row').length,
+      whiskers: document.querySelectorAll('#diff tr.row svg.gp-whisker').length,
+      total: document.getElementById('diff-verdict') ? document.getElementById('diff-verdict').textContent : null,
+    }));
+    check(verdicts.rows > 0 && verdicts.whiskers === verdicts.rows,
+      `every visible diff row has a whisker (${verdicts.whiskers} of ${verdicts.rows})`);
+    check(verdicts.total !== null && /(faster|slower|same|inconclusive)/.test(verdicts.total),
+      'the run total has a verdict', String(verdicts.total));
+  }
+
+  // ---------------------------------------------------------------- roofline
+  if (expect.roofline_points !== undefined && expect.roofline_points !== null) {
+    const rf = await page.evaluate(() => {
+      const svg = document.getElementById('roofline-chart');
+      return svg ? { points: svg.querySelectorAll('circle.gp-roof-point').length,
+        roofs: svg.querySelectorAll('.gp-roof-memory, .gp-roof-compute').length } : null;
+    });
+    check(rf !== null, 'the roofline chart is drawn');
+    if (rf) {
+      check(rf.points === expect.roofline_points && rf.points > 0,
+        `a roofline point per executed counted node (${rf.points} drawn, ${expect.roofline_points} expected)`);
+      check(rf.roofs === 2, 'the memory and compute roofs are drawn');
+    }
   }
 
   // ---------------------------------------------------------------- timeline

@@ -127,14 +127,60 @@ def model_and_inputs(kind):
         return torchvision.models.inception_v3(init_weights=True, aux_logits=False), (torch.randn(1, 3, 80, 80),)
     if kind == "forks":
         return Forks(), (torch.randn(2, 8),)
+    # ViT-B/16 on 64x64 images: 16 patches and the class token through all
+    # 12 encoder layers (the same weights' shapes as at 224x224).
+    if kind == "vit_b_16":
+        return torchvision.models.vit_b_16(image_size=64), (torch.randn(1, 3, 64, 64),)
     raise SystemExit(f"unknown model {kind}")
+
+
+def count_macs(model, inputs):
+    """Multiply-accumulates of every convolution, linear and multi-head
+    attention, from forward hooks on the eager modules (independent of
+    graphprof's counter): conv out x Cin/groups x kernel, linear out x in,
+    attention its four projections and its two products."""
+    total = [0]
+
+    def conv(m, args, out):
+        total[0] += out.numel() * (m.in_channels // m.groups) * m.weight[0, 0].numel()
+
+    def linear(m, args, out):
+        total[0] += out.numel() * m.in_features
+
+    def attention(m, args, out):
+        # Called with keywords (query=, key=, value=): the hook sees no
+        # arguments, so the sizes come from the output; self-attention (the
+        # models here), so keys are as long as queries.
+        y = out[0] if m.batch_first else out[0].transpose(0, 1)
+        batch, lq, e = y.shape
+        lk = lq
+        total[0] += batch * (lq + 2 * lk) * e * e + batch * lq * e * e  # q, k, v and output projections
+        total[0] += 2 * batch * lq * lk * e                              # scores and the weighted sum
+
+    hooks = []
+    for m in model.modules():
+        if isinstance(m, nn.MultiheadAttention):
+            hooks.append(m.register_forward_hook(attention))
+        elif isinstance(m, (nn.Conv1d, nn.Conv2d, nn.Conv3d)):
+            hooks.append(m.register_forward_hook(conv))
+        elif type(m) is nn.Linear:  # the attention's out_proj is a subclass, counted with the attention
+            hooks.append(m.register_forward_hook(linear))
+    with torch.no_grad():
+        model(*inputs)
+    for h in hooks:
+        h.remove()
+    return total[0]
 
 
 def make(out_dir, name):
     kind, how = name.rsplit("_", 1)
     torch.manual_seed(0)
     model, inputs = model_and_inputs(kind)
-    model.eval()
+    if how == "trainmode":  # scripted as saved by someone who forgot .eval()
+        model.train()
+        how = "script"
+    else:
+        model.eval()
     if how == "script":
         scripted = torch.jit.script(model)
     elif how == "trace":
@@ -143,6 +189,8 @@ def make(out_dir, name):
         scripted = torch.jit.trace(model, inputs, check_trace=False)
     else:
         raise SystemExit(f"unknown conversion {how}")
+    with open(os.path.join(out_dir, name + ".macs.txt"), "w") as f:
+        f.write(f"{count_macs(model, inputs)}\n")
     path = os.path.join(out_dir, name + ".pt")
     torch.jit.save(scripted, path)
     torch.save(inputs, os.path.join(out_dir, name + ".inputs.pt"))

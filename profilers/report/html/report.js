@@ -87,10 +87,42 @@
         if (typeof v !== 'number') return [asStr(v), ''];
         if (v === 0) return ['-', 'dim'];
         return [`${v.toFixed(2)}\u00d7`, v > 1 ? 'better' : v < 1 ? 'worse' : ''];
+      case 'change': return [fmtChange(v), ''];
+      case 'verdict':
+        return [asStr(v), v === 'faster' ? 'better' : v === 'slower' ? 'worse' : v === 'same' ? 'dim' : 'inconclusive'];
       default: return [asStr(v), ''];
     }
   }
-  const NUMERIC_TYPES = new Set(['int', 'num', 'us', 'pct', 'bytes', 'delta_us', 'speedup']);
+  // A diff row's change with its 95% interval: [change, low, high] as fractions.
+  function fmtChange(v) {
+    if (!Array.isArray(v) || !isNum(v[0])) return Array.isArray(v) && v[0] === null ? 'new' : '';
+    const pct = (x) => (isNum(x) ? (100 * x).toFixed(1) : '\u221e');
+    return `${v[0] > 0 ? '+' : ''}${pct(v[0])}% [${pct(v[1])}, ${pct(v[2])}]`;
+  }
+  // The interval as a whisker on a scale of -50%..+50% (clamped), 0 marked.
+  function whisker(v, verdict) {
+    const ns = 'http://www.w3.org/2000/svg';
+    const svg = document.createElementNS(ns, 'svg');
+    svg.setAttribute('class', `gp-whisker ${verdict || ''}`);
+    svg.setAttribute('width', '64');
+    svg.setAttribute('height', '10');
+    const x = (f) => 32 + 30 * clamp(isNum(f) ? f / 0.5 : (f === null ? 1 : 0), -1, 1);
+    const line = (x1, x2, y1, y2, cls) => {
+      const l = document.createElementNS(ns, 'line');
+      l.setAttribute('x1', x1); l.setAttribute('x2', x2); l.setAttribute('y1', y1); l.setAttribute('y2', y2);
+      l.setAttribute('class', cls);
+      svg.appendChild(l);
+    };
+    line(32, 32, 0, 10, 'gp-whisker-zero');
+    const lo = isNum(v[1]) ? v[1] : -1; const hi = isNum(v[2]) ? v[2] : 1;
+    line(x(lo), x(hi), 5, 5, 'gp-whisker-range');
+    const dot = document.createElementNS(ns, 'circle');
+    dot.setAttribute('cx', x(v[0])); dot.setAttribute('cy', 5); dot.setAttribute('r', 2.5);
+    dot.setAttribute('class', 'gp-whisker-dot');
+    svg.appendChild(dot);
+    return svg;
+  }
+  const NUMERIC_TYPES = new Set(['int', 'num', 'us', 'pct', 'bytes', 'delta_us', 'speedup', 'change']);
 
   // Categorical palette (colour-blind friendly-ish, readable with dark text).
   const PALETTE = ['#6d9eeb', '#f6b26b', '#93c47d', '#e06666', '#b4a7d6', '#76a5af', '#ffd966',
@@ -419,7 +451,10 @@
         const desc = this.sortDesc;
         if (NUMERIC_TYPES.has(type)) {
           const vals = new Float64Array(n);
-          for (let i = 0; i < n; i++) { const v = rows[i][ci]; vals[i] = isNum(v) ? v : NaN; }
+          for (let i = 0; i < n; i++) {
+            const v = rows[i][ci];
+            vals[i] = isNum(v) ? v : Array.isArray(v) && isNum(v[0]) ? v[0] : NaN;
+          }
           const cmp = (a, b) => {
             const x = vals[a]; const y = vals[b];
             const xn = x !== x; const yn = y !== y;           // NaN: null/missing -> always last
@@ -561,6 +596,10 @@
             if (cls) cn += ` ${cls}`;
             td.className = cn;
             td.textContent = text;
+            if (c.type === 'change' && Array.isArray(v)) {
+              const vi = this.keyIdx.get('verdict');
+              td.appendChild(whisker(v, vi !== undefined ? row[vi] : ''));
+            }
             if (i === this.nameIdx) {
               if (indent) { const d = row[this.indentIdx]; if (isNum(d) && d > 0) td.style.paddingLeft = `${8 + 14 * Math.min(d, 40)}px`; }
               td.title = text;
@@ -821,17 +860,84 @@
         h('div', { class: 'gp-card-label', text: 'Speedup' }),
         h('div', { class: `gp-speedup-big ${spCls}`, id: 'diff-speedup', text: spText }),
         h('div', { class: 'gp-card-sub' }, spWord,
-          isNum(df.matched_time_fraction) ? ` \u00b7 ${(100 * df.matched_time_fraction).toFixed(1)}% of time matched` : ''));
+          isNum(df.matched_time_fraction) ? ` \u00b7 ${(100 * df.matched_time_fraction).toFixed(1)}% of time matched` : ''),
+        df.total ? h('div', { class: 'gp-card-sub', id: 'diff-verdict' },
+          `median ${fmtChange(df.total.change)} `,
+          h('span', { class: formatCell('verdict', df.total.verdict)[1], text: asStr(df.total.verdict) })) : null,
+        df.noise_note ? h('div', { class: 'gp-card-sub dim', text: df.noise_note }) : null);
       el.appendChild(h('div', { class: 'gp-diff-models', style: 'grid-template-columns: 1fr auto 1fr 220px' },
         model('Base', df.base_model, df.base_total_us), h('div', { class: 'gp-diff-arrow', text: '\u2192' }),
         model('Current', df.current_model, df.current_total_us), spEl));
       const g = tableGroup('diff', df.tables || {}, ['module', 'kind', 'node'], { module: 'Modules', kind: 'Kinds', node: 'Nodes' });
       if (!g.views.size) { el.appendChild(h('div', { class: 'gp-empty', text: 'No comparison tables.' })); return; }
       el.appendChild(h('div', { class: 'gp-section-head', style: 'border-bottom:0;padding-bottom:0' }, g.tabs,
-        h('span', { class: 'gp-hint', text: 'speedup = base / current; green is faster, red is slower' })));
+        h('span', { class: 'gp-hint', text: 'speedup = base / current; change: median with its 95% interval (whisker: -50%..+50%); green is faster, red is slower, only where significant' })));
       el.appendChild(g.body);
       app.diffTables = g;
       pendingShows.push(() => g.select(g.views.has('module') ? 'module' : [...g.views.keys()][0]));
+    });
+  }
+
+  // ---------------------------------------------------------------- roofline
+  // Log-log: arithmetic intensity (FLOP/B) against achieved GFLOP/s, the
+  // memory roof (peak_gbps x intensity) and the compute roof (peak_gflops);
+  // one point per executed counted node, its area by self time; hover names
+  // it, a click selects its row.
+  function renderRoofline(main, d) {
+    const rf = d.roofline;
+    if (!rf || !Array.isArray(rf.points) || !isNum(rf.peak_gflops) || !isNum(rf.peak_gbps)) return;
+    const { el } = section('roofline-section', 'Roofline', `peak ${rf.peak_gflops.toFixed(1)} GFLOP/s, ${rf.peak_gbps.toFixed(1)} GB/s (${asStr(rf.source)})`);
+    main.appendChild(el);
+    guarded('roofline', el, () => {
+      const pts = rf.points.filter((p) => Array.isArray(p) && isNum(p[1]) && isNum(p[2]) && p[1] > 0 && p[2] > 0);
+      const ns = 'http://www.w3.org/2000/svg';
+      const W = 720, H = 360, L = 56, B = 36, R = 12, T = 12;
+      const ridge = rf.peak_gflops / rf.peak_gbps;
+      const xs = pts.map((p) => p[1]).concat([ridge]);
+      const ys = pts.map((p) => p[2]).concat([rf.peak_gflops]);
+      const lx0 = Math.floor(Math.log10(Math.min(...xs)) - 0.5), lx1 = Math.ceil(Math.log10(Math.max(...xs)) + 0.5);
+      const ly0 = Math.floor(Math.log10(Math.min(...ys)) - 0.5), ly1 = Math.ceil(Math.log10(rf.peak_gflops * 2));
+      const X = (v) => L + (W - L - R) * (Math.log10(v) - lx0) / Math.max(1e-9, lx1 - lx0);
+      const Y = (v) => H - B - (H - B - T) * (Math.log10(v) - ly0) / Math.max(1e-9, ly1 - ly0);
+      const svg = document.createElementNS(ns, 'svg');
+      svg.setAttribute('id', 'roofline-chart');
+      svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+      svg.setAttribute('width', String(W));
+      svg.setAttribute('height', String(H));
+      const add = (tag, attrs, text) => {
+        const e = document.createElementNS(ns, tag);
+        for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+        if (text != null) e.textContent = text;
+        svg.appendChild(e);
+        return e;
+      };
+      for (let k = lx0; k <= lx1; k++) {
+        add('line', { x1: X(10 ** k), x2: X(10 ** k), y1: T, y2: H - B, class: 'gp-roof-grid' });
+        add('text', { x: X(10 ** k), y: H - B + 14, 'text-anchor': 'middle', class: 'gp-roof-tick' }, `1e${k}`);
+      }
+      for (let k = ly0; k <= ly1; k++) {
+        add('line', { x1: L, x2: W - R, y1: Y(10 ** k), y2: Y(10 ** k), class: 'gp-roof-grid' });
+        add('text', { x: L - 4, y: Y(10 ** k) + 4, 'text-anchor': 'end', class: 'gp-roof-tick' }, `1e${k}`);
+      }
+      const xmin = 10 ** lx0, xmax = 10 ** lx1;
+      add('line', { x1: X(xmin), y1: Y(xmin * rf.peak_gbps), x2: X(ridge), y2: Y(rf.peak_gflops), class: 'gp-roof-memory' });
+      add('line', { x1: X(ridge), y1: Y(rf.peak_gflops), x2: X(xmax), y2: Y(rf.peak_gflops), class: 'gp-roof-compute' });
+      add('text', { x: X(xmax) - 4, y: Y(rf.peak_gflops) - 4, 'text-anchor': 'end', class: 'gp-roof-label' }, `${rf.peak_gflops.toFixed(1)} GFLOP/s`);
+      add('text', { x: X(xmin) + 4, y: Y(xmin * rf.peak_gbps) - 6, class: 'gp-roof-label' }, `${rf.peak_gbps.toFixed(1)} GB/s`);
+      add('text', { x: (L + W - R) / 2, y: H - 4, 'text-anchor': 'middle', class: 'gp-roof-axis' }, 'arithmetic intensity (FLOP/byte)');
+      add('text', { x: 12, y: (T + H - B) / 2, transform: `rotate(-90 12 ${(T + H - B) / 2})`, 'text-anchor': 'middle', class: 'gp-roof-axis' }, 'achieved GFLOP/s');
+      const maxUs = Math.max(1e-9, ...pts.map((p) => (isNum(p[3]) ? p[3] : 0)));
+      for (const p of pts) {
+        const r = 2 + 10 * Math.sqrt(Math.max(0, isNum(p[3]) ? p[3] : 0) / maxUs);
+        const c = add('circle', { cx: X(p[1]), cy: Y(p[2]), r: r.toFixed(2), class: 'gp-roof-point', 'data-id': p[0] });
+        const title = document.createElementNS(ns, 'title');
+        title.textContent = `${asStr(p[5])}: ${p[2].toPrecision(3)} GFLOP/s at ${p[1].toPrecision(3)} FLOP/B` +
+          (isNum(p[4]) ? `, ${(100 * p[4]).toFixed(1)}% of attainable` : '') + (isNum(p[3]) ? `, ${fmtUs(p[3])} us` : '');
+        c.appendChild(title);
+        c.addEventListener('click', () => selectNode(p[0], 'roofline'));
+      }
+      el.appendChild(h('div', { class: 'gp-roofline' }, svg));
+      el.appendChild(h('div', { class: 'gp-hint', text: `${pts.length} nodes; area: self time; the lines: what this machine can do at each intensity` }));
     });
   }
 
@@ -1672,9 +1778,10 @@
   function topbar(d) {
     const s = (d && d.summary) || {};
     const nav = h('nav', { class: 'gp-nav' });
-    const links = [['summary', 'Summary'], ['diff', 'Comparison'], ['icicle-section', 'Modules'], ['timeline-section', 'Timeline'], ['tables-section', 'Tables'], ['ir-section', 'IR']];
+    const links = [['summary', 'Summary'], ['diff', 'Comparison'], ['icicle-section', 'Modules'], ['timeline-section', 'Timeline'], ['tables-section', 'Tables'], ['roofline-section', 'Roofline'], ['ir-section', 'IR']];
     for (const [id, label] of links) {
       if (id === 'diff' && !(d && d.diff)) continue;
+      if (id === 'roofline-section' && !(d && d.roofline)) continue;
       const a = h('a', { href: `#${id}`, text: label });
       a.addEventListener('click', (e) => { const t = document.getElementById(id); if (t) { e.preventDefault(); t.scrollIntoView({ block: 'start' }); } });
       nav.appendChild(a);
@@ -1708,6 +1815,7 @@
     lap('index');
     renderSummary(main, d); lap('summary');
     renderDiff(main, d); lap('diff');
+    renderRoofline(main, d); lap('roofline');
     renderIcicle(main, d); lap('icicle');
     renderTimeline(main, d); lap('timeline');
     renderTables(main, d); lap('tables');

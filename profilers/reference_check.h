@@ -1,0 +1,54 @@
+// Checking outputs after passes (--passes, --ab, --freeze), when float
+// rounding may legitimately change.
+//
+// A fixed rtol/atol cannot be right for every model: a deep float32 network
+// whose sums a pass reorders (MKLDNN) moves outputs of magnitude 100 by 1e-4,
+// while a shallow one moves by 1e-7. So the yardstick is the model's own
+// float32 rounding error: the unmodified module runs once more in float64
+// (parameters, buffers and floating inputs converted), and the output after
+// the passes passes when its error against that reference is at most
+// kRoundingFactor times the error of the unmodified float32 output
+// (native forward), or below kRelativeFloor of the output's magnitude:
+//
+//   err(X) = max |X - R64| / max |R64|   over all floating output elements
+//   passed  iff  err(after) <= max(kRoundingFactor * err(native), kRelativeFloor)
+//
+// A real change (a weight perturbed by 1e-3 of its value) moves outputs by
+// orders of magnitude more than rounding does and fails. Where the module
+// cannot run in float64 (dtype-specific code, quantized ops), the check
+// falls back to rtol/atol and says so in the Verification's detail.
+#ifndef GRAPHPROF_PROFILERS_REFERENCE_CHECK_H_
+#define GRAPHPROF_PROFILERS_REFERENCE_CHECK_H_
+
+#include <torch/script.h>
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "profilers/report/report.h"
+
+namespace graphprof {
+
+inline constexpr double kRoundingFactor = 16;
+inline constexpr double kRelativeFloor = 1e-6;
+
+// `method` of a float64 copy of `module` on float64 copies of `inputs`.
+absl::StatusOr<c10::IValue> RunInDouble(const torch::jit::Module& module, const std::string& method,
+                                        const std::vector<c10::IValue>& inputs);
+
+// The comparison above: `actual` (after the passes) and `native` (the
+// unmodified module in float32) against `reference64`. Identical outputs
+// are identical; a different structure fails.
+Verification VerifyAgainstDouble(const c10::IValue& reference64, const c10::IValue& native, const c10::IValue& actual,
+                                 std::string reference);
+
+// Verifies `actual`, the output after passes, for `module` as given: against
+// a float64 run where it works, else with rtol/atol against `native`.
+Verification VerifyAfterPasses(const torch::jit::Module& module, const std::string& method,
+                               const std::vector<c10::IValue>& inputs, const c10::IValue& native,
+                               const c10::IValue& actual, double rtol, double atol, std::string reference);
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_PROFILERS_REFERENCE_CHECK_H_

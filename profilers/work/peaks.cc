@@ -1,0 +1,226 @@
+#include "profilers/work/peaks.h"
+
+#include <ATen/ATen.h>
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace graphprof {
+namespace kernels {
+float FmaAvx512(int64_t iterations);
+float FmaAvx2(int64_t iterations);
+float FmaScalar(int64_t iterations);
+void Triad(float* a, const float* b, const float* c, float s, size_t begin, size_t end);
+}  // namespace kernels
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+// The best and the median of `repeats` measurements of `measure` (a rate).
+struct Rates {
+  double best = 0;
+  double median = 0;
+  bool steady() const { return best > 0 && median >= 0.9 * best; }
+};
+
+template <typename F>
+Rates Repeat(int repeats, F measure) {
+  std::vector<double> rates;
+  for (int i = 0; i < repeats; ++i) rates.push_back(measure());
+  std::sort(rates.begin(), rates.end());
+  return Rates{rates.back(), rates[rates.size() / 2]};
+}
+
+struct Fma {
+  float (*kernel)(int64_t);
+  double flops_per_iteration;
+};
+
+Fma BestFma() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return Fma{kernels::FmaAvx512, 16 * 16 * 2};
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Fma{kernels::FmaAvx2, 12 * 8 * 2};
+  return Fma{kernels::FmaScalar, 8 * 2};
+}
+
+volatile float g_sink;
+
+double FmaOnce(int threads, int64_t iterations) {
+  const Fma fma = BestFma();
+  std::vector<std::thread> workers;
+  std::vector<float> results(threads);
+  const auto start = Clock::now();
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] { results[t] = fma.kernel(iterations); });
+  }
+  for (std::thread& w : workers) w.join();
+  const double seconds = Seconds(start, Clock::now());
+  for (float r : results) g_sink = g_sink + r;
+  return threads * iterations * fma.flops_per_iteration / seconds / 1e9;
+}
+
+Rates FmaRates(int threads) {
+  // About 30 ms a repeat.
+  int64_t iterations = 1 << 16;
+  while (iterations < (int64_t{1} << 30)) {
+    const auto start = Clock::now();
+    FmaOnce(threads, iterations);
+    if (Seconds(start, Clock::now()) > 0.03) break;
+    iterations *= 2;
+  }
+  return Repeat(7, [&] { return FmaOnce(threads, iterations); });
+}
+
+Rates TriadRates(int threads) {
+  constexpr size_t kFloats = 8 << 20;  // 32 MB a buffer
+  std::vector<float> a(kFloats), b(kFloats, 1.0f), c(kFloats, 2.0f);
+  auto once = [&] {
+    std::vector<std::thread> workers;
+    const auto start = Clock::now();
+    for (int t = 0; t < threads; ++t) {
+      const size_t begin = kFloats * t / threads, end = kFloats * (t + 1) / threads;
+      workers.emplace_back([&, begin, end] { kernels::Triad(a.data(), b.data(), c.data(), 3.0f, begin, end); });
+    }
+    for (std::thread& w : workers) w.join();
+    const double seconds = Seconds(start, Clock::now());
+    return 3.0 * kFloats * sizeof(float) / seconds / 1e9;
+  };
+  once();  // first touch
+  Rates r = Repeat(7, once);
+  g_sink = g_sink + a[kFloats / 2];
+  return r;
+}
+
+std::string CacheDir(const PeakOptions& options) {
+  if (!options.cache_dir.empty()) return options.cache_dir;
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  if (xdg != nullptr && *xdg != '\0') return absl::StrCat(xdg, "/graphprof/peaks");
+  const char* home = std::getenv("HOME");
+  if (home != nullptr && *home != '\0') return absl::StrCat(home, "/.cache/graphprof/peaks");
+  return "";
+}
+
+std::string CachePath(const Machine& machine, const PeakOptions& options) {
+  const std::string dir = CacheDir(options);
+  if (dir.empty()) return "";
+  const std::string key = absl::StrCat(machine.cpu, "|", machine.cores, "|", options.threads, "|", machine.blas, "|",
+                                       machine.libtorch);
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char ch : key) {
+    h ^= ch;
+    h *= 1099511628211ull;
+  }
+  return absl::StrFormat("%s/peaks-%016x.txt", dir, h);
+}
+
+void MakeDirectories(const std::string& path) {
+  for (size_t i = 1; i < path.size(); ++i) {
+    if (path[i] == '/') mkdir(path.substr(0, i).c_str(), 0755);
+  }
+  mkdir(path.c_str(), 0755);
+}
+
+}  // namespace
+
+double FmaPeakGflops(int threads) { return FmaRates(std::max(1, threads)).best; }
+double TriadGbps(int threads) { return TriadRates(std::max(1, threads)).best; }
+
+double GemmGflops() {
+  // The largest size whose product takes under ~0.15 s (the reference BLAS
+  // runs at about 2 GFLOP/s, an optimized one at tens).
+  int64_t n = 128;
+  double best = 0;
+  while (n <= 1024) {
+    const at::Tensor a = at::randn({n, n}), b = at::randn({n, n});
+    double seconds = 1e9;
+    for (int i = 0; i < 3; ++i) {
+      const auto start = Clock::now();
+      const at::Tensor c = at::mm(a, b);
+      seconds = std::min(seconds, Seconds(start, Clock::now()));
+      g_sink = g_sink + c.data_ptr<float>()[0];
+    }
+    best = std::max(best, 2.0 * n * n * n / seconds / 1e9);
+    if (seconds > 0.05) break;
+    n *= 2;
+  }
+  return best;
+}
+
+double ConvGflops() {
+  const at::Tensor x = at::randn({1, 64, 56, 56}), w = at::randn({64, 64, 3, 3});
+  const double flops = 2.0 * 64 * 56 * 56 * 64 * 9;
+  double seconds = 1e9;
+  for (int i = 0; i < 4; ++i) {
+    const auto start = Clock::now();
+    const at::Tensor y = at::conv2d(x, w, {}, 1, 1);
+    if (i > 0) seconds = std::min(seconds, Seconds(start, Clock::now()));  // the first pays for setup
+    g_sink = g_sink + y.data_ptr<float>()[0];
+  }
+  return flops / seconds / 1e9;
+}
+
+bool MatchBlasThreads(int threads) {
+  using SetThreads = void (*)(int);
+  if (auto* set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) {
+    set(threads);
+    return true;
+  }
+  return false;
+}
+
+std::optional<Ceilings> CachedCeilings(const Machine& machine, const PeakOptions& options) {
+  const std::string path = CachePath(machine, options);
+  if (path.empty()) return std::nullopt;
+  std::ifstream in(path);
+  Ceilings c;
+  std::string date;
+  if (!(in >> c.peak_gflops >> c.peak_gbps >> c.blas_gflops >> c.conv_gflops >> date)) return std::nullopt;
+  if (!(c.peak_gflops > 0 && c.peak_gbps > 0)) return std::nullopt;
+  c.threads = options.threads;
+  c.source = absl::StrCat("cached (measured ", date, ")");
+  return c;
+}
+
+Ceilings MeasureCeilings(const Machine& machine, const PeakOptions& options) {
+  if (!options.remeasure) {
+    if (std::optional<Ceilings> cached = CachedCeilings(machine, options)) return *cached;
+  }
+  const int threads = std::max(1, options.threads);
+  const Rates fma = FmaRates(threads);
+  const Rates triad = TriadRates(threads);
+  Ceilings c;
+  c.peak_gflops = fma.best;
+  c.peak_gbps = triad.best;
+  c.blas_gflops = GemmGflops();
+  c.conv_gflops = ConvGflops();
+  c.threads = threads;
+  const bool steady = fma.steady() && triad.steady();
+  c.source = steady ? "measured" : "measured (repeats disagreed by over 10%: not cached)";
+  const std::string path = CachePath(machine, options);
+  if (steady && !path.empty()) {
+    MakeDirectories(path.substr(0, path.rfind('/')));
+    char date[32];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
+    std::ofstream out(path);
+    out << absl::StrFormat("%.6g %.6g %.6g %.6g %s\n", c.peak_gflops, c.peak_gbps, c.blas_gflops, c.conv_gflops, date);
+    if (!out) c.source = "measured (the cache could not be written)";
+  }
+  return c;
+}
+
+}  // namespace graphprof
