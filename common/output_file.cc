@@ -186,7 +186,8 @@ std::string OutputFiles::written_path(const std::string& path) const {
 }
 
 absl::Status OutputFiles::Commit() {
-  InstallInterruptHandlers();
+  // Temporary files are registered for removal on a terminating signal; the
+  // handlers are the program's to install (the CLI does, Python does not).
   const IgnoreBrokenPipes ignore_broken_pipes;
   // Resolve every target first; devices and pipes are written in place.
   std::vector<Temp> temps;

@@ -6,7 +6,9 @@
 // (created exclusively, with the target's permissions when it exists) and
 // only when all are written are they renamed over their targets. If writing
 // any of them fails, no target is touched and no temporary file is left;
-// SIGINT/SIGTERM meanwhile remove the temporaries (common/interrupt.h).
+// a terminating signal meanwhile removes the temporaries where the program
+// installed common/interrupt.h's handlers (profile_graph does; the Python
+// extension installs none: signals belong to the user's program).
 // A symlink is followed (the file it points to is replaced, the link
 // stays); a target that exists and is not a regular file (/dev/null, a FIFO)
 // is written in place, after the temporary files and before any rename, so

@@ -39,10 +39,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "common/output_file.h"
 #include "common/status_util.h"
 #include "interpreter/graph_plan.h"
 #include "interpreter/interpreter.h"
 #include "ir/ivalue_util.h"
+#include "ir/loader.h"
 #include "ir/passes.h"
 #include "ir/prepared_graph.h"
 #include "profilers/autograd/training_step.h"
@@ -101,6 +103,16 @@ const char* ErrorClass(absl::StatusCode code) {
 [[noreturn]] void Throw(const absl::Status& status) {
   py::module_ errors = py::module_::import("graphprof._errors");
   py::object exception = errors.attr(ErrorClass(status.code()))(OneLine(status.message()));
+  exception.attr("code") = absl::StatusCodeToString(status.code());
+  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exception.ptr())), exception.ptr());
+  throw py::error_already_set();
+}
+
+// Raises a FileError (an OSError) for a failed read or write of a file,
+// whatever the status code: the message names the user's path.
+[[noreturn]] void ThrowFileError(const absl::Status& status) {
+  py::module_ errors = py::module_::import("graphprof._errors");
+  py::object exception = errors.attr("FileError")(OneLine(status.message()));
   exception.attr("code") = absl::StatusCodeToString(status.code());
   PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exception.ptr())), exception.ptr());
   throw py::error_already_set();
@@ -1000,6 +1012,36 @@ PYBIND11_MODULE(_graphprof, m) {
         return std::make_shared<Report>(Take(merger.Finish()));
       },
       py::arg("reports"), py::arg("names"));
+
+  // Report.load / save*: the CLI's reader (a regular file, bounded: no
+  // device, pipe or directory is read) and writer (OutputFiles: whole or
+  // not at all, the target's permissions or the umask's, through symlinks,
+  // no temporary file left, the user's path in messages).
+  m.def(
+      "read_file",
+      [](const std::string& path) {
+        absl::StatusOr<std::string> text;
+        {
+          py::gil_scoped_release release;
+          text = ReadFile(path);
+        }
+        if (!text.ok()) ThrowFileError(text.status());
+        return py::bytes(*text);
+      },
+      py::arg("path"));
+  m.def(
+      "write_file",
+      [](const std::string& path, const py::bytes& data) {
+        OutputFiles files;
+        files.Add(path, std::string(data));
+        absl::Status written;
+        {
+          py::gil_scoped_release release;
+          written = files.Commit();
+        }
+        if (!written.ok()) ThrowFileError(written);
+      },
+      py::arg("path"), py::arg("data"));
 
   m.def("list_passes", []() {
     py::list out;

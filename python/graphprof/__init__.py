@@ -20,6 +20,10 @@ Interpreter    torch.fx-style interpreter whose run_node can be overridden
 list_passes()  the passes `passes=` and ab() accept
 """
 
+import inspect
+import math
+import numbers
+
 import torch  # first: registers torch's pybind11 types the extension uses
 
 from . import _graphprof
@@ -72,6 +76,67 @@ def _passes_text(passes):
     return ",".join(names)
 
 
+_MAX_COUNT = 2**31 - 1  # runs, warm-up runs: the engine counts them in an int
+
+
+def _int_arg(name, value, low, high=_MAX_COUNT):
+    """An int argument: TypeError for other types (bool, str, float
+    included), InvalidArgumentError (a ValueError) outside [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError("%s: expected an int, got %s" % (name, type(value).__name__))
+    value = int(value)
+    if value < low:
+        raise InvalidArgumentError("%s must be %s" % (name, "0 or more" if low == 0 else "at least %d" % low))
+    if value > high:
+        raise InvalidArgumentError("%s must be at most %d, got %d" % (name, high, value))
+    return value
+
+
+def _bool_arg(name, value):
+    if not isinstance(value, (bool, numbers.Integral)) or value not in (0, 1):
+        raise TypeError("%s: expected True or False, got %r" % (name, value))
+    return bool(value)
+
+
+def _tolerance_arg(name, value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError("%s: expected a number, got %s" % (name, type(value).__name__))
+    value = float(value)
+    if not (value >= 0 and math.isfinite(value)):
+        raise InvalidArgumentError("%s must be a finite number, 0 or more, got %r" % (name, value))
+    return value
+
+
+def _str_arg(name, value, optional=False):
+    if value is None and optional:
+        return ""
+    if not isinstance(value, str):
+        raise TypeError("%s: expected a string%s, got %s" % (name, " or None" if optional else "",
+                                                              type(value).__name__))
+    return value
+
+
+def _check_inputs(inputs):
+    """Tensors that hold no data (the meta device) cannot be run: one line,
+    not LibTorch's 40-line dispatcher message."""
+    def visit(value, where, depth):
+        if depth > 100:
+            return
+        if isinstance(value, torch.Tensor):
+            if value.device.type == "meta":
+                raise InvalidArgumentError("%s is a tensor on the meta device (shapes only, no data): graphprof "
+                                           "runs the graph, so inputs must hold data (e.g. torch.empty_like(t, "
+                                           "device=\"cpu\"))" % where)
+        elif isinstance(value, (list, tuple)):
+            for i, v in enumerate(value):
+                visit(v, "%s[%d]" % (where, i), depth + 1)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                visit(v, "%s[%r]" % (where, k), depth + 1)
+    for i, value in enumerate(inputs):
+        visit(value, "input %d" % (i + 1), 0)
+
+
 def _target(module, inputs, trace, method):
     """What the C++ side takes: a ScriptModule's C++ module (`_c`) or a
     ScriptFunction. nn.Modules and plain functions are scripted, or traced
@@ -84,6 +149,13 @@ def _target(module, inputs, trace, method):
         if trace:
             raise ValueError("trace=True applies to nn.Modules and functions; this is already a ScriptFunction")
         return module
+    if not isinstance(module, torch.nn.Module) and callable(module) and not (
+            inspect.isfunction(module) or inspect.ismethod(module)):
+        # torch.relu, a functools.partial, a class instance with __call__:
+        # TorchScript can only script Python functions and nn.Modules.
+        raise TypeError("cannot script %s (%s): pass a torch.jit.ScriptModule, a torch.jit.ScriptFunction, an "
+                        "nn.Module or a Python function, e.g. def f(x): return torch.relu(x)"
+                        % (getattr(module, "__name__", repr(module)), type(module).__name__))
     if isinstance(module, torch.nn.Module) or callable(module):
         if trace:
             if method != "forward":
@@ -135,12 +207,26 @@ def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backw
     Report; engine failures raise GraphprofError subclasses with
     profile_graph's one-line message.
     """
+    runs = _int_arg("runs", runs, 1)
+    warmup = _int_arg("warmup", warmup, 0)
+    memory = _bool_arg("memory", memory)
+    verify = _bool_arg("verify", verify)
+    backward = _bool_arg("backward", backward)
+    trace = _bool_arg("trace", trace)
+    compensate = _bool_arg("compensate", compensate)
+    rtol = _tolerance_arg("rtol", rtol)
+    atol = _tolerance_arg("atol", atol)
+    method = _str_arg("method", method)
+    name = _str_arg("name", name, optional=True)
+    clock = _str_arg("clock", clock, optional=True)
+    loss_output = -1 if loss_output is None else _int_arg("loss_output", loss_output, 0)
+    passes = _passes_text(passes)
+    _check_inputs(inputs)
     target = _target(module, inputs, trace, method)
-    r = _graphprof.profile(target, tuple(inputs), runs=int(runs), warmup=int(warmup), passes=_passes_text(passes),
-                           verify=bool(verify), rtol=float(rtol), atol=float(atol), method=method,
-                           name=name or "", backward=bool(backward),
-                           loss_output=-1 if loss_output is None else int(loss_output), clock=clock or "",
-                           compensate=bool(compensate))
+    r = _graphprof.profile(target, tuple(inputs), runs=runs, warmup=warmup, passes=passes,
+                           verify=verify, rtol=rtol, atol=atol, method=method,
+                           name=name, backward=backward, loss_output=loss_output, clock=clock,
+                           compensate=compensate)
     report = Report(r, memory=memory, method=method)
     failure = r.verification_failure(method)
     if failure is not None:
@@ -168,12 +254,23 @@ def ab(module, passes, *inputs, runs=10, warmup=3, memory=False, verify=True, tr
     VerificationError whose .result holds the ABResult.
     """
     passes = _passes_text(passes)
+    runs = _int_arg("runs", runs, 1)
+    warmup = _int_arg("warmup", warmup, 0)
+    memory = _bool_arg("memory", memory)
+    verify = _bool_arg("verify", verify)
+    trace = _bool_arg("trace", trace)
+    diff_all = _bool_arg("diff_all", diff_all)
+    rtol = _tolerance_arg("rtol", rtol)
+    atol = _tolerance_arg("atol", atol)
+    method = _str_arg("method", method)
+    name = _str_arg("name", name, optional=True)
+    _check_inputs(inputs)
     target = _target(module, inputs, trace, method)
     if not isinstance(target, torch._C.ScriptModule):
         raise TypeError("ab() needs a module: passes apply to modules, not to script functions")
-    before, after, d = _graphprof.ab(target, passes, tuple(inputs), runs=int(runs), warmup=int(warmup),
-                                     verify=bool(verify), rtol=float(rtol), atol=float(atol), method=method,
-                                     diff_all=bool(diff_all), name=name or "",
+    before, after, d = _graphprof.ab(target, passes, tuple(inputs), runs=runs, warmup=warmup,
+                                     verify=verify, rtol=rtol, atol=atol, method=method,
+                                     diff_all=diff_all, name=name,
                                      min_effect=_fraction("min_effect", min_effect, low_open=False),
                                      alpha=_fraction("alpha", alpha, low_open=True))
     before = Report(before, memory=memory, method=method)
@@ -272,7 +369,11 @@ def merge(reports, names=None):
     """Merges reports of the same model (from several processes, ranks or
     inputs) into one: runs concatenated, per-report spread in every view.
     `names` label the reports (default report1, report2, ...)."""
+    if isinstance(reports, (Report, str, bytes)):
+        raise TypeError("merge() takes a list of graphprof.Report objects, got one %s" % type(reports).__name__)
     reports = list(reports)
+    if not reports:
+        raise InvalidArgumentError("merge(): no reports to merge")
     for r in reports:
         if not isinstance(r, Report):
             raise TypeError("merge() takes graphprof.Report objects, got %s" % type(r).__name__)

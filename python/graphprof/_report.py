@@ -6,9 +6,9 @@ these classes only choose defaults, convert to pandas and write files.
 
 import html as _html
 import os
-import tempfile
 
 from . import _graphprof
+from ._errors import InvalidArgumentError
 
 VIEWS = ("node", "kind", "module", "shape")
 
@@ -24,24 +24,24 @@ _CSV_DESCRIPTIVE = {"id", "name", "kind", "module", "shapes", "source", "depth",
 _DEFAULT_TABLE_ROWS = 20  # profile_graph's --top default for tables
 
 
-def _write_atomically(path, data):
-    """Writes `data` (str or bytes) to `path` whole: a temporary file next to
-    it, renamed over it (as profile_graph writes its outputs)."""
-    path = os.fspath(path)
+def _path(path, what):
+    """A file path argument as str: str, bytes or os.PathLike; an int (a
+    file descriptor to open()) or anything else is a TypeError."""
+    if isinstance(path, (str, bytes, os.PathLike)):
+        return os.fsdecode(os.fspath(path))
+    raise TypeError("%s: expected a path (str or os.PathLike), got %s" % (what, type(path).__name__))
+
+
+def _write_atomically(path, data, what="save"):
+    """Writes `data` (str or bytes) to `path` whole, through the CLI's writer
+    (common/output_file.h): a temporary file next to it renamed over it, the
+    target's permissions (or the umask's), symlinks written through, devices
+    and pipes written in place; a failure raises FileError (an OSError)
+    naming `path` and leaves nothing behind."""
+    path = _path(path, what)
     if isinstance(data, str):
         data = data.encode("utf-8")
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, temp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
+    _graphprof.write_file(path, bytes(data))
 
 
 def _pandas():
@@ -253,7 +253,12 @@ class Report:
     def from_json(cls, text):
         """A Report from to_json()'s text (or profile_graph's JSON output)."""
         if isinstance(text, (bytes, bytearray)):
-            text = bytes(text).decode("utf-8")
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise InvalidArgumentError("report is not UTF-8 text (byte %d)" % e.start) from None
+        elif not isinstance(text, str):
+            raise TypeError("from_json: expected str or bytes, got %s" % type(text).__name__)
         return cls(_graphprof._Report.from_json(text))
 
     def save(self, path):
@@ -262,9 +267,10 @@ class Report:
 
     @classmethod
     def load(cls, path):
-        """Reads a JSON report written by save() or profile_graph."""
-        with open(path, "rb") as f:
-            return cls.from_json(f.read())
+        """Reads a JSON report written by save() or profile_graph. Only a
+        regular file is read (as the CLI's --compare does): a directory,
+        device or pipe raises FileError, as an unreadable file does."""
+        return cls.from_json(_graphprof.read_file(_path(path, "load")))
 
     def chrome_trace(self):
         """The timed runs as a Chrome trace (JSON text)."""
@@ -272,7 +278,7 @@ class Report:
 
     def save_trace(self, path):
         """profile_graph --trace: chrome://tracing, ui.perfetto.dev."""
-        _write_atomically(path, self._r.chrome_trace())
+        _write_atomically(path, self._r.chrome_trace(), "save_trace")
 
     def annotated_ir(self):
         """profile_graph --annotate: the IR, each node line with its time."""
@@ -283,7 +289,7 @@ class Report:
         return self._r.html(None).decode("utf-8")
 
     def save_html(self, path):
-        _write_atomically(path, self._r.html(None))
+        _write_atomically(path, self._r.html(None), "save_html")
 
     def _repr_html_(self):
         return _iframe(self.html())

@@ -8,6 +8,7 @@ Standalone: PYTHONPATH=bazel-bin/python /usr/bin/python3 python/tests/graphprof_
 import json
 import math
 import os
+import pathlib
 import re
 import subprocess
 import sys
@@ -634,6 +635,122 @@ class AbDiffMergeTest(unittest.TestCase):
         self.assertEqual([o["what"] for o in gate.offenders], ["total"])
         self.assertGreater(gate.offenders[0]["change"], 1.5)
         self.assertTrue(graphprof.check(slow, result.before).passed, "faster is no regression")
+
+
+class ArgumentsAndFilesTest(unittest.TestCase):
+    """Wrong types are TypeError, bad values InvalidArgumentError (a
+    ValueError), files FileError (an OSError): one line each, and files are
+    read and written as the CLI does (common/output_file.h, ir/loader.h)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.module = torch.jit.script(torch.nn.ReLU())
+        cls.x = torch.randn(2, 3)
+        cls.report = graphprof.profile(cls.module, cls.x, runs=2, warmup=0)
+
+    def assertOneLine(self, exception):
+        self.assertNotIn("\n", str(exception))
+        self.assertLess(len(str(exception)), 300)
+
+    def test_types(self):
+        m, x = self.module, self.x
+        for kwargs in [{"runs": "3"}, {"runs": 2.5}, {"runs": True}, {"warmup": 1.0}, {"loss_output": "0"},
+                       {"method": None}, {"name": 5}, {"clock": 1}, {"verify": "no"}, {"rtol": "1e-3"},
+                       {"backward": 2}]:
+            with self.subTest(kwargs=kwargs):
+                with self.assertRaises(TypeError) as e:
+                    graphprof.profile(m, x, **kwargs)
+                self.assertOneLine(e.exception)
+                self.assertIn(next(iter(kwargs)), str(e.exception))
+        with self.assertRaises(TypeError) as e:
+            graphprof.ab(m, "cse", x, runs="2")
+        with self.assertRaises(TypeError) as e:
+            graphprof.merge(self.report)
+        # numpy-like integers are ints.
+        import numpy
+        self.assertEqual(graphprof.profile(m, x, runs=numpy.int64(1), warmup=numpy.int32(0)).runs, 1)
+
+    def test_values(self):
+        m, x = self.module, self.x
+        for kwargs, message in [({"runs": 2**63}, "runs must be at most 2147483647, got 9223372036854775808"),
+                                ({"runs": -1}, "runs must be at least 1"),
+                                ({"rtol": float("nan")}, "rtol must be a finite number, 0 or more, got nan"),
+                                ({"loss_output": -2, "backward": True}, "loss_output must be 0 or more")]:
+            with self.subTest(kwargs=kwargs):
+                with self.assertRaises(graphprof.InvalidArgumentError) as e:
+                    graphprof.profile(m, x, **kwargs)
+                self.assertEqual(str(e.exception), message)
+        with self.assertRaises(graphprof.InvalidArgumentError) as e:
+            graphprof.merge([])
+        self.assertEqual(str(e.exception), "merge(): no reports to merge")
+        with self.assertRaises(graphprof.InvalidArgumentError) as e:
+            graphprof.profile(m, torch.empty(2, 3, device="meta"))
+        self.assertOneLine(e.exception)
+        self.assertTrue(str(e.exception).startswith("input 1 is a tensor on the meta device"), str(e.exception))
+        with self.assertRaises(graphprof.InvalidArgumentError) as e:
+            graphprof.profile(lambda a, b: a + b[0], x, [torch.empty(1, device="meta")])
+        self.assertTrue(str(e.exception).startswith("input 2[0] is a tensor on the meta device"), str(e.exception))
+
+    def test_callables_that_cannot_be_scripted(self):
+        with self.assertRaises(TypeError) as e:
+            graphprof.profile(torch.relu, self.x)
+        self.assertOneLine(e.exception)
+        self.assertIn("cannot script relu", str(e.exception))
+
+        def relu(t):
+            return torch.relu(t)
+        self.assertIs(graphprof.profile(relu, self.x, runs=1).verified, True)
+
+    def test_load_is_bounded_and_takes_paths(self):
+        r = self.report
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaises(TypeError):
+                graphprof.Report.load(3)  # not a file descriptor
+            for path, message in [("/dev/zero", "/dev/zero: is not a regular file"), (d, d + ": is a directory"),
+                                  (os.path.join(d, "missing.json"), os.path.join(d, "missing.json"))]:
+                with self.subTest(path=path):
+                    with self.assertRaises(graphprof.FileError) as e:
+                        graphprof.Report.load(path)
+                    self.assertIsInstance(e.exception, OSError)
+                    self.assertTrue(str(e.exception).startswith(message), str(e.exception))
+            bad = os.path.join(d, "bad.json")
+            with open(bad, "wb") as f:
+                f.write(b"\xff\xfe{")
+            with self.assertRaises(graphprof.InvalidArgumentError):
+                graphprof.Report.load(bad)
+            path = os.path.join(d, "r.json")
+            r.save(pathlib.Path(path))
+            self.assertEqual(graphprof.Report.load(path.encode()).to_json(), r.to_json())
+
+    def test_saves_like_the_cli(self):
+        r = self.report
+        for save in (r.save, r.save_html, r.save_trace):
+            with self.subTest(save=save.__name__):
+                # A full device: the error, not silence.
+                with self.assertRaises(graphprof.FileError) as e:
+                    save("/dev/full")
+                self.assertEqual(str(e.exception), "cannot write /dev/full: No space left on device")
+                with tempfile.TemporaryDirectory() as d:
+                    # Nothing left behind, and the user's path in the message.
+                    missing = os.path.join(d, "no", "r.json")
+                    with self.assertRaises(graphprof.FileError) as e:
+                        save(missing)
+                    self.assertIn(missing, str(e.exception))
+                    self.assertNotIn(".tmp", str(e.exception))
+                    self.assertEqual(os.listdir(d), [])
+                    # The umask's permissions (as open(2) gives them), a symlink written through.
+                    path = os.path.join(d, "r.out")
+                    old = os.umask(0o022)
+                    try:
+                        save(path)
+                    finally:
+                        os.umask(old)
+                    self.assertEqual(os.stat(path).st_mode & 0o777, 0o644)
+                    link = os.path.join(d, "link.out")
+                    os.symlink(path, link)
+                    save(link)
+                    self.assertTrue(os.path.islink(link))
+                    self.assertEqual(sorted(os.listdir(d)), ["link.out", "r.out"])
 
 
 class ImportTest(unittest.TestCase):
