@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "common/status_util.h"
 #include "interpreter/graph_plan.h"
 #include "ir/ivalue_util.h"
@@ -33,7 +34,7 @@ std::string BName(const std::vector<Pass>& passes) { return absl::StrCat("B (aft
 // were inspected.
 absl::Status RunInterleaved(ProfileRunner& a, ProfileRunner& b, const std::vector<Pass>& passes,
                             const ProfileOptions::Adaptive& adaptive, c10::IValue* a_output, c10::IValue* b_output,
-                            bool* stopped_early) {
+                            std::string* stopped_why) {
   if (absl::Status s = a.Warmup(); !s.ok()) return Annotate(s, kA);
   if (absl::Status s = b.Warmup(); !s.ok()) return Annotate(s, BName(passes));
   if (absl::Status s = a.Inspect(); !s.ok()) return Annotate(s, kA);
@@ -53,15 +54,20 @@ absl::Status RunInterleaved(ProfileRunner& a, ProfileRunner& b, const std::vecto
     const bool a_first = block % 2 == 0;
     if (absl::Status s = a_first ? step(a, a_output, kA) : step(b, b_output, BName(passes)); !s.ok()) return s;
     if (absl::Status s = a_first ? step(b, b_output, BName(passes)) : step(a, a_output, kA); !s.ok()) return s;
-    // --runs=auto: both sides' intervals narrow, or the budget spent.
+    // --runs=auto: the budget is checked after every ABBA unit (so the sides
+    // stay balanced), the intervals every few units past min_runs.
+    if (!adaptive.enabled || block % 2 != 1) continue;
     const int done = std::min(a.timed_runs_done(), b.timed_runs_done());
-    if (adaptive.enabled && done >= adaptive.min_runs && (done - adaptive.min_runs) % 6 == 0 && block % 2 == 1) {
-      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if ((a.Converged(adaptive.width, nullptr) && b.Converged(adaptive.width, nullptr)) ||
-          spent >= adaptive.max_time_s) {
-        *stopped_early = true;
-        break;
-      }
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (spent >= adaptive.max_time_s) {
+      *stopped_why = absl::StrFormat("when the time budget (%.3g s) was spent", adaptive.max_time_s);
+      if (done < adaptive.min_runs) absl::StrAppend(stopped_why, ", before ", adaptive.min_runs, " runs a side");
+      break;
+    }
+    if (done >= adaptive.min_runs && (done - adaptive.min_runs) % 6 == 0 && a.Converged(adaptive.width, nullptr) &&
+        b.Converged(adaptive.width, nullptr)) {
+      *stopped_why = "when both sides' intervals were narrow enough";
+      break;
     }
   }
   return absl::OkStatus();
@@ -117,9 +123,9 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
     if (!a.ok()) return Annotate(a.status(), kA);
     absl::StatusOr<std::unique_ptr<ProfileRunner>> b = ProfileRunner::Create(*b_plan, inputs, options.profile);
     if (!b.ok()) return Annotate(b.status(), BName(passes));
-    bool stopped_early = false;
+    std::string stopped_why = "at the most runs";
     if (absl::Status run =
-            RunInterleaved(**a, **b, passes, options.profile.adaptive, &a_output, &b_output, &stopped_early);
+            RunInterleaved(**a, **b, passes, options.profile.adaptive, &a_output, &b_output, &stopped_why);
         !run.ok()) {
       return run;
     }
@@ -131,10 +137,8 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
     result.after = *std::move(after);
     result.order = "ABBA";
     if (options.profile.adaptive.enabled) {
-      const std::string note = absl::StrCat("--runs=auto: ", result.before.runs, " timed runs a side, stopped ",
-                                            stopped_early ? "when both sides' intervals were narrow or the time "
-                                                            "budget was spent"
-                                                          : "at the most runs");
+      const std::string note =
+          absl::StrCat("--runs=auto: ", result.before.runs, " timed runs a side, stopped ", stopped_why);
       result.before.notes.push_back(note);
       result.after.notes.push_back(note);
     }

@@ -261,15 +261,18 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
     absl::Status timed = runner.TimedRun(output);
     if (!timed.ok()) return timed;
     const int done = i + 1;
+    // The budget after every run (a run of 30 s with --max_time=60 stops
+    // after two, not after min_runs); the intervals every few runs.
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (spent >= a.max_time_s) {
+      why = absl::StrFormat("the time budget (%.3g s) is spent", a.max_time_s);
+      if (done < a.min_runs) absl::StrAppend(&why, ", before ", a.min_runs, " runs");
+      break;
+    }
     if (done < a.min_runs || (done - a.min_runs) % 5 != 0) continue;
     wide.clear();
     if (runner.Converged(a.width, &wide)) {
       why = "the intervals are narrow enough";
-      break;
-    }
-    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (spent >= a.max_time_s) {
-      why = absl::StrFormat("the time budget (%.3g s) is spent", a.max_time_s);
       break;
     }
   }

@@ -31,17 +31,124 @@ c10::IValue ToDouble(const c10::IValue& v) {
   return v;
 }
 
-// The floating tensors of a value, in order (tuple, list and dict values).
-void Floats(const c10::IValue& v, std::vector<at::Tensor>& out) {
-  if (v.isTensor()) {
-    if (v.toTensor().is_floating_point()) out.push_back(v.toTensor());
-  } else if (v.isTuple()) {
-    for (const c10::IValue& e : v.toTupleRef().elements()) Floats(e, out);
-  } else if (v.isList()) {
-    for (const c10::IValue& e : v.toList()) Floats(e, out);
-  } else if (v.isGenericDict()) {
-    for (const auto& entry : v.toGenericDict()) Floats(entry.value(), out);
+// The leaves of native and actual outputs (same structure: checked first)
+// beside the float64 reference's. Floating leaves (tensors and doubles) are
+// judged against the reference; every other leaf (integer and bool tensors,
+// ints, strings, None) must be identical.
+struct Leaves {
+  struct Floating {
+    at::Tensor reference, native, actual;
+    std::string where;
+  };
+  std::vector<Floating> floating;
+  int64_t exact = 0;     // other leaves compared exactly
+  std::string mismatch;  // the first failure, if any
+};
+
+bool IsFloating(const c10::IValue& v) {
+  return (v.isTensor() && v.toTensor().defined() && v.toTensor().is_floating_point()) || v.isDouble();
+}
+
+at::Tensor AsDouble(const c10::IValue& v) {
+  return v.isDouble() ? at::scalar_tensor(v.toDouble(), at::kDouble) : v.toTensor().to(at::kDouble);
+}
+
+void Collect(const c10::IValue& r, const c10::IValue& n, const c10::IValue& a, const std::string& where,
+             Leaves& out) {
+  if (!out.mismatch.empty()) return;
+  if (IsFloating(n)) {
+    if (!IsFloating(r)) {
+      out.mismatch = absl::StrCat(where, ": the float64 reference has another structure");
+      return;
+    }
+    out.floating.push_back({AsDouble(r), AsDouble(n), AsDouble(a), where});
+    return;
   }
+  auto sizes = [](const c10::IValue& v) -> int64_t {
+    if (v.isTuple()) return static_cast<int64_t>(v.toTupleRef().elements().size());
+    if (v.isList()) return static_cast<int64_t>(v.toList().size());
+    if (v.isGenericDict()) return static_cast<int64_t>(v.toGenericDict().size());
+    return -1;
+  };
+  if (sizes(n) >= 0) {
+    if (sizes(r) != sizes(n) || r.tagKind() != n.tagKind()) {
+      out.mismatch = absl::StrCat(where, ": the float64 reference has another structure");
+      return;
+    }
+    if (n.isTuple()) {
+      const auto& re = r.toTupleRef().elements();
+      const auto& ne = n.toTupleRef().elements();
+      const auto& ae = a.toTupleRef().elements();
+      for (size_t i = 0; i < ne.size(); ++i) Collect(re[i], ne[i], ae[i], absl::StrCat(where, "[", i, "]"), out);
+    } else if (n.isList()) {
+      const c10::List<c10::IValue> rl = r.toList(), nl = n.toList(), al = a.toList();
+      for (size_t i = 0; i < nl.size(); ++i) Collect(rl.get(i), nl.get(i), al.get(i), absl::StrCat(where, "[", i, "]"), out);
+    } else {
+      // Dicts keep insertion order, the same in all three runs.
+      auto ri = r.toGenericDict().begin();
+      auto ai = a.toGenericDict().begin();
+      for (const auto& entry : n.toGenericDict()) {
+        Collect(ri->value(), entry.value(), ai->value(), absl::StrCat(where, "[", DescribeIValue(entry.key()), "]"),
+                out);
+        ++ri;
+        ++ai;
+      }
+    }
+    return;
+  }
+  ++out.exact;
+  const IValueComparison exact = CompareIValues(n, a, 0, 0);
+  if (!exact.identical) {
+    out.mismatch = absl::StrCat(exact.detail.empty() ? where : exact.detail, " (not floating: compared exactly)");
+  }
+}
+
+// One floating leaf against its reference: where the reference and the
+// float32 module are both finite, the error of `actual` must be at most
+// kRoundingFactor times the module's own (or kRelativeFloor of the leaf's
+// magnitude); elsewhere (NaN, infinities) `actual` must equal the float32
+// module exactly, NaN matching NaN.
+struct LeafCheck {
+  bool passed = false;
+  double error = 0, allowed = 0, native_error = 0, magnitude = 0;
+  std::string failure;
+};
+
+LeafCheck CheckLeaf(const Leaves::Floating& leaf) {
+  LeafCheck c;
+  if (leaf.reference.sizes() != leaf.actual.sizes()) {
+    c.failure = absl::StrCat(leaf.where, ": float64 reference of another shape");
+    return c;
+  }
+  if (leaf.actual.numel() == 0) {
+    c.passed = true;
+    return c;
+  }
+  const at::Tensor finite = leaf.reference.isfinite().logical_and(leaf.native.isfinite());
+  const at::Tensor other = finite.logical_not();
+  // Non-finite in the reference or the float32 module: the same value there.
+  const at::Tensor same = (leaf.actual == leaf.native).logical_or(leaf.actual.isnan().logical_and(leaf.native.isnan()));
+  if (!same.logical_or(finite).all().item<bool>()) {
+    c.failure = absl::StrCat(leaf.where, ": differs from the float32 module where values are not finite");
+    return c;
+  }
+  if (!leaf.actual.isfinite().logical_or(other).all().item<bool>()) {
+    c.failure = absl::StrCat(leaf.where, ": non-finite values where the reference has none");
+    return c;
+  }
+  if (!finite.any().item<bool>()) {
+    c.passed = true;  // every element matched exactly above
+    return c;
+  }
+  // Over the finite positions only (elsewhere the difference may be NaN).
+  auto max_where_finite = [&](const at::Tensor& t) { return t.masked_fill(other, 0).abs().max().item<double>(); };
+  c.magnitude = max_where_finite(leaf.reference);
+  c.native_error = max_where_finite(leaf.native - leaf.reference);
+  c.error = max_where_finite(leaf.actual - leaf.reference);
+  const double scale = c.magnitude > 0 ? c.magnitude : 1;
+  c.allowed = std::max(kRoundingFactor * c.native_error, kRelativeFloor * scale);
+  c.passed = c.error <= c.allowed;
+  return c;
 }
 
 }  // namespace
@@ -70,38 +177,46 @@ Verification VerifyAgainstDouble(const c10::IValue& reference64, const c10::IVal
   if (v.identical) return v;
   // Same structure, shapes and dtypes as the native output (any tolerance).
   const IValueComparison shape = CompareIValues(native, actual, 1e300, 1e300);
-  std::vector<at::Tensor> r, n, a;
-  Floats(reference64, r);
-  Floats(native, n);
-  Floats(actual, a);
-  if (!shape.within_tolerance || r.size() != a.size() || n.size() != a.size()) {
-    v.detail = shape.within_tolerance ? "the float64 reference has another structure" : shape.detail;
+  if (!shape.within_tolerance) {
+    v.detail = shape.detail;
     return v;
   }
-  double magnitude = 0, native_error = 0, actual_error = 0;
-  for (size_t i = 0; i < r.size(); ++i) {
-    if (r[i].sizes() != a[i].sizes()) {
-      v.detail = absl::StrCat("output tensor ", i, ": float64 reference of another shape");
+  Leaves leaves;
+  Collect(reference64, native, actual, "output", leaves);
+  if (!leaves.mismatch.empty()) {
+    v.detail = leaves.mismatch;
+    return v;
+  }
+  // Each floating leaf on its own scale: a small output beside large logits
+  // is held to its own rounding error, not theirs.
+  LeafCheck worst;
+  double worst_ratio = -1;
+  int64_t compared = leaves.exact;
+  for (const Leaves::Floating& leaf : leaves.floating) {
+    const LeafCheck c = CheckLeaf(leaf);
+    if (!c.failure.empty()) {
+      v.detail = c.failure;
       return v;
     }
-    const at::Tensor ref = r[i].to(at::kDouble);
-    magnitude = std::max(magnitude, ref.abs().max().item<double>());
-    native_error = std::max(native_error, (n[i].to(at::kDouble) - ref).abs().max().item<double>());
-    actual_error = std::max(actual_error, (a[i].to(at::kDouble) - ref).abs().max().item<double>());
+    ++compared;
+    const double ratio = c.allowed > 0 ? c.error / c.allowed : 0;
+    if (ratio > worst_ratio) {
+      worst_ratio = ratio;
+      worst = c;
+      worst.failure = leaf.where;  // where the worst leaf is
+    }
   }
-  if (!std::isfinite(actual_error)) {
-    v.detail = "non-finite values where the reference has none";
-    return v;
-  }
-  const double scale = magnitude > 0 ? magnitude : 1;
-  const double allowed = std::max(kRoundingFactor * native_error, kRelativeFloor * scale);
-  v.within_tolerance = actual_error <= allowed;
-  v.rtol = allowed / scale;  // the relative bound that applied
+  v.compared = compared;
+  v.within_tolerance = compared > 0 && worst_ratio <= 1;
+  const double scale = worst.magnitude > 0 ? worst.magnitude : 1;
+  v.rtol = worst.allowed / scale;  // the relative bound that applied to the worst leaf
   v.atol = 0;
   v.detail = absl::StrFormat(
-      "against a float64 run of the unmodified module: error %.3g (%.3g of the output's magnitude %.3g), allowed "
-      "%.3g (%g x the float32 module's own error %.3g)",
-      actual_error, actual_error / scale, magnitude, allowed, kRoundingFactor, native_error);
+      "against a float64 run of the unmodified module, each floating output on its own scale: worst %s, error "
+      "%.3g (%.3g of its magnitude %.3g), allowed %.3g (%g x the float32 module's own error %.3g)",
+      worst.failure, worst.error, worst.error / scale, worst.magnitude, worst.allowed, kRoundingFactor,
+      worst.native_error);
+  if (leaves.exact > 0) absl::StrAppend(&v.detail, "; ", leaves.exact, " other outputs identical");
   return v;
 }
 

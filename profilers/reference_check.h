@@ -10,8 +10,17 @@
 // kRoundingFactor times the error of the unmodified float32 output
 // (native forward), or below kRelativeFloor of the output's magnitude:
 //
-//   err(X) = max |X - R64| / max |R64|   over all floating output elements
-//   passed  iff  err(after) <= max(kRoundingFactor * err(native), kRelativeFloor)
+//   per floating output leaf i (a tensor or a float), over its elements where
+//   R64 and the float32 output are both finite:
+//   err_i(X) = max |X - R64|,  mag_i = max |R64|
+//   passed  iff  for every i: err_i(after) <= max(kRoundingFactor * err_i(native), kRelativeFloor * mag_i)
+//
+// Each leaf on its own scale (a small output beside large logits is held to
+// its own rounding error). Where R64 or the float32 output is not finite
+// (NaN, infinities), the output after the passes must equal the float32
+// output exactly there (NaN matching NaN). Leaves that are not floating
+// (integer and bool tensors, ints, strings) must be identical: an argmax
+// that changed fails. Verification::compared counts the leaves judged.
 //
 // A real change (a weight perturbed by 1e-3 of its value) moves outputs by
 // orders of magnitude more than rounding does and fails. Where the module

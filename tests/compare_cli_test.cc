@@ -218,6 +218,16 @@ TEST(CompareCliTest, RunsAutoStopsOnNarrowIntervalsOrTheBudget) {
   const nlohmann::json jab = nlohmann::json::parse(ab.out);
   EXPECT_GE(jab["a"]["runs"].get<int>(), 10);
   EXPECT_EQ(jab["a"]["runs"], jab["b"]["runs"]) << "both sides stop together";
+  // Reviewed: the budget was only looked at from the 10th run on, so slow
+  // runs overran --max_time by up to 10 runs. resnet18 runs for over 10 ms.
+  Result budget = RunTool({"--zoo=resnet18", "--warmup=0", "--noverify", "--runs=auto", "--max_time=0.01",
+                           "--format=json"});
+  ASSERT_EQ(budget.code, 0) << budget.err;
+  const nlohmann::json jb = nlohmann::json::parse(budget.out);
+  EXPECT_LT(jb["runs"].get<int>(), 10);
+  bool before = false;
+  for (const nlohmann::json& note : jb["notes"]) before = before || absl::StrContains(note.get<std::string>(), "before 10 runs");
+  EXPECT_TRUE(before) << jb["notes"];
   ExpectOneLineError(RunTool({"--runs=many"}), 2, "--runs=many: expected a number of runs or auto");
   ExpectOneLineError(RunTool({"--max_time=5"}), 2, "--max_time applies with --runs=auto");
   ExpectOneLineError(RunTool({"--runs=auto", "--max_time=0"}), 2, "--max_time must be above 0");

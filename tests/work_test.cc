@@ -66,6 +66,11 @@ TEST(WorkTest, MatrixProducts) {
   EXPECT_DOUBLE_EQ(Flops("aten::matmul", {T({32}), T({32})}, {T({})}), 2.0 * 32);  // a dot product
   EXPECT_DOUBLE_EQ(Flops("aten::bmm", {T({3, 4, 6}), T({3, 6, 2})}, {T({3, 4, 2})}), 2.0 * 24 * 6);
   EXPECT_DOUBLE_EQ(Flops("aten::addmm", {T({5}), T({3, 4}), T({4, 5}), Int(1), Int(1)}, {T({3, 5})}), 2.0 * 15 * 4 + 15);
+  // addbmm adds 7 products of [3, 4] x [4, 5] into one [3, 5] (reviewed: the 7 was missing).
+  EXPECT_DOUBLE_EQ(Flops("aten::addbmm", {T({3, 5}), T({7, 3, 4}), T({7, 4, 5}), Int(1), Int(1)}, {T({3, 5})}),
+                   7 * 2.0 * 15 * 4 + 15);
+  // An empty product does no work (reviewed: it was counted as one output).
+  EXPECT_DOUBLE_EQ(Flops("aten::mm", {T({0, 4}), T({4, 5})}, {T({0, 5})}), 0);
   EXPECT_DOUBLE_EQ(Flops("aten::einsum", {Str("bij,bjk->bik"), List({T({2, 3, 4}), T({2, 4, 5})})}, {T({2, 3, 5})}),
                    2.0 * 2 * 3 * 4 * 5);
   EXPECT_DOUBLE_EQ(Flops("aten::einsum", {Str("i,j->ij"), List({T({3}), T({4})})}, {T({3, 4})}), 12);
@@ -108,12 +113,13 @@ TEST(WorkTest, RecurrentAndAttention) {
                                              T({80}), T({80})},
                          {T({3, 20}), T({3, 20})}),
                    3 * per_step);
-  // Self-attention, B = 2, L = 10, E = 32: projections 2 B (3 L) E E + 2 B L E E,
-  // scores and weighted sum 2 x 2 B L L E, softmax 5 B L L.
-  const double b = 2, l = 10, e = 32;
-  EXPECT_DOUBLE_EQ(Flops("aten::_native_multi_head_attention", {T({2, 10, 32}), T({2, 10, 32}), T({2, 10, 32})},
-                         {T({2, 10, 32})}),
-                   2 * b * 3 * l * e * e + 2 * b * l * e * e + 4 * b * l * l * e + 5 * b * l * l);
+  // Self-attention, B = 2, L = 10, E = 32, H = 4 heads: projections 2 B (3 L) E E
+  // + 2 B L E E, scores and weighted sum 2 x 2 B L L E (the heads split E),
+  // softmax 5 per score: B H L L scores (reviewed: the heads were left out).
+  const double b = 2, l = 10, e = 32, h = 4;
+  EXPECT_DOUBLE_EQ(Flops("aten::_native_multi_head_attention",
+                         {T({2, 10, 32}), T({2, 10, 32}), T({2, 10, 32}), Int(32), Int(4)}, {T({2, 10, 32})}),
+                   2 * b * 3 * l * e * e + 2 * b * l * e * e + 4 * b * l * l * e + 5 * b * h * l * l);
 }
 
 TEST(WorkTest, BytesAndWhatIsNotCounted) {
@@ -132,6 +138,20 @@ TEST(WorkTest, BytesAndWhatIsNotCounted) {
   EXPECT_DOUBLE_EQ(sliced.bytes, 32);
   // cat reads every tensor of its list.
   EXPECT_DOUBLE_EQ(CountWork("aten::cat", {List({T({2, 3}), T({4, 3})}), Int(0)}, {T({6, 3})}).bytes, 24 + 48 + 72);
+  // Integer and bool arithmetic is no floating-point work (reviewed: index
+  // math and masks were counted as FLOPs); a comparison of floats is.
+  auto Integers = [](std::vector<int64_t> sizes) {
+    ArgInfo a = T(std::move(sizes), nullptr, 8);
+    a.floating = false;
+    return a;
+  };
+  const Work masks = CountWork("aten::logical_and", {Integers({16}), Integers({16})}, {Integers({16})});
+  EXPECT_TRUE(masks.counted);
+  EXPECT_DOUBLE_EQ(masks.flops, 0);
+  EXPECT_GT(masks.bytes, 0);
+  EXPECT_DOUBLE_EQ(CountWork("aten::sum", {Integers({16})}, {Integers({})}).flops, 0);
+  EXPECT_DOUBLE_EQ(CountWork("aten::mul", {Integers({16}), Int(2)}, {Integers({16})}).flops, 0);
+  EXPECT_DOUBLE_EQ(CountWork("aten::lt", {T({16}), T({16})}, {Integers({16})}).flops, 16);
   // Unknown kinds are not counted (never a silent zero); the graph's own nodes are, with nothing.
   const Work unknown = CountWork("aten::frobnicate", {T({4})}, {T({4})});
   EXPECT_FALSE(unknown.counted);

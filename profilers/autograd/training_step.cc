@@ -205,6 +205,17 @@ absl::StatusOr<Verification> VerifyGradients(
                             " trainable parameters, the native one ", native.parameters().size());
     return v;
   }
+  // Gradients pair by position: the parameters must be the same ones, in
+  // the same order (a pass that reorders them would pair unrelated tensors).
+  for (size_t i = 0; i < native.parameters().size(); ++i) {
+    if (native.parameters()[i].name != profiled.parameters()[i].name) {
+      Verification v;
+      v.reference = std::move(reference);
+      v.detail = absl::StrCat("parameter ", i, " is ", profiled.parameters()[i].name, " in the profiled module and ",
+                              native.parameters()[i].name, " in the native one");
+      return v;
+    }
+  }
   return profiled.CompareGradients(*expected, actual, rtol, atol, std::move(reference));
 }
 

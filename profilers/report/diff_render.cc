@@ -119,9 +119,14 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
                   "\n");
   absl::StrAppendFormat(&out, "  matched    %.1f%% of the base's executed time\n", 100 * diff.matched_time_fraction);
   if (diff.base_flops > 0 || diff.current_flops > 0) {
-    absl::StrAppendFormat(&out, "  work       %.4g GFLOP -> %.4g GFLOP per run (%+.1f%%)\n", diff.base_flops / 1e9,
+    absl::StrAppendFormat(&out, "  work       %.4g GFLOP -> %.4g GFLOP per run (%+.1f%%)", diff.base_flops / 1e9,
                           diff.current_flops / 1e9,
                           diff.base_flops > 0 ? 100 * (diff.current_flops / diff.base_flops - 1) : 0.0);
+    if (diff.base_uncounted_percent > 0 || diff.current_uncounted_percent > 0) {
+      absl::StrAppendFormat(&out, "; not counted: %.1f%% -> %.1f%% of the run time", diff.base_uncounted_percent,
+                            diff.current_uncounted_percent);
+    }
+    out += "\n";
   }
   absl::StrAppend(&out, "  verdicts   nodes: ", FormatVerdictCounts(diff.node_verdicts),
                   "; modules: ", FormatVerdictCounts(diff.module_verdicts),
@@ -246,6 +251,8 @@ void WriteDiffJson(const ReportDiff& diff, JsonWriter& w) {
   w.Key("total"); WriteTotal(w, diff.total);
   w.Key("base_flops"); w.Approx(diff.base_flops);
   w.Key("current_flops"); w.Approx(diff.current_flops);
+  w.Key("base_uncounted_percent"); w.Approx(diff.base_uncounted_percent);
+  w.Key("current_uncounted_percent"); w.Approx(diff.current_uncounted_percent);
   if (diff.backward) {
     w.Key("base_backward_us"); w.Approx(diff.base_backward_total_ns / 1e3);
     w.Key("current_backward_us"); w.Approx(diff.current_backward_total_ns / 1e3);

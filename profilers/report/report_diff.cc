@@ -481,6 +481,8 @@ ReportDiff DiffReports(const Report& base, const Report& current, const DiffOpti
     diff.base_backward_total_ns = Summarize(base.metrics[base_backward].run_total).mean;
     diff.current_backward_total_ns = Summarize(current.metrics[current_backward].run_total).mean;
   }
+  for (const UncountedKind& u : base.uncounted) diff.base_uncounted_percent += u.percent;
+  for (const UncountedKind& u : current.uncounted) diff.current_uncounted_percent += u.percent;
   for (const auto& [report, flops] : {std::pair<const Report*, double*>{&base, &diff.base_flops},
                                       std::pair<const Report*, double*>{&current, &diff.current_flops}}) {
     const int q = report->FindQuantity("flops");

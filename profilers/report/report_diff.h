@@ -126,6 +126,10 @@ struct ReportDiff {
 
   double base_flops = 0;  // all executed nodes' work per run
   double current_flops = 0;
+  // Share of each side's run time in kinds whose work is not counted
+  // (Report::uncounted): a drop in FLOPs may be work that stopped being counted.
+  double base_uncounted_percent = 0;
+  double current_uncounted_percent = 0;
   // The run time (and backward time) compared run by run.
   RowComparison total;
   RowComparison backward_total;

@@ -17,7 +17,9 @@ RooflinePoint RooflineOf(const Report& report, const ViewRow& row) {
   RooflinePoint p;
   p.flops = RowQuantity(report, row, "flops");
   p.bytes = RowQuantity(report, row, "bytes");
-  p.self_ns = row.time().self.mean;
+  // The time the row's work was done in: a module's work covers its
+  // subtree, so its total time (reviewed: self time inflated module rates).
+  p.self_ns = row.inclusive_work ? row.time().total.mean : row.time().self.mean;
   if (p.self_ns <= 0 || !row.work_counted) return p;
   p.gflops = p.flops / p.self_ns;
   p.gbps = p.bytes / p.self_ns;

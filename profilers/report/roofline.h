@@ -24,7 +24,7 @@ namespace graphprof {
 struct RooflinePoint {
   double flops = 0;
   double bytes = 0;
-  double self_ns = 0;
+  double self_ns = 0;      // the time the work took: self time; a module row's total (its subtree)
   double gflops = -1;      // -1: unknown (no work counted, or no time)
   double gbps = -1;
   double intensity = -1;

@@ -173,6 +173,7 @@ std::vector<Accumulator> ModuleRows(const Report& report, const ViewOptions& opt
       acc.row.name = path.empty() ? "(root)" : path;
       acc.row.module = path;
       acc.row.depth = depth;
+      acc.row.inclusive_work = true;
       rows.push_back(std::move(acc));
     }
     return rows[it->second];

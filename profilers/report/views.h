@@ -61,6 +61,9 @@ struct ViewRow {
   // modules: every node inside). work_counted: every executed node's work was.
   std::vector<double> quantities;
   bool work_counted = true;
+  // Module rows: the quantities cover the whole subtree, so rates divide by
+  // the row's total time (its subtree's), not its self time.
+  bool inclusive_work = false;
   std::optional<NodeMemory> memory;  // node rows: the node's; grouped rows: self sums, peak max
   // Merged reports (Report::run_sources): the row's mean time (total) in
   // each merged report's runs, in run_sources order; empty otherwise.

@@ -140,8 +140,9 @@ double FmaPeakGflops(int threads) { return FmaRates(std::max(1, threads)).best; 
 double TriadGbps(int threads) { return TriadRates(std::max(1, threads)).best; }
 
 double GemmGflops() {
-  // The largest size whose product takes under ~0.15 s (the reference BLAS
-  // runs at about 2 GFLOP/s, an optimized one at tens).
+  // Square products from 128 doubling up to 1024, stopping after the first
+  // whose best of 3 takes over 0.05 s (the reference BLAS runs at about 2
+  // GFLOP/s, an optimized one at tens): the best rate seen.
   int64_t n = 128;
   double best = 0;
   while (n <= 1024) {

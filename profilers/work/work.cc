@@ -59,7 +59,7 @@ int64_t Inner(const ArgInfo& a) { return a.sizes.empty() ? 1 : a.sizes.back(); }
 bool MatrixProduct(const std::string& name, const std::vector<ArgInfo>& in, const std::vector<ArgInfo>& out,
                    double* flops) {
   if (!IsTensor(out, 0)) return false;
-  const double result = std::max(1.0, Numel(out, 0));
+  const double result = Numel(out, 0);  // an empty product does no work
   if (name == "linear") {
     if (!IsTensor(in, 0) || !IsTensor(in, 1) || in[1].sizes.size() != 2) return false;
     *flops = 2 * result * static_cast<double>(in[1].sizes[1]) + (IsTensor(in, 2) ? result : 0);
@@ -72,7 +72,9 @@ bool MatrixProduct(const std::string& name, const std::vector<ArgInfo>& in, cons
   }
   if (name == "addmm" || name == "baddbmm" || name == "addbmm" || name == "addmv") {
     if (!IsTensor(in, 1) || !IsTensor(in, 2)) return false;
-    *flops = 2 * result * static_cast<double>(Inner(in[1])) + result;
+    // addbmm sums b products into one [n, p] result: b times the products.
+    const double batches = name == "addbmm" && in[1].sizes.size() == 3 ? static_cast<double>(in[1].sizes[0]) : 1;
+    *flops = 2 * result * static_cast<double>(Inner(in[1])) * batches + result;
     return true;
   }
   return false;
@@ -115,21 +117,25 @@ bool Einsum(const std::vector<ArgInfo>& in, double* flops) {
 
 // Multi-head attention over queries [.., Lq, E] and keys [.., Lk, E]:
 // the three input projections, scores, softmax, weighted sum, output projection.
-double AttentionFlops(const ArgInfo& query, const ArgInfo& key) {
+double AttentionFlops(const ArgInfo& query, const ArgInfo& key, double heads) {
   if (query.sizes.size() < 2 || key.sizes.size() < 2) return 0;
   const double e = static_cast<double>(query.sizes.back());
   const double lq = static_cast<double>(query.sizes[query.sizes.size() - 2]);
   const double lk = static_cast<double>(key.sizes[key.sizes.size() - 2]);
   const double batch = static_cast<double>(query.numel()) / std::max(1.0, lq * e);
   const double projections = 2 * batch * (lq + 2 * lk) * e * e + 2 * batch * lq * e * e;
-  const double scores = 2 * batch * lq * lk * e + 5 * batch * lq * lk + 2 * batch * lq * lk * e;
+  // Each head scores Lq x Lk pairs over E / heads: 2 B Lq Lk E in all, and
+  // softmax 5 per score, B heads Lq Lk scores.
+  const double scores = 2 * batch * lq * lk * e + 5 * batch * heads * lq * lk + 2 * batch * lq * lk * e;
   return projections + scores;
 }
 
 bool Attention(const std::string& name, const std::vector<ArgInfo>& in, double* flops) {
   if (name == "_native_multi_head_attention") {
     if (!IsTensor(in, 0) || !IsTensor(in, 1)) return false;
-    *flops = AttentionFlops(in[0], in[1]);
+    // (query, key, value, embed_dim, num_head, ...)
+    const double heads = in.size() > 4 && in[4].kind == Kind::kInt ? static_cast<double>(in[4].i) : 1;
+    *flops = AttentionFlops(in[0], in[1], std::max(1.0, heads));
     return true;
   }
   if (name == "_transformer_encoder_layer_fwd") {
@@ -137,7 +143,9 @@ bool Attention(const std::string& name, const std::vector<ArgInfo>& in, double* 
     const double tokens = static_cast<double>(in[0].numel()) / std::max<int64_t>(1, Inner(in[0]));
     const double e = static_cast<double>(Inner(in[0]));
     const double f = in[14].sizes.empty() ? 0 : static_cast<double>(in[14].sizes[0]);
-    *flops = AttentionFlops(in[0], in[0]) + 2 * 7 * tokens * e  // two layer norms
+    // (src, embed_dim, num_heads, ...)
+    const double heads = in.size() > 2 && in[2].kind == Kind::kInt ? static_cast<double>(in[2].i) : 1;
+    *flops = AttentionFlops(in[0], in[0], std::max(1.0, heads)) + 2 * 7 * tokens * e  // two layer norms
              + 2 * tokens * e                                 // two residual adds
              + 4 * tokens * e * f + tokens * f + tokens * e;  // the feed-forward block
     return true;
@@ -260,6 +268,17 @@ bool DataMovement(const std::string& name) {
                    "lift_fresh", "alias", "_reshape_alias", "channel_shuffle", "pixel_shuffle", "flatten_dense_tensors"});
 }
 
+// Whether a floating tensor is among the arguments (a comparison of floats
+// is floating-point work; `x & mask` on integers is not).
+bool AnyFloating(const std::vector<ArgInfo>& inputs, const std::vector<ArgInfo>& outputs) {
+  for (const std::vector<ArgInfo>* list : {&inputs, &outputs}) {
+    for (const ArgInfo& a : *list) {
+      if (a.kind == Kind::kTensor && a.floating) return true;
+    }
+  }
+  return false;
+}
+
 // Nodes that no tensor passes through: the graph's own bookkeeping.
 bool NoTensors(const std::vector<ArgInfo>& args) {
   for (const ArgInfo& a : args) {
@@ -327,10 +346,11 @@ Work CountWork(const std::string& kind, const std::vector<ArgInfo>& inputs, cons
              name.rfind("rnn_", 0) == 0) {
     work.counted = Recurrent(name, inputs, &flops);
   } else if (const int per = Elementwise(name); per > 0) {
-    flops = per * Numel(outputs, 0);
+    // Integer and bool arithmetic (index math, masks) is no floating-point work.
+    flops = AnyFloating(inputs, outputs) ? per * Numel(outputs, 0) : 0;
     work.counted = IsTensor(outputs, 0);
   } else if (Reduction(name)) {
-    flops = Numel(inputs, 0);
+    flops = IsTensor(inputs, 0) && inputs[0].floating ? Numel(inputs, 0) : 0;
     work.counted = IsTensor(inputs, 0);
   } else if (name == "embedding_bag" || name == "_embedding_bag") {
     // Gathered rows are added up: indices x embedding dim.

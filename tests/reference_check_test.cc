@@ -1,0 +1,118 @@
+// The check after passes (profilers/reference_check.h): outputs against a
+// float64 run, each floating leaf on its own scale, everything else exact,
+// NaN and infinities matched exactly, and never a pass that judged nothing.
+#include "profilers/reference_check.h"
+
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <cmath>
+#include <limits>
+
+namespace graphprof {
+namespace {
+
+c10::IValue Tuple(std::vector<c10::IValue> elements) { return c10::ivalue::Tuple::create(std::move(elements)); }
+
+// A float64 reference and its float32 rounding (what the unmodified module gives).
+struct Leaf {
+  at::Tensor reference, native;
+};
+Leaf MakeLeaf(std::vector<int64_t> sizes, double scale, int seed) {
+  torch::manual_seed(seed);
+  const at::Tensor r = torch::randn(sizes, torch::kDouble) * scale;
+  return {r, r.to(torch::kFloat)};
+}
+
+TEST(ReferenceCheckTest, RoundingPassesAndARealChangeFails) {
+  const Leaf x = MakeLeaf({64, 64}, 10, 1);
+  // A reordered sum: within a few float32 ulps of the reference.
+  const at::Tensor rounded = (x.reference * (1 + 2e-7)).to(torch::kFloat);
+  Verification v = VerifyAgainstDouble(x.reference, x.native, rounded, "m");
+  EXPECT_FALSE(v.identical);
+  EXPECT_TRUE(v.passed()) << v.detail;
+  EXPECT_EQ(v.compared, 1);
+  // A weight perturbed by 1e-3 of its value.
+  v = VerifyAgainstDouble(x.reference, x.native, (x.reference * (1 + 1e-3)).to(torch::kFloat), "m");
+  EXPECT_FALSE(v.passed()) << v.detail;
+  EXPECT_TRUE(VerifyAgainstDouble(x.reference, x.native, x.native.clone(), "m").identical);
+}
+
+// Reviewed: one NaN in the reference made std::max drop the whole tensor,
+// so a completely wrong output passed.
+TEST(ReferenceCheckTest, ANaNDoesNotHideTheRestOfTheTensor) {
+  Leaf x = MakeLeaf({100}, 1, 2);
+  x.reference[0] = std::numeric_limits<double>::quiet_NaN();
+  x.native = x.reference.to(torch::kFloat);
+  at::Tensor wrong = x.native * 2;  // NaN stays NaN at 0, everything else wrong
+  Verification v = VerifyAgainstDouble(x.reference, x.native, wrong, "m");
+  EXPECT_FALSE(v.passed()) << v.detail;
+  // NaN where the float32 module has none: a failure too.
+  at::Tensor nan_added = x.native.clone();
+  nan_added[5] = std::numeric_limits<float>::quiet_NaN();
+  v = VerifyAgainstDouble(x.reference, x.native, nan_added, "m");
+  EXPECT_FALSE(v.passed());
+  EXPECT_FALSE(v.detail.empty());
+  // NaN and infinity at the same places, the rest rounded: passes.
+  x.reference[1] = std::numeric_limits<double>::infinity();
+  x.native = x.reference.to(torch::kFloat);
+  at::Tensor rounded = (x.reference * (1 + 1e-7)).to(torch::kFloat);
+  v = VerifyAgainstDouble(x.reference, x.native, rounded, "m");
+  EXPECT_TRUE(v.passed()) << v.detail;
+  // An infinity that became a large finite number: not the same value.
+  at::Tensor finite = rounded.clone();
+  finite[1] = 3e38f;
+  EXPECT_FALSE(VerifyAgainstDouble(x.reference, x.native, finite, "m").passed());
+}
+
+// Reviewed: integer outputs were compared at a tolerance of 1e300, so a
+// changed argmax passed.
+TEST(ReferenceCheckTest, OutputsThatAreNotFloatingMustBeIdentical) {
+  const Leaf x = MakeLeaf({8}, 1, 3);
+  const at::Tensor index = torch::tensor({3}, torch::kLong);
+  const c10::IValue reference = Tuple({x.reference, index});
+  const c10::IValue native = Tuple({x.native, index});
+  const at::Tensor rounded = (x.reference * (1 + 1e-7)).to(torch::kFloat);
+  Verification v = VerifyAgainstDouble(reference, native, Tuple({rounded, index.clone()}), "m");
+  EXPECT_TRUE(v.passed()) << v.detail;
+  EXPECT_EQ(v.compared, 2);
+  v = VerifyAgainstDouble(reference, native, Tuple({rounded, torch::tensor({4}, torch::kLong)}), "m");
+  EXPECT_FALSE(v.passed()) << v.detail;
+  EXPECT_NE(v.detail.find("compared exactly"), std::string::npos) << v.detail;
+  // Only integers, changed: fails (nothing floating to judge is no pass).
+  v = VerifyAgainstDouble(index, index, torch::tensor({4}, torch::kLong), "m");
+  EXPECT_FALSE(v.passed());
+  v = VerifyAgainstDouble(c10::IValue(int64_t{3}), c10::IValue(int64_t{3}), c10::IValue(int64_t{4}), "m");
+  EXPECT_FALSE(v.passed());
+}
+
+// Reviewed: max() of an empty tensor threw.
+TEST(ReferenceCheckTest, EmptyOutputsAreFine) {
+  const Leaf x = MakeLeaf({4}, 1, 4);
+  const at::Tensor empty64 = torch::zeros({0, 4}, torch::kDouble);
+  const at::Tensor empty = torch::zeros({0, 4});
+  const at::Tensor rounded = (x.reference * (1 + 1e-7)).to(torch::kFloat);
+  Verification v = VerifyAgainstDouble(Tuple({empty64, x.reference}), Tuple({empty, x.native}),
+                                       Tuple({empty.clone(), rounded}), "m");
+  EXPECT_TRUE(v.passed()) << v.detail;
+}
+
+// Reviewed: one scale for all outputs let a small output beside large
+// logits be 1% wrong.
+TEST(ReferenceCheckTest, EachOutputOnItsOwnScale) {
+  const Leaf big = MakeLeaf({256}, 100, 5);
+  const Leaf small = MakeLeaf({16}, 1e-3, 6);
+  const c10::IValue reference = Tuple({big.reference, small.reference});
+  const c10::IValue native = Tuple({big.native, small.native});
+  const at::Tensor big_rounded = (big.reference * (1 + 1e-7)).to(torch::kFloat);
+  Verification v = VerifyAgainstDouble(reference, native,
+                                       Tuple({big_rounded, (small.reference * 1.01).to(torch::kFloat)}), "m");
+  EXPECT_FALSE(v.passed()) << v.detail;
+  EXPECT_NE(v.detail.find("output[1]"), std::string::npos) << v.detail;
+  v = VerifyAgainstDouble(reference, native, Tuple({big_rounded, (small.reference * (1 + 1e-7)).to(torch::kFloat)}),
+                          "m");
+  EXPECT_TRUE(v.passed()) << v.detail;
+}
+
+}  // namespace
+}  // namespace graphprof
