@@ -28,7 +28,9 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOL = os.path.join(ROOT, "bazel-bin", "tools", "profile_graph")
+# GRAPHPROF_TOOL: a copy of the binary, so that a build meanwhile cannot
+# replace it under the benchmark.
+TOOL = os.environ.get("GRAPHPROF_TOOL", os.path.join(ROOT, "bazel-bin", "tools", "profile_graph"))
 
 
 def make_models(out):
@@ -80,6 +82,9 @@ def main():
     p.add_argument("--repeats", type=int, default=10)
     p.add_argument("--workers", type=int, default=3)
     p.add_argument("--runs", type=int, default=10)
+    p.add_argument("--models", default="resnet18,mobilenet_v2")
+    p.add_argument("--no-single", action="store_true",
+                   help="skip the single-process profiles compared between processes")
     a = p.parse_args()
     if not os.path.exists(TOOL):
         sys.exit(f"{TOOL} is missing: ./bazelw build -c opt //tools:profile_graph")
@@ -88,7 +93,7 @@ def main():
         print(f"graphprof A/A false positives: --runs={a.runs}, alpha 0.05, min_effect 0.02, {a.repeats} repeats")
         load = os.getloadavg()[0]
         print(f"load average at the start: {load:.2f}")
-        for model in ("resnet18", "mobilenet_v2"):
+        for model in a.models.split(","):
             base = ["--model", f"{d}/{model}.pt", "--inputs", f"{d}/{model}.inputs.pt", f"--runs={a.runs}",
                     "--warmup=3", "--noverify"]
             inprocess = []
@@ -96,7 +101,7 @@ def main():
                 r = run(base + ["--ab=none", "--format=json"])
                 inprocess.append(calls(json.loads(r.stdout)["diff"]))
             print(summarize(f"{model}, one process, --ab=none (interleaved)", inprocess))
-            for workers in (a.workers, 0):
+            for workers in (a.workers,) if a.no_single else (a.workers, 0):
                 between = []
                 for i in range(a.repeats):
                     paths = []

@@ -108,6 +108,34 @@ TEST(ReportJsonTest, RejectsWhatIsNotAReport) {
                                 "malformed report JSON"));
 }
 
+// Issue 21 (14): the reader's messages leaked nlohmann's
+// "[json.exception.out_of_range.403] key 'x' not found"; they now name the
+// key and what was wrong, in one line, and garbage is refused by the parser
+// (simdjson) before anything is built from it.
+TEST(ReportJsonTest, MessagesNameTheKeyAndWhatIsWrong) {
+  const std::string head = R"({"schema_version": 2, "model": "m", "runs": 1, "warmup": 0, "timer_overhead_ns": 0,
+      "run_ns": [10], "metrics": [{"name": "time"}])";
+  const std::pair<std::string, std::string> cases[] = {
+      {head + "}", "malformed report JSON: 'nodes' is missing"},
+      {head + R"(, "nodes": {}})", "malformed report JSON: 'nodes': expected an array, got an object"},
+      {head + R"(, "nodes": [{"id": 0, "parent": -1, "depth": 0, "name": 7}]})",
+       "malformed report JSON: 'name': expected a string, got an integer"},
+      {head + R"(, "nodes": [{"id": 0, "parent": -1, "depth": 0, "name": "a", "kind": "k", "calls": [1.5e300],
+                  "total_ns": [1]}]})",
+       "malformed report JSON: number 1.5e+300 does not fit a 64-bit integer ('calls')"},
+      {R"({"schema_version": "two"})", "malformed report JSON: 'schema_version': expected an integer, got a string"},
+      {"[1, 2", "report is not valid JSON"},
+      {std::string(20 << 20, '['), "report is not valid JSON"},
+      {"\xff\xfe{}", "report is not valid JSON"},
+  };
+  for (const auto& [text, expected] : cases) {
+    const absl::Status status = ReportFromJson(text).status();
+    EXPECT_TRUE(absl::StartsWith(status.message(), expected)) << status << "\n expected: " << expected;
+    EXPECT_FALSE(absl::StrContains(status.message(), "json.exception")) << status;
+    EXPECT_FALSE(absl::StrContains(status.message(), "\n")) << status;
+  }
+}
+
 // Found by report_json_fuzzer and compare_fuzzer: nlohmann's get<int64_t>()
 // of 2.2e126 (a node's memory) and of 1.2e24 (run_ns) is undefined
 // behaviour, and get<int>() wraps 4294967298 runs to 2. Integers that do not
