@@ -116,6 +116,14 @@ def _str_arg(name, value, optional=False):
     return value
 
 
+def _checked(runs, warmup, rtol, atol, method, name, **flags):
+    """The arguments profile() and ab() share, checked: (runs, warmup, rtol,
+    atol, method, name, {flag: bool})."""
+    return (_int_arg("runs", runs, 1), _int_arg("warmup", warmup, 0), _tolerance_arg("rtol", rtol),
+            _tolerance_arg("atol", atol), _str_arg("method", method), _str_arg("name", name, optional=True),
+            {flag: _bool_arg(flag, value) for flag, value in flags.items()})
+
+
 def _check_inputs(inputs):
     """Tensors that hold no data (the meta device) cannot be run: one line,
     not LibTorch's 40-line dispatcher message."""
@@ -207,17 +215,11 @@ def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backw
     Report; engine failures raise GraphprofError subclasses with
     profile_graph's one-line message.
     """
-    runs = _int_arg("runs", runs, 1)
-    warmup = _int_arg("warmup", warmup, 0)
-    memory = _bool_arg("memory", memory)
-    verify = _bool_arg("verify", verify)
-    backward = _bool_arg("backward", backward)
-    trace = _bool_arg("trace", trace)
-    compensate = _bool_arg("compensate", compensate)
-    rtol = _tolerance_arg("rtol", rtol)
-    atol = _tolerance_arg("atol", atol)
-    method = _str_arg("method", method)
-    name = _str_arg("name", name, optional=True)
+    runs, warmup, rtol, atol, method, name, flags = _checked(
+        runs, warmup, rtol, atol, method, name, memory=memory, verify=verify, backward=backward, trace=trace,
+        compensate=compensate)
+    memory, verify, backward, trace, compensate = (flags[f] for f in ("memory", "verify", "backward", "trace",
+                                                                      "compensate"))
     clock = _str_arg("clock", clock, optional=True)
     loss_output = -1 if loss_output is None else _int_arg("loss_output", loss_output, 0)
     passes = _passes_text(passes)
@@ -254,16 +256,9 @@ def ab(module, passes, *inputs, runs=10, warmup=3, memory=False, verify=True, tr
     VerificationError whose .result holds the ABResult.
     """
     passes = _passes_text(passes)
-    runs = _int_arg("runs", runs, 1)
-    warmup = _int_arg("warmup", warmup, 0)
-    memory = _bool_arg("memory", memory)
-    verify = _bool_arg("verify", verify)
-    trace = _bool_arg("trace", trace)
-    diff_all = _bool_arg("diff_all", diff_all)
-    rtol = _tolerance_arg("rtol", rtol)
-    atol = _tolerance_arg("atol", atol)
-    method = _str_arg("method", method)
-    name = _str_arg("name", name, optional=True)
+    runs, warmup, rtol, atol, method, name, flags = _checked(
+        runs, warmup, rtol, atol, method, name, memory=memory, verify=verify, trace=trace, diff_all=diff_all)
+    memory, verify, trace, diff_all = (flags[f] for f in ("memory", "verify", "trace", "diff_all"))
     _check_inputs(inputs)
     target = _target(module, inputs, trace, method)
     if not isinstance(target, torch._C.ScriptModule):
