@@ -41,6 +41,9 @@ namespace graphprof {
 
 inline constexpr double kRoundingFactor = 16;
 inline constexpr double kRelativeFloor = 1e-6;
+// A float32 output further than this (of its magnitude) from the float64
+// run is not rounding (randomness, dtype-dependent code): no reference.
+inline constexpr double kMaxNativeError = 1e-3;
 
 // `method` of a float64 copy of `module` on float64 copies of `inputs`.
 absl::StatusOr<c10::IValue> RunInDouble(const torch::jit::Module& module, const std::string& method,
@@ -48,12 +51,15 @@ absl::StatusOr<c10::IValue> RunInDouble(const torch::jit::Module& module, const 
 
 // The comparison above: `actual` (after the passes) and `native` (the
 // unmodified module in float32) against `reference64`. Identical outputs
-// are identical; a different structure fails.
-Verification VerifyAgainstDouble(const c10::IValue& reference64, const c10::IValue& native, const c10::IValue& actual,
-                                 std::string reference);
+// are identical; `actual` of another structure than `native` fails.
+// FailedPrecondition when `reference64` cannot serve: shaped unlike
+// `native`, or `native` further than kMaxNativeError from it.
+absl::StatusOr<Verification> VerifyAgainstDouble(const c10::IValue& reference64, const c10::IValue& native,
+                                                 const c10::IValue& actual, std::string reference);
 
 // Verifies `actual`, the output after passes, for `module` as given: against
-// a float64 run where it works, else with rtol/atol against `native`.
+// a float64 run where it works and can serve, else with rtol/atol against
+// `native` (the detail says why).
 Verification VerifyAfterPasses(const torch::jit::Module& module, const std::string& method,
                                const std::vector<c10::IValue>& inputs, const c10::IValue& native,
                                const c10::IValue& actual, double rtol, double atol, std::string reference);

@@ -112,7 +112,12 @@ const char* ErrorClass(absl::StatusCode code) {
 // whatever the status code: the message names the user's path.
 [[noreturn]] void ThrowFileError(const absl::Status& status) {
   py::module_ errors = py::module_::import("graphprof._errors");
-  py::object exception = errors.attr("FileError")(OneLine(status.message()));
+  // The path in the message may not be UTF-8: decoded as the OS's paths are.
+  const std::string line = OneLine(status.message());
+  py::object message = py::reinterpret_steal<py::object>(
+      PyUnicode_DecodeUTF8(line.data(), static_cast<Py_ssize_t>(line.size()), "surrogateescape"));
+  if (!message) throw py::error_already_set();
+  py::object exception = errors.attr("FileError")(message);
   exception.attr("code") = absl::StatusCodeToString(status.code());
   PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exception.ptr())), exception.ptr());
   throw py::error_already_set();

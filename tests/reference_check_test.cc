@@ -14,6 +14,14 @@ namespace {
 
 c10::IValue Tuple(std::vector<c10::IValue> elements) { return c10::ivalue::Tuple::create(std::move(elements)); }
 
+// VerifyAgainstDouble with a usable reference.
+Verification Check(const c10::IValue& reference64, const c10::IValue& native, const c10::IValue& actual,
+                   const std::string& reference) {
+  absl::StatusOr<Verification> v = VerifyAgainstDouble(reference64, native, actual, reference);
+  EXPECT_TRUE(v.ok()) << v.status();
+  return v.ok() ? *v : Verification{};
+}
+
 // A float64 reference and its float32 rounding (what the unmodified module gives).
 struct Leaf {
   at::Tensor reference, native;
@@ -28,14 +36,14 @@ TEST(ReferenceCheckTest, RoundingPassesAndARealChangeFails) {
   const Leaf x = MakeLeaf({64, 64}, 10, 1);
   // A reordered sum: within a few float32 ulps of the reference.
   const at::Tensor rounded = (x.reference * (1 + 2e-7)).to(torch::kFloat);
-  Verification v = VerifyAgainstDouble(x.reference, x.native, rounded, "m");
+  Verification v = Check(x.reference, x.native, rounded, "m");
   EXPECT_FALSE(v.identical);
   EXPECT_TRUE(v.passed()) << v.detail;
   EXPECT_EQ(v.compared, 1);
   // A weight perturbed by 1e-3 of its value.
-  v = VerifyAgainstDouble(x.reference, x.native, (x.reference * (1 + 1e-3)).to(torch::kFloat), "m");
+  v = Check(x.reference, x.native, (x.reference * (1 + 1e-3)).to(torch::kFloat), "m");
   EXPECT_FALSE(v.passed()) << v.detail;
-  EXPECT_TRUE(VerifyAgainstDouble(x.reference, x.native, x.native.clone(), "m").identical);
+  EXPECT_TRUE(Check(x.reference, x.native, x.native.clone(), "m").identical);
 }
 
 // Reviewed: one NaN in the reference made std::max drop the whole tensor,
@@ -45,24 +53,24 @@ TEST(ReferenceCheckTest, ANaNDoesNotHideTheRestOfTheTensor) {
   x.reference[0] = std::numeric_limits<double>::quiet_NaN();
   x.native = x.reference.to(torch::kFloat);
   at::Tensor wrong = x.native * 2;  // NaN stays NaN at 0, everything else wrong
-  Verification v = VerifyAgainstDouble(x.reference, x.native, wrong, "m");
+  Verification v = Check(x.reference, x.native, wrong, "m");
   EXPECT_FALSE(v.passed()) << v.detail;
   // NaN where the float32 module has none: a failure too.
   at::Tensor nan_added = x.native.clone();
   nan_added[5] = std::numeric_limits<float>::quiet_NaN();
-  v = VerifyAgainstDouble(x.reference, x.native, nan_added, "m");
+  v = Check(x.reference, x.native, nan_added, "m");
   EXPECT_FALSE(v.passed());
   EXPECT_FALSE(v.detail.empty());
   // NaN and infinity at the same places, the rest rounded: passes.
   x.reference[1] = std::numeric_limits<double>::infinity();
   x.native = x.reference.to(torch::kFloat);
   at::Tensor rounded = (x.reference * (1 + 1e-7)).to(torch::kFloat);
-  v = VerifyAgainstDouble(x.reference, x.native, rounded, "m");
+  v = Check(x.reference, x.native, rounded, "m");
   EXPECT_TRUE(v.passed()) << v.detail;
   // An infinity that became a large finite number: not the same value.
   at::Tensor finite = rounded.clone();
   finite[1] = 3e38f;
-  EXPECT_FALSE(VerifyAgainstDouble(x.reference, x.native, finite, "m").passed());
+  EXPECT_FALSE(Check(x.reference, x.native, finite, "m").passed());
 }
 
 // Reviewed: integer outputs were compared at a tolerance of 1e300, so a
@@ -73,16 +81,16 @@ TEST(ReferenceCheckTest, OutputsThatAreNotFloatingMustBeIdentical) {
   const c10::IValue reference = Tuple({x.reference, index});
   const c10::IValue native = Tuple({x.native, index});
   const at::Tensor rounded = (x.reference * (1 + 1e-7)).to(torch::kFloat);
-  Verification v = VerifyAgainstDouble(reference, native, Tuple({rounded, index.clone()}), "m");
+  Verification v = Check(reference, native, Tuple({rounded, index.clone()}), "m");
   EXPECT_TRUE(v.passed()) << v.detail;
   EXPECT_EQ(v.compared, 2);
-  v = VerifyAgainstDouble(reference, native, Tuple({rounded, torch::tensor({4}, torch::kLong)}), "m");
+  v = Check(reference, native, Tuple({rounded, torch::tensor({4}, torch::kLong)}), "m");
   EXPECT_FALSE(v.passed()) << v.detail;
   EXPECT_NE(v.detail.find("compared exactly"), std::string::npos) << v.detail;
   // Only integers, changed: fails (nothing floating to judge is no pass).
-  v = VerifyAgainstDouble(index, index, torch::tensor({4}, torch::kLong), "m");
+  v = Check(index, index, torch::tensor({4}, torch::kLong), "m");
   EXPECT_FALSE(v.passed());
-  v = VerifyAgainstDouble(c10::IValue(int64_t{3}), c10::IValue(int64_t{3}), c10::IValue(int64_t{4}), "m");
+  v = Check(c10::IValue(int64_t{3}), c10::IValue(int64_t{3}), c10::IValue(int64_t{4}), "m");
   EXPECT_FALSE(v.passed());
 }
 
@@ -92,7 +100,7 @@ TEST(ReferenceCheckTest, EmptyOutputsAreFine) {
   const at::Tensor empty64 = torch::zeros({0, 4}, torch::kDouble);
   const at::Tensor empty = torch::zeros({0, 4});
   const at::Tensor rounded = (x.reference * (1 + 1e-7)).to(torch::kFloat);
-  Verification v = VerifyAgainstDouble(Tuple({empty64, x.reference}), Tuple({empty, x.native}),
+  Verification v = Check(Tuple({empty64, x.reference}), Tuple({empty, x.native}),
                                        Tuple({empty.clone(), rounded}), "m");
   EXPECT_TRUE(v.passed()) << v.detail;
 }
@@ -105,13 +113,47 @@ TEST(ReferenceCheckTest, EachOutputOnItsOwnScale) {
   const c10::IValue reference = Tuple({big.reference, small.reference});
   const c10::IValue native = Tuple({big.native, small.native});
   const at::Tensor big_rounded = (big.reference * (1 + 1e-7)).to(torch::kFloat);
-  Verification v = VerifyAgainstDouble(reference, native,
+  Verification v = Check(reference, native,
                                        Tuple({big_rounded, (small.reference * 1.01).to(torch::kFloat)}), "m");
   EXPECT_FALSE(v.passed()) << v.detail;
   EXPECT_NE(v.detail.find("output[1]"), std::string::npos) << v.detail;
-  v = VerifyAgainstDouble(reference, native, Tuple({big_rounded, (small.reference * (1 + 1e-7)).to(torch::kFloat)}),
+  v = Check(reference, native, Tuple({big_rounded, (small.reference * (1 + 1e-7)).to(torch::kFloat)}),
                           "m");
   EXPECT_TRUE(v.passed()) << v.detail;
+}
+
+// Reviewed: when the float32 module is far from its float64 run (random
+// ops, dtype-dependent code), 16 times that error let anything pass.
+TEST(ReferenceCheckTest, AReferenceFarFromTheModuleIsNoYardstick) {
+  const Leaf x = MakeLeaf({32}, 1, 7);
+  const at::Tensor unrelated = torch::randn({32});  // the float32 "module" drew other numbers
+  absl::StatusOr<Verification> v = VerifyAgainstDouble(x.reference, unrelated, unrelated * 3, "m");
+  EXPECT_EQ(v.status().code(), absl::StatusCode::kFailedPrecondition) << v.status();
+  EXPECT_NE(v.status().message().find("more than rounding"), std::string::npos) << v.status();
+  // Shaped unlike the module's output: no reference either.
+  v = VerifyAgainstDouble(Tuple({x.reference}), x.native, x.native * 2, "m");
+  EXPECT_EQ(v.status().code(), absl::StatusCode::kFailedPrecondition) << v.status();
+}
+
+// Reviewed: dict entries were paired by position, so a pass that built the
+// dict in another order had each value judged against another key's.
+TEST(ReferenceCheckTest, DictEntriesPairByKey) {
+  const Leaf a = MakeLeaf({8}, 1, 8);
+  const Leaf b = MakeLeaf({8}, 100, 9);
+  auto dict = [](std::vector<std::pair<std::string, at::Tensor>> entries) {
+    c10::impl::GenericDict d(c10::StringType::get(), c10::TensorType::get());
+    for (auto& [k, t] : entries) d.insert(k, t);
+    return c10::IValue(d);
+  };
+  const c10::IValue reference = dict({{"a", a.reference}, {"b", b.reference}});
+  const c10::IValue native = dict({{"a", a.native}, {"b", b.native}});
+  const at::Tensor a_rounded = (a.reference * (1 + 1e-7)).to(torch::kFloat);
+  const at::Tensor b_rounded = (b.reference * (1 + 1e-7)).to(torch::kFloat);
+  Verification v = Check(reference, native, dict({{"b", b_rounded}, {"a", a_rounded}}), "m");
+  EXPECT_TRUE(v.passed()) << v.detail;
+  v = Check(reference, native, dict({{"b", b_rounded}, {"a", a_rounded * 1.01}}), "m");
+  EXPECT_FALSE(v.passed()) << v.detail;
+  EXPECT_NE(v.detail.find("output['a']"), std::string::npos) << v.detail;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <fstream>
+#include <limits>
 #include <functional>
 
 #include "absl/strings/match.h"
@@ -134,6 +135,33 @@ TEST(ReportJsonTest, MessagesNameTheKeyAndWhatIsWrong) {
     EXPECT_FALSE(absl::StrContains(status.message(), "json.exception")) << status;
     EXPECT_FALSE(absl::StrContains(status.message(), "\n")) << status;
   }
+}
+
+// Found in review of the simdjson reader: what the writer writes must read
+// back. A double past the int64 range was written as a 20-digit integer
+// ("23456789012345680000"), which a 64-bit integer parser refuses; an
+// infinite error is written as null; a byte order mark starts some files.
+TEST(ReportJsonTest, EverythingTheWriterWritesReadsBack) {
+  absl::StatusOr<Report> report = ReportFromJson(R"({"schema_version": 3, "model": "m", "runs": 1, "warmup": 0,
+      "timer_overhead_ns": 0, "run_ns": [10], "metrics": [{"name": "time"}],
+      "nodes": [{"id": 0, "parent": -1, "depth": 0, "name": "a", "kind": "aten::relu", "calls": [1],
+                 "total_ns": [5]}]})");
+  ASSERT_TRUE(report.ok()) << report.status();
+  Verification v;
+  v.max_rel_error = 2.345678901234568e19;
+  v.max_abs_error = std::numeric_limits<double>::infinity();
+  v.detail = "output: values differ";
+  report->verification = v;
+  report->timer_overhead_ns = -1.2345678901234567e20;
+  const std::string json = ReportToJson(*report);
+  EXPECT_FALSE(absl::StrContains(json, "23456789012345680000")) << "a plain 20-digit integer";
+  absl::StatusOr<Report> back = ReportFromJson(json);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->verification->max_rel_error, 2.345678901234568e19);
+  EXPECT_EQ(back->verification->max_abs_error, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(back->timer_overhead_ns, -1.2345678901234567e20);
+  absl::StatusOr<Report> bom = ReportFromJson("\xEF\xBB\xBF" + json);
+  EXPECT_TRUE(bom.ok()) << bom.status();
 }
 
 // Found by report_json_fuzzer and compare_fuzzer: nlohmann's get<int64_t>()

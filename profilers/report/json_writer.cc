@@ -1,6 +1,7 @@
 #include "profilers/report/json_writer.h"
 
 #include <charconv>
+#include <string_view>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -135,9 +136,16 @@ void JsonWriter::Int(int64_t value) {
 namespace {
 
 // Shortest text that reads back to exactly `value` (std::to_chars, no locale).
+// Shortest may be a plain integer ("23456789012345680000" for 2.3e19): past
+// the int64 range, JSON readers that parse integers as 64-bit (simdjson,
+// the report reader) refuse such a literal, so those are written in
+// scientific notation, which every reader takes as a double.
 void AppendShortest(std::string* out, double value) {
   char buffer[32];
-  const std::to_chars_result r = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  std::to_chars_result r = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  if (std::fabs(value) >= 9.2e18 && std::string_view(buffer, r.ptr - buffer).find_first_of(".e") == std::string_view::npos) {
+    r = std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::scientific);
+  }
   out->append(buffer, r.ptr);
 }
 

@@ -77,6 +77,7 @@ class Json {
   }
   Json at(const char* key) const { return at(std::string_view(key)); }
   Json at(const std::string& key) const { return at(std::string_view(key)); }
+  Json at(std::string&& key) const = delete;  // key_ would outlive the string
   Json at(int index) const {
     const dom::array array = Array();
     dom::element child;
@@ -450,10 +451,15 @@ std::optional<Verification> VerificationFromJson(const Json& j, const char* key)
   Verification verification;
   verification.identical = v.at("identical").get<bool>();
   verification.within_tolerance = v.value("within_tolerance", false);
-  verification.max_abs_error = v.value("max_abs_error", 0.0);
-  verification.max_rel_error = v.value("max_rel_error", 0.0);
-  verification.rtol = v.value("rtol", 0.0);
-  verification.atol = v.value("atol", 0.0);
+  // The writer writes a non-finite double as null: an error that was
+  // infinite (an infinity where the reference had a number) reads back so.
+  auto error = [&](const char* name) {
+    return v.contains(name) && v.at(name).is_null() ? std::numeric_limits<double>::infinity() : v.value(name, 0.0);
+  };
+  verification.max_abs_error = error("max_abs_error");
+  verification.max_rel_error = error("max_rel_error");
+  verification.rtol = error("rtol");
+  verification.atol = error("atol");
   verification.detail = v.value("detail", "");
   verification.reference = v.value("reference", "native execution");
   return verification;
@@ -474,14 +480,17 @@ std::vector<TraceEvent> EventsFromJson(const Json& j, const char* key) {
 absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
   // The parser and its tape live while the report is read; the text is
   // copied once into simdjson's padded buffer. A thread keeps its parser
-  // for reports up to 64 MB, so that reading many (merge) reuses the tape's
+  // for reports up to 16 MB, so that reading many (merge) reuses the tape's
   // memory instead of faulting in a new one each time; a bigger report gets
   // a parser of its own, freed afterwards.
-  constexpr size_t kKeptParserBytes = size_t{64} << 20;
+  // (A parser holds several times the document: 16 MB keeps it near 200 MB.)
+  constexpr size_t kKeptParserBytes = size_t{16} << 20;
   thread_local dom::parser kept;
   std::optional<dom::parser> own;
   dom::parser& parser = text.size() <= kKeptParserBytes ? kept : own.emplace();
   dom::element root;
+  // A UTF-8 byte order mark (editors write one) is not JSON; skip it.
+  if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   const simdjson::padded_string padded(text.data(), text.size());
   if (const simdjson::error_code error = parser.parse(padded).get(root); error != simdjson::SUCCESS) {
     return absl::InvalidArgumentError(absl::StrCat("report is not valid JSON (", simdjson::error_message(error), ")"));

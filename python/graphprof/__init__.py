@@ -93,7 +93,9 @@ def _int_arg(name, value, low, high=_MAX_COUNT):
 
 
 def _bool_arg(name, value):
-    if not isinstance(value, (bool, numbers.Integral)) or value not in (0, 1):
+    """True or False (also 0/1 and a numpy bool)."""
+    numpy_bool = getattr(value, "shape", None) == () and str(getattr(value, "dtype", "")) == "bool"
+    if not (numpy_bool or (isinstance(value, (bool, numbers.Integral)) and value in (0, 1))):
         raise TypeError("%s: expected True or False, got %r" % (name, value))
     return bool(value)
 
@@ -157,7 +159,7 @@ def _target(module, inputs, trace, method):
         if trace:
             raise ValueError("trace=True applies to nn.Modules and functions; this is already a ScriptFunction")
         return module
-    if not isinstance(module, torch.nn.Module) and callable(module) and not (
+    if not trace and not isinstance(module, torch.nn.Module) and callable(module) and not (
             inspect.isfunction(module) or inspect.ismethod(module)):
         # torch.relu, a functools.partial, a class instance with __call__:
         # TorchScript can only script Python functions and nn.Modules.
@@ -238,7 +240,7 @@ def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backw
 
 def _fraction(name, value, low_open, high_open=True):
     """A float argument in (0, 1) or [0, 1): TypeError for other types, ValueError out of range."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError("%s: expected a number, got %s" % (name, type(value).__name__))
     value = float(value)
     if not (value > 0 if low_open else value >= 0) or not value < 1:

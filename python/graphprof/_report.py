@@ -25,11 +25,16 @@ _DEFAULT_TABLE_ROWS = 20  # profile_graph's --top default for tables
 
 
 def _path(path, what):
-    """A file path argument as str: str, bytes or os.PathLike; an int (a
-    file descriptor to open()) or anything else is a TypeError."""
-    if isinstance(path, (str, bytes, os.PathLike)):
-        return os.fsdecode(os.fspath(path))
-    raise TypeError("%s: expected a path (str or os.PathLike), got %s" % (what, type(path).__name__))
+    """A file path argument as the bytes the OS takes (os.fsencode: any path
+    the file system has, UTF-8 or not): str, bytes or os.PathLike; an int (a
+    file descriptor to open()) or anything else is a TypeError, a NUL byte
+    (which would cut the path short) an InvalidArgumentError."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError("%s: expected a path (str or os.PathLike), got %s" % (what, type(path).__name__))
+    path = os.fsencode(os.fspath(path))
+    if b"\0" in path:
+        raise InvalidArgumentError("%s: the path contains a NUL byte" % what)
+    return path
 
 
 def _write_atomically(path, data, what="save"):

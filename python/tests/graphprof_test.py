@@ -666,9 +666,11 @@ class ArgumentsAndFilesTest(unittest.TestCase):
             graphprof.ab(m, "cse", x, runs="2")
         with self.assertRaises(TypeError) as e:
             graphprof.merge(self.report)
-        # numpy-like integers are ints.
+        # numpy-like integers are ints, numpy bools bools, numpy floats numbers.
         import numpy
         self.assertEqual(graphprof.profile(m, x, runs=numpy.int64(1), warmup=numpy.int32(0)).runs, 1)
+        self.assertEqual(graphprof.profile(m, x, runs=1, verify=numpy.bool_(True), memory=numpy.any([0, 1])).runs, 1)
+        self.assertIsNotNone(graphprof.diff(self.report, self.report, alpha=numpy.float32(0.05)))
 
     def test_values(self):
         m, x = self.module, self.x
@@ -696,6 +698,8 @@ class ArgumentsAndFilesTest(unittest.TestCase):
             graphprof.profile(torch.relu, self.x)
         self.assertOneLine(e.exception)
         self.assertIn("cannot script relu", str(e.exception))
+        # Traced, a builtin works (torch.jit.trace takes any callable).
+        self.assertIs(graphprof.profile(torch.relu, self.x, runs=1, trace=True).verified, True)
 
         def relu(t):
             return torch.relu(t)
@@ -721,6 +725,23 @@ class ArgumentsAndFilesTest(unittest.TestCase):
             path = os.path.join(d, "r.json")
             r.save(pathlib.Path(path))
             self.assertEqual(graphprof.Report.load(path.encode()).to_json(), r.to_json())
+            # A file name that is not UTF-8, and one with a NUL byte (never cut short).
+            odd = os.path.join(d.encode(), b"\xff.json")
+            r.save(odd)
+            self.assertEqual(graphprof.Report.load(odd).to_json(), r.to_json())
+            with self.assertRaises(graphprof.FileError) as e:
+                graphprof.Report.load(os.path.join(d.encode(), b"\xfe-missing.json"))
+            self.assertIn("missing.json", str(e.exception))
+            with self.assertRaises(graphprof.InvalidArgumentError):
+                r.save(path + "\0.evil")
+            with self.assertRaises(graphprof.InvalidArgumentError):
+                graphprof.Report.load(path + "\0")
+            # An editor's byte order mark.
+            with open(path, "rb") as f:
+                text = f.read()
+            with open(path, "wb") as f:
+                f.write(b"\xef\xbb\xbf" + text)
+            self.assertEqual(graphprof.Report.load(path).to_json(), r.to_json())
 
     def test_saves_like_the_cli(self):
         r = self.report
