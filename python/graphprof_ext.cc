@@ -99,25 +99,17 @@ const char* ErrorClass(absl::StatusCode code) {
   }
 }
 
-// Raises the Python exception for `status` (not OK).
-[[noreturn]] void Throw(const absl::Status& status) {
+// Raises the Python exception for `status` (not OK): the class its code
+// maps to, or `error_class` (file failures are FileError whatever the
+// code). The message may hold a path that is not UTF-8: decoded as the
+// OS's paths are (surrogateescape).
+[[noreturn]] void Throw(const absl::Status& status, const char* error_class = nullptr) {
   py::module_ errors = py::module_::import("graphprof._errors");
-  py::object exception = errors.attr(ErrorClass(status.code()))(OneLine(status.message()));
-  exception.attr("code") = absl::StatusCodeToString(status.code());
-  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exception.ptr())), exception.ptr());
-  throw py::error_already_set();
-}
-
-// Raises a FileError (an OSError) for a failed read or write of a file,
-// whatever the status code: the message names the user's path.
-[[noreturn]] void ThrowFileError(const absl::Status& status) {
-  py::module_ errors = py::module_::import("graphprof._errors");
-  // The path in the message may not be UTF-8: decoded as the OS's paths are.
   const std::string line = OneLine(status.message());
   py::object message = py::reinterpret_steal<py::object>(
       PyUnicode_DecodeUTF8(line.data(), static_cast<Py_ssize_t>(line.size()), "surrogateescape"));
   if (!message) throw py::error_already_set();
-  py::object exception = errors.attr("FileError")(message);
+  py::object exception = errors.attr(error_class != nullptr ? error_class : ErrorClass(status.code()))(message);
   exception.attr("code") = absl::StatusCodeToString(status.code());
   PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exception.ptr())), exception.ptr());
   throw py::error_already_set();
@@ -1030,7 +1022,7 @@ PYBIND11_MODULE(_graphprof, m) {
           py::gil_scoped_release release;
           text = ReadFile(path);
         }
-        if (!text.ok()) ThrowFileError(text.status());
+        if (!text.ok()) Throw(text.status(), "FileError");
         return py::bytes(*text);
       },
       py::arg("path"));
@@ -1044,7 +1036,7 @@ PYBIND11_MODULE(_graphprof, m) {
           py::gil_scoped_release release;
           written = files.Commit();
         }
-        if (!written.ok()) ThrowFileError(written);
+        if (!written.ok()) Throw(written, "FileError");
       },
       py::arg("path"), py::arg("data"));
 
