@@ -9,6 +9,7 @@
 #include "absl/strings/strip.h"
 #include "ir/ivalue_util.h"
 #include "common/status_util.h"
+#include "common/torch_compat.h"
 
 namespace graphprof {
 namespace {
@@ -462,7 +463,7 @@ absl::Status Interpreter::RunWarn(const NodePlan& node) {
   try {
     // Where LibTorch's interpreter says the warning comes from: the model's
     // source line (identity.source lives as long as the plan).
-    c10::Warning::warn(c10::SourceLocation{"", node.identity.source.c_str(), 0}, text, /*verbatim=*/true);
+    torch_compat::Warn(c10::SourceLocation{"", node.identity.source.c_str(), 0}, text);
   } catch (const std::exception& e) {
     // A handler that turns warnings into errors.
     return NodeException(node, e);

@@ -14,8 +14,8 @@ void AllocationLedger::Freed(void* ptr) {
   live_.erase(it);
 }
 
-void MemoryTracker::reportMemoryUsage(void* ptr, int64_t alloc_size, int64_t /*total_allocated*/,
-                                      int64_t /*total_reserved*/, c10::Device device) {
+void MemoryTracker::reportMemoryUsage(void* ptr, int64_t alloc_size, torch_compat::ReportedTotal /*total_allocated*/,
+                                      torch_compat::ReportedTotal /*total_reserved*/, c10::Device device) {
   if (!device.is_cpu()) return;  // device memory is not part of this view
   if (ledger_ != nullptr) {
     if (alloc_size >= 0) {

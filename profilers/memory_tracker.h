@@ -22,6 +22,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/torch_compat.h"
+
 namespace graphprof {
 
 // Each live allocation's size and tag, to find what forward allocated and
@@ -55,8 +57,8 @@ class AllocationLedger {
 
 class MemoryTracker : public c10::MemoryReportingInfoBase {
  public:
-  void reportMemoryUsage(void* ptr, int64_t alloc_size, int64_t total_allocated,
-                         int64_t total_reserved, c10::Device device) override;
+  void reportMemoryUsage(void* ptr, int64_t alloc_size, torch_compat::ReportedTotal total_allocated,
+                         torch_compat::ReportedTotal total_reserved, c10::Device device) override;
   bool memoryProfilingEnabled() const override { return true; }
 
   // Running totals since construction or Reset().

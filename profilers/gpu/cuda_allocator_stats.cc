@@ -6,6 +6,8 @@
 #include <ATen/Context.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>
+
+#include "common/torch_compat.h"
 #endif
 
 namespace graphprof {
@@ -15,7 +17,7 @@ namespace {
 
 namespace cca = c10::cuda::CUDACachingAllocator;
 
-constexpr size_t kAll = static_cast<size_t>(cca::StatType::AGGREGATE);
+constexpr size_t kAll = torch_compat::kAggregateStat;
 
 int DeviceCount() {
   try {
@@ -70,7 +72,7 @@ absl::Status CudaAllocatorStatsStatus() {
   // tensor; until then reading or resetting its statistics throws "Invalid
   // device argument". Set it up now (once per process, as a tensor would).
   try {
-    at::globalContext().lazyInitCUDA();
+    torch_compat::LazyInitCuda();
   } catch (const std::exception& e) {
     return absl::UnavailableError(absl::StrCat("CUDA initialisation failed: ", e.what()));
   }

@@ -2,7 +2,7 @@
 
 #include <c10/core/Allocator.h>
 #include <c10/core/CPUAllocator.h>
-#include <torch/version.h>
+#include "common/torch_compat.h"
 
 #include <c10/core/alignment.h>
 #include <c10/util/Exception.h>
@@ -48,7 +48,7 @@ void CountingDelete(void* data) {
 // memory reports with every allocation and free), plus the count.
 class CountingCpuAllocator final : public c10::Allocator {
  public:
-  c10::DataPtr allocate(size_t bytes) const override {
+  c10::DataPtr allocate(size_t bytes) GRAPHPROF_ALLOCATE_CONST override {
     const c10::Device cpu(c10::DeviceType::CPU);
     if (bytes == 0) return {nullptr, nullptr, &CountingDelete, cpu};
     void* base = nullptr;
@@ -69,7 +69,7 @@ class CountingCpuAllocator final : public c10::Allocator {
 
   c10::DeleterFnPtr raw_deleter() const override { return &CountingDelete; }
 
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
+#if GRAPHPROF_ALLOCATOR_HAS_COPY_DATA
   // LibTorch 2.3 made copy_data part of the interface (not in 1.13).
   void copy_data(void* dest, const void* src, std::size_t count) const override { std::memcpy(dest, src, count); }
 #endif
