@@ -27,6 +27,7 @@ check_example() {
 
 check_example tests/embedding_example_test.cc '^// --- README example begins ---' '^// --- README example ends ---' docs/cpp.md
 check_example tests/interpreter_api_test.cc '^// --- README example begins ---' '^// --- README example ends ---' docs/cpp.md
+check_example examples/cmake_consumer/main.cc '^// --- README example begins ---' '^// --- README example ends ---' docs/cpp.md
 check_example tests/real/before_after_test.cc '^// --- README example: checking a pass' '^// --- end of README example ---' docs/cpp.md
 
 table=docs/cli.md
