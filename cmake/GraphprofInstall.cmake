@@ -19,7 +19,6 @@ install(TARGETS ${_packages} graphprof_torch EXPORT graphprofTargets
 install(TARGETS profile_graph RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(EXPORT graphprofTargets NAMESPACE graphprof:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/graphprof)
 
-set(GRAPHPROF_CONFIG_WITH_CUDA ${GRAPHPROF_WITH_CUDA})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/graphprofConfig.cmake.in
   ${PROJECT_BINARY_DIR}/graphprofConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/graphprof)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/graphprofConfigVersion.cmake
