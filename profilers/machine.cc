@@ -58,6 +58,23 @@ int BlasThreads() {
   return -1;
 }
 
+// OpenBLAS picks its kernels by CPU model and may not know a new one
+// (0.3.21 runs its AVX2 "Haswell" kernels on AVX-512 Zen CPUs).
+std::string BlasCore() {
+  using GetCore = char* (*)();
+  if (auto* get = reinterpret_cast<GetCore>(dlsym(RTLD_DEFAULT, "openblas_get_corename"))) {
+    if (const char* core = get(); core != nullptr) return core;
+  }
+  return "";
+}
+
+std::string VectorIsa() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return "avx512f";
+  if (__builtin_cpu_supports("avx2")) return "avx2";
+  return "sse2";
+}
+
 }  // namespace
 
 Machine DescribeMachine() {
@@ -74,6 +91,8 @@ Machine DescribeMachine() {
   m.interop_threads = at::get_num_interop_threads();
   m.blas = LibraryOf("sgemm_");
   m.blas_threads = BlasThreads();
+  m.blas_core = BlasCore();
+  m.vector_isa = VectorIsa();
   m.libtorch = TORCH_VERSION;
   struct utsname u {};
   if (uname(&u) == 0) m.kernel = u.release;

@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "profilers/report/report_diff.h"
 #include "profilers/report/report_json.h"
+#include "profilers/report/text_report.h"
 #include "profilers/report/views.h"
 
 namespace graphprof {
@@ -82,6 +84,142 @@ TEST(RooflineTest, DiffsSayHowMuchWorkIsNotCounted) {
   EXPECT_NEAR(diff.current_uncounted_percent, 100.0 / 3, 1e-9);
   const std::string text = RenderDiff(diff);
   EXPECT_TRUE(absl::StrContains(text, "not counted: 0.0% -> 33.3% of the run time")) << text;
+}
+
+// A node of `flops` and `bytes` per run, called `calls` times in `ns`;
+// ceilings 100 GFLOP/s, 10 GB/s from memory, 40 GB/s up to 1 MB and 80 up
+// to 10 KB; the BLAS named `blas` (the rest of the machine object after it).
+Report OneNode(const std::string& kind, double flops, double bytes, int calls, int64_t ns,
+               const std::string& blas = "/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3\", \"blas_core\": "
+                                         "\"SkylakeX\", \"vector_isa\": \"avx512f",
+               const std::string& bandwidth = "[[10000, 80], [1000000, 40], [100000000, 10]]") {
+  absl::StatusOr<Report> report = ReportFromJson(absl::StrReplaceAll(R"({"schema_version": 3, "model": "m", "runs": 1,
+      "warmup": 0, "timer_overhead_ns": 0, "run_ns": [NS], "metrics": [{"name": "time"}],
+      "quantities": [{"name": "flops", "unit": "flops"}, {"name": "bytes", "unit": "bytes"}],
+      "peak_gflops": 100, "peak_gbps": 10, "bandwidth": BANDWIDTH, "machine": {"blas": "BLAS"},
+      "nodes": [
+        {"id": 0, "parent": -1, "depth": 0, "name": "n", "kind": "KIND", "module": "",
+         "calls": [CALLS], "total_ns": [NS], "flops": FLOPS, "bytes": BYTES}]})",
+      {{"NS", std::to_string(ns)}, {"KIND", kind}, {"CALLS", std::to_string(calls)},
+       {"FLOPS", absl::StrCat(flops)}, {"BYTES", absl::StrCat(bytes)}, {"BLAS", blas},
+       {"BANDWIDTH", bandwidth}}));
+  EXPECT_TRUE(report.ok()) << report.status();
+  return *report;
+}
+
+RooflinePoint NodePoint(const Report& report) {
+  absl::StatusOr<View> nodes = MakeView(report, ViewOptions{GroupBy::kNode, "", 0});
+  EXPECT_TRUE(nodes.ok());
+  return RooflineOf(report, nodes->rows.at(0));
+}
+
+// The memory roof is the bandwidth of the working set one execution
+// touches: the level with the largest working set not above it.
+TEST(RooflineTest, TheMemoryRoofFollowsTheWorkingSet) {
+  const Report report = OneNode("aten::relu", 0, 0, 1, 1);
+  const Ceilings& c = *report.ceilings;
+  ASSERT_EQ(c.bandwidth.size(), 3u);
+  EXPECT_DOUBLE_EQ(MemoryRoofGbps(c, 100), 80);         // below the smallest level: its bandwidth
+  EXPECT_DOUBLE_EQ(MemoryRoofGbps(c, 10000), 80);
+  EXPECT_DOUBLE_EQ(MemoryRoofGbps(c, 999999), 80);
+  EXPECT_DOUBLE_EQ(MemoryRoofGbps(c, 1000000), 40);
+  EXPECT_DOUBLE_EQ(MemoryRoofGbps(c, 5e8), 10);
+  Ceilings one_roof = c;
+  one_roof.bandwidth.clear();
+  EXPECT_DOUBLE_EQ(MemoryRoofGbps(one_roof, 100), 10);  // --peaks: one memory roof
+
+  // 2 MB per run in 2 calls: 1 MB a call, the 40 GB/s level. 0.25 FLOP/B
+  // -> attainable 10 GFLOP/s; 500000 FLOPs in 100 us = 5 GFLOP/s: 50%.
+  const RooflinePoint p = NodePoint(OneNode("aten::relu", 500000, 2000000, 2, 100000));
+  EXPECT_DOUBLE_EQ(p.roof_gbps, 40);
+  EXPECT_DOUBLE_EQ(p.attainable_gflops, 10);
+  EXPECT_STREQ(p.bound, "memory");
+  EXPECT_DOUBLE_EQ(p.fraction, 0.5);
+  // The same work in one call of 2 MB: still the 40 GB/s level; in one call
+  // of 200 MB (memory): 10 GB/s.
+  EXPECT_DOUBLE_EQ(NodePoint(OneNode("aten::relu", 500000, 2000000, 1, 100000)).roof_gbps, 40);
+  EXPECT_DOUBLE_EQ(NodePoint(OneNode("aten::relu", 5e7, 2e8, 1, 100000)).roof_gbps, 10);
+}
+
+// A node faster than its roof is shown as such (a wrong ceiling is visible,
+// not hidden at 100%); a grouped row, whose roof is an approximation, is capped.
+TEST(RooflineTest, NodesAboveTheRoofAreNotCappedGroupedRowsAre) {
+  // 1 KB a call: 80 GB/s; 1000 FLOPs / 1000 B = 1 FLOP/B -> 80 GFLOP/s
+  // attainable; achieved 1000 FLOPs in 10 ns = 100 GFLOP/s: 125%.
+  const Report report = OneNode("aten::mul", 1000, 1000, 1, 10);
+  EXPECT_DOUBLE_EQ(NodePoint(report).fraction, 1.25);
+  absl::StatusOr<View> kinds = MakeView(report, ViewOptions{GroupBy::kKind, "", 0});
+  ASSERT_TRUE(kinds.ok());
+  // One node in the kind: the kind row is that node's (members 1), uncapped.
+  EXPECT_DOUBLE_EQ(RooflineOf(report, kinds->rows.at(0)).fraction, 1.25);
+  absl::StatusOr<View> modules = MakeView(TwoModules(), ViewOptions{GroupBy::kModule, "", 0});
+  ASSERT_TRUE(modules.ok());
+  for (const ViewRow& row : modules->rows) EXPECT_LE(RooflineOf(TwoModules(), row).fraction, 1.0) << row.name;
+}
+
+TEST(RooflineTest, TheBandwidthLevelsSurviveJson) {
+  const Report report = OneNode("aten::relu", 1, 1, 1, 1);
+  absl::StatusOr<Report> back = ReportFromJson(ReportToJson(report));
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_TRUE(back->ceilings.has_value());
+  ASSERT_EQ(back->ceilings->bandwidth.size(), 3u);
+  EXPECT_EQ(back->ceilings->bandwidth[1].bytes, 1000000);
+  EXPECT_DOUBLE_EQ(back->ceilings->bandwidth[1].gbps, 40);
+  EXPECT_DOUBLE_EQ(back->ceilings->peak_gbps, 10);
+  // Reports from before the levels: one memory roof.
+  absl::StatusOr<Report> old = ReportFromJson(ReportToJson(OneNode("aten::relu", 1, 1, 1, 1, "x", "[]")));
+  ASSERT_TRUE(old.ok()) << old.status();
+  EXPECT_TRUE(old->ceilings->bandwidth.empty());
+}
+
+// With the reference BLAS and matrix products far below the peak, the
+// summary names the library, the products' share of the run and rate, and
+// the fix; not with OpenBLAS, and not where the products are fast.
+TEST(RooflineTest, TheBlasNoteNamesTheReferenceBlasAndTheHeadroomCountsTheSlowNodes) {
+  const std::string reference = "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3.11.0";
+  // 2 GFLOP/s (2e6 FLOPs in 1 ms): 2% of the 100 GFLOP/s peak.
+  const Report slow = OneNode("aten::linear", 2e6, 1e5, 1, 1000000, reference);
+  const std::string note = BlasNote(slow);
+  EXPECT_TRUE(absl::StrContains(note, "matrix products (100.0% of the run) run at 2.00 GFLOP/s, 2.0% of this machine's "
+                                      "100.0 GFLOP/s"))
+      << note;
+  EXPECT_TRUE(absl::StrContains(note, "reference BLAS (" + reference + ")")) << note;
+  EXPECT_TRUE(absl::StrContains(note, "apt-get install libopenblas0-pthread")) << note;
+  EXPECT_TRUE(absl::StrContains(RenderSummary(slow), "  blas          matrix products")) << RenderSummary(slow);
+  EXPECT_EQ(BlasNote(OneNode("aten::linear", 2e6, 1e5, 1, 1000000)), "");  // OpenBLAS
+  EXPECT_EQ(BlasNote(OneNode("aten::linear", 5e7, 1e5, 1, 1000000, reference)), "");  // 50 GFLOP/s
+  EXPECT_EQ(BlasNote(OneNode("aten::relu", 2e6, 1e5, 1, 1000000, reference)), "");    // not a product
+
+  // OpenBLAS with kernels narrower than the CPU's vectors (0.3.21's
+  // "Haswell" on AVX-512 Zen CPUs: a 1024 GEMM at 102 GFLOP/s, with
+  // OPENBLAS_CORETYPE=SKYLAKEX at 186, bench/results/peaks.txt): named below
+  // half the peak (40 GFLOP/s here), not above it, not where the CPU has no
+  // AVX-512, not with AVX-512 kernels.
+  const std::string openblas = "/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3";
+  auto machine = [&](const char* core, const char* isa) {
+    return absl::StrCat(openblas, "\", \"blas_core\": \"", core, "\", \"vector_isa\": \"", isa);
+  };
+  const std::string narrow = BlasNote(OneNode("aten::mm", 4e7, 1e5, 1, 1000000, machine("Haswell", "avx512f")));
+  EXPECT_TRUE(absl::StrContains(narrow, "run at 40.00 GFLOP/s, 40.0% of this machine's 100.0 GFLOP/s")) << narrow;
+  EXPECT_TRUE(absl::StrContains(narrow, "OpenBLAS (" + openblas + ") runs its Haswell kernels on a CPU with AVX-512; "
+                                        "OPENBLAS_CORETYPE=SKYLAKEX"))
+      << narrow;
+  EXPECT_EQ(BlasNote(OneNode("aten::mm", 6e7, 1e5, 1, 1000000, machine("Haswell", "avx512f"))), "");
+  EXPECT_EQ(BlasNote(OneNode("aten::mm", 4e7, 1e5, 1, 1000000, machine("Haswell", "avx2"))), "");
+  EXPECT_EQ(BlasNote(OneNode("aten::mm", 4e7, 1e5, 1, 1000000, machine("SkylakeX", "avx512f"))), "");
+  absl::StatusOr<Report> back = ReportFromJson(ReportToJson(OneNode("aten::mm", 1, 1, 1, 1, machine("Zen", "avx2"))));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->machine->blas_core, "Zen");
+  EXPECT_EQ(back->machine->vector_isa, "avx2");
+
+  // The headroom: the slow linear (compute-bound at 20 FLOP/B, 2% of
+  // attainable) holds the whole run; TwoModules' conv (10%) holds 1/3 of it.
+  EXPECT_DOUBLE_EQ(HeadroomPercent(slow), 100);
+  EXPECT_NEAR(HeadroomPercent(TwoModules()), 100.0 / 3, 1e-9);
+  EXPECT_DOUBLE_EQ(HeadroomPercent(TwoModules(), 0.05), 0);
+  Report no_ceilings = TwoModules();
+  no_ceilings.ceilings.reset();
+  EXPECT_EQ(HeadroomPercent(no_ceilings), -1);
 }
 
 }  // namespace

@@ -369,7 +369,8 @@ void WriteIr(JsonWriter& w, const Report& report) {
   w.EndArray();
 }
 
-// The roofline: the two ceilings and one point per executed node whose
+// The roofline: the ceilings (compute, memory, the caches' bandwidths) and
+// one point per executed node whose
 // work was counted and that did any (FLOPs > 0 and time > 0).
 void WriteRoofline(JsonWriter& w, const Report& report) {
   if (!report.ceilings.has_value() || report.FindQuantity("flops") < 0) return w.Null();
@@ -382,6 +383,15 @@ void WriteRoofline(JsonWriter& w, const Report& report) {
   w.Key("peak_gbps"); w.Approx(c.peak_gbps);
   w.Key("blas_gflops"); w.Approx(c.blas_gflops);
   w.Key("source"); w.String(c.source);
+  w.Key("bandwidth");  // [bytes, GB/s] per working set, smallest first
+  w.BeginArray();
+  for (const BandwidthLevel& level : c.bandwidth) {
+    w.BeginArray();
+    w.Int(level.bytes);
+    w.Approx(level.gbps);
+    w.EndArray();
+  }
+  w.EndArray();
   w.Key("points");
   w.BeginArray();
   for (const ViewRow& row : nodes->rows) {

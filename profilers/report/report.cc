@@ -285,8 +285,11 @@ std::string FormatMachine(const Machine& m) {
   if (m.cores > 0) parts.push_back(absl::StrCat(m.cores, " cores"));
   if (m.threads > 0) parts.push_back(absl::StrCat(m.threads, m.threads == 1 ? " thread" : " threads"));
   if (!m.blas.empty()) {
+    std::vector<std::string> about;
+    if (!m.blas_core.empty()) about.push_back(absl::StrCat(m.blas_core, " kernels"));
+    if (m.blas_threads > 0) about.push_back(absl::StrCat(m.blas_threads, " threads"));
     parts.push_back(absl::StrCat("BLAS ", Basename(m.blas),
-                                 m.blas_threads > 0 ? absl::StrCat(" (", m.blas_threads, " threads)") : ""));
+                                 about.empty() ? "" : absl::StrCat(" (", absl::StrJoin(about, ", "), ")")));
   }
   if (!m.libtorch.empty()) parts.push_back(absl::StrCat("LibTorch ", m.libtorch));
   if (!m.kernel.empty()) parts.push_back(absl::StrCat("Linux ", m.kernel));

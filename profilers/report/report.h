@@ -72,15 +72,26 @@ struct Quantity {
   Unit unit = Unit::kCount;
 };
 
+// A streaming triad's bandwidth over a working set of `bytes` (its three
+// buffers together), kept warm: where that working set lives (L1 ... memory).
+struct BandwidthLevel {
+  int64_t bytes = 0;
+  double gbps = 0;
+};
+
 // The machine's and the libraries' ceilings for the roofline, in GFLOP/s and
-// GB/s (-1: unknown); profilers/roofline measures them.
+// GB/s (-1: unknown); profilers/work/peaks.h measures them.
 struct Ceilings {
   double peak_gflops = -1;  // the FMA micro-kernel, fp32, at the profiled threads
-  double peak_gbps = -1;    // a streaming triad over buffers far larger than the caches
+  double peak_gbps = -1;    // the triad over the largest working set (memory)
   double blas_gflops = -1;  // a large GEMM through LibTorch (its BLAS)
   double conv_gflops = -1;  // a large convolution through LibTorch (oneDNN)
   int threads = -1;
   std::string source;       // "measured", "cached (date)", "given (--peaks)"
+  // The triad at working sets from L1-sized up, smallest first, the gbps
+  // never growing with the size (the last is peak_gbps). Empty when given
+  // (--peaks) or read from a report without it: one memory roof then.
+  std::vector<BandwidthLevel> bandwidth;
 };
 
 // A kind whose work is not counted, and how much of the run it holds.
@@ -196,6 +207,8 @@ struct Machine {
   int interop_threads = -1;
   std::string blas;           // the library sgemm_ resolves to (symlinks followed)
   int blas_threads = -1;      // the BLAS's own threads, where it says
+  std::string blas_core;      // OpenBLAS's kernel set ("Haswell", "SkylakeX"), where it says
+  std::string vector_isa;     // the widest vector extension: "avx512f", "avx2", "sse2"
   std::string libtorch;       // "1.13.1"
   std::string kernel;         // uname -r
   double load_average = -1;   // 1-minute, at the start

@@ -264,6 +264,17 @@ void WriteReportJson(const Report& report, JsonWriter& w) {
     w.Key("peak_gbps"); w.Approx(c.peak_gbps);
     w.Key("blas_gflops"); w.Approx(c.blas_gflops);
     w.Key("conv_gflops"); w.Approx(c.conv_gflops);
+    if (!c.bandwidth.empty()) {
+      w.Key("bandwidth");
+      w.BeginArray();
+      for (const BandwidthLevel& level : c.bandwidth) {
+        w.BeginArray();
+        w.Int(level.bytes);
+        w.Approx(level.gbps);
+        w.EndArray();
+      }
+      w.EndArray();
+    }
     w.Key("ceilings_threads"); w.Int(c.threads);
     w.Key("ceilings_source"); w.String(c.source);
   }
@@ -319,6 +330,8 @@ void WriteReportJson(const Report& report, JsonWriter& w) {
     w.Key("interop_threads"); w.Int(m.interop_threads);
     w.Key("blas"); w.String(m.blas);
     w.Key("blas_threads"); w.Int(m.blas_threads);
+    w.Key("blas_core"); w.String(m.blas_core);
+    w.Key("vector_isa"); w.String(m.vector_isa);
     w.Key("libtorch"); w.String(m.libtorch);
     w.Key("kernel"); w.String(m.kernel);
     w.Key("load_average"); w.Approx(m.load_average);

@@ -573,6 +573,11 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
       c.peak_gbps = number("peak_gbps");
       c.blas_gflops = number("blas_gflops");
       c.conv_gflops = number("conv_gflops");
+      if (j.contains("bandwidth")) {
+        for (const Json& level : j.at("bandwidth")) {
+          c.bandwidth.push_back(BandwidthLevel{level.at(0).get<int64_t>(), level.at(1).get<double>()});
+        }
+      }
       c.threads = j.value("ceilings_threads", -1);
       c.source = j.value("ceilings_source", "");
       report.ceilings = c;
@@ -623,6 +628,8 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
       m.interop_threads = jm.value("interop_threads", -1);
       m.blas = jm.value("blas", "");
       m.blas_threads = jm.value("blas_threads", -1);
+      m.blas_core = jm.value("blas_core", "");
+      m.vector_isa = jm.value("vector_isa", "");
       m.libtorch = jm.value("libtorch", "");
       m.kernel = jm.value("kernel", "");
       m.load_average =

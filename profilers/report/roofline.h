@@ -5,11 +5,19 @@
 //   gflops      = flops / self ns            (GFLOP/s)
 //   gbps        = bytes / self ns            (GB/s)
 //   intensity   = flops / bytes              (FLOP per byte)
-//   attainable  = min(peak_gflops, intensity x peak_gbps)
+//   roof_gbps   = the bandwidth of the working set the row touches per
+//                 execution (MemoryRoofGbps: bytes / executions)
+//   attainable  = min(peak_gflops, intensity x roof_gbps)
 //   fraction    = gflops / attainable        (of what this machine can do there)
-//   bound       "compute" when intensity x peak_gbps >= peak_gflops, else "memory"
+//   bound       "compute" when intensity x roof_gbps >= peak_gflops, else "memory"
 //
 // Rates need the row's time and work; attainable and bound need the ceilings.
+// A node's fraction is not capped: the ceilings are best-of-several
+// measurements of what the hardware does at that working set, so a node above
+// 100% means a ceiling is wrong (tests/roofline_test checks real models). A
+// grouped row (kind, module) picks one bandwidth for nodes of different
+// sizes, from their mean bytes per execution: an approximation, capped at
+// 100%.
 #ifndef GRAPHPROF_PROFILERS_REPORT_ROOFLINE_H_
 #define GRAPHPROF_PROFILERS_REPORT_ROOFLINE_H_
 
@@ -28,12 +36,19 @@ struct RooflinePoint {
   double gflops = -1;      // -1: unknown (no work counted, or no time)
   double gbps = -1;
   double intensity = -1;
+  double roof_gbps = -1;   // the memory roof's bandwidth for this row
   double attainable_gflops = -1;
-  double fraction = -1;    // of attainable, 0..1 (clamped at 1: measured ceilings are not exact)
+  double fraction = -1;    // of attainable: 0..1 (a node above 1 means a wrong ceiling)
   const char* bound = "";  // "compute", "memory", or "" when unknown
 };
 
 RooflinePoint RooflineOf(const Report& report, const ViewRow& row);
+
+// The bandwidth a working set of `bytes` can stream at: the level of
+// Ceilings::bandwidth with the largest working set not above `bytes` (the
+// smallest level below it), so never less than the hardware delivers there;
+// peak_gbps without levels.
+double MemoryRoofGbps(const Ceilings& ceilings, double bytes);
 
 // Work per row: the view's quantities ("flops", "bytes") summed over its
 // nodes (ViewRow::quantities holds them; this reads them by name).

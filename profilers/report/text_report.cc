@@ -166,6 +166,13 @@ std::string RenderSummary(const Report& report) {
                           "  roofline      peak %.1f GFLOP/s (FMA), %.1f GB/s (triad); GEMM %.1f, conv %.1f GFLOP/s "
                           "through LibTorch; %d threads, %s",
                           c.peak_gflops, c.peak_gbps, c.blas_gflops, c.conv_gflops, c.threads, c.source);
+    if (!c.bandwidth.empty()) {
+      std::vector<std::string> levels;
+      for (const BandwidthLevel& level : c.bandwidth) {
+        levels.push_back(absl::StrFormat("%s %.0f", FormatBytes(level.bytes), level.gbps));
+      }
+      absl::StrAppend(&out, "; GB/s by working set: ", absl::StrJoin(levels, ", "));
+    }
     if (const double headroom = HeadroomPercent(report); headroom >= 0) {
       absl::StrAppendFormat(&out, "; %.1f%% of the run in nodes below 20%% of attainable", headroom);
     }

@@ -21,7 +21,9 @@ namespace kernels {
 float FmaAvx512(int64_t iterations);
 float FmaAvx2(int64_t iterations);
 float FmaScalar(int64_t iterations);
-void Triad(float* a, const float* b, const float* c, float s, size_t begin, size_t end);
+void TriadAvx512(float* a, const float* b, const float* c, float s, size_t begin, size_t end);
+void TriadAvx2(float* a, const float* b, const float* c, float s, size_t begin, size_t end);
+void TriadSse2(float* a, const float* b, const float* c, float s, size_t begin, size_t end);
 }  // namespace kernels
 
 namespace {
@@ -85,25 +87,48 @@ Rates FmaRates(int threads) {
   return Repeat(7, [&] { return FmaOnce(threads, iterations); });
 }
 
-Rates TriadRates(int threads) {
-  constexpr size_t kFloats = 8 << 20;  // 32 MB a buffer
-  std::vector<float> a(kFloats), b(kFloats, 1.0f), c(kFloats, 2.0f);
+using TriadKernel = void (*)(float*, const float*, const float*, float, size_t, size_t);
+
+TriadKernel BestTriad() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return kernels::TriadAvx512;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return kernels::TriadAvx2;
+  return kernels::TriadSse2;
+}
+
+// The triad over a working set of `bytes` (three buffers), each thread on
+// its share, repeated so that a measurement moves at least 512 MB (a few ms
+// even where it runs from L1, so that starting the threads does not count).
+Rates TriadRates(int threads, size_t bytes) {
+  const TriadKernel triad = BestTriad();
+  const size_t floats = std::max<size_t>(16 * threads, bytes / (3 * sizeof(float)));
+  const size_t moved = 3 * floats * sizeof(float);
+  const int passes = static_cast<int>(std::max<size_t>(1, (size_t{512} << 20) / moved));
+  std::vector<float> a(floats), b(floats, 1.0f), c(floats, 2.0f);
   auto once = [&] {
     std::vector<std::thread> workers;
     const auto start = Clock::now();
     for (int t = 0; t < threads; ++t) {
-      const size_t begin = kFloats * t / threads, end = kFloats * (t + 1) / threads;
-      workers.emplace_back([&, begin, end] { kernels::Triad(a.data(), b.data(), c.data(), 3.0f, begin, end); });
+      const size_t begin = floats * t / threads, end = floats * (t + 1) / threads;
+      workers.emplace_back([&, begin, end] {
+        for (int p = 0; p < passes; ++p) triad(a.data(), b.data(), c.data(), 3.0f, begin, end);
+      });
     }
     for (std::thread& w : workers) w.join();
     const double seconds = Seconds(start, Clock::now());
-    return 3.0 * kFloats * sizeof(float) / seconds / 1e9;
+    return static_cast<double>(moved) * passes / seconds / 1e9;
   };
-  once();  // first touch
-  Rates r = Repeat(7, once);
-  g_sink = g_sink + a[kFloats / 2];
+  once();  // first touch, and into the caches
+  Rates r = Repeat(5, once);
+  g_sink = g_sink + a[floats / 2];
   return r;
 }
+
+// Working sets from L1-sized (12 KB) up by 4x to 192 MB: past the last-level
+// cache of most machines (a VM may report its host's; the levels say where
+// the bandwidth stops falling).
+constexpr size_t kSmallestLevel = 12 << 10;
+constexpr size_t kLargestLevel = size_t{192} << 20;
 
 std::string CacheDir(const PeakOptions& options) {
   if (!options.cache_dir.empty()) return options.cache_dir;
@@ -117,8 +142,9 @@ std::string CacheDir(const PeakOptions& options) {
 std::string CachePath(const Machine& machine, const PeakOptions& options) {
   const std::string dir = CacheDir(options);
   if (dir.empty()) return "";
-  const std::string key = absl::StrCat(machine.cpu, "|", machine.cores, "|", options.threads, "|", machine.blas, "|",
-                                       machine.libtorch);
+  // v2: the kernels before it measured their loads and stores (3x low).
+  const std::string key = absl::StrCat("v2|", machine.cpu, "|", machine.cores, "|", options.threads, "|", machine.blas,
+                                       "|", machine.libtorch);
   uint64_t h = 1469598103934665603ull;
   for (unsigned char ch : key) {
     h ^= ch;
@@ -137,7 +163,22 @@ void MakeDirectories(const std::string& path) {
 }  // namespace
 
 double FmaPeakGflops(int threads) { return FmaRates(std::max(1, threads)).best; }
-double TriadGbps(int threads) { return TriadRates(std::max(1, threads)).best; }
+double TriadGbps(int threads) { return TriadRates(std::max(1, threads), kLargestLevel).best; }
+
+std::vector<BandwidthLevel> BandwidthLadder(int threads, bool* steady) {
+  std::vector<BandwidthLevel> levels;
+  bool all_steady = true;
+  for (size_t bytes = kSmallestLevel; bytes <= kLargestLevel; bytes *= 4) {
+    const Rates r = TriadRates(std::max(1, threads), bytes);
+    all_steady = all_steady && r.steady();
+    levels.push_back(BandwidthLevel{static_cast<int64_t>(bytes), r.best});
+  }
+  // A smaller working set never streams slower than a larger one: a level
+  // measured below the next (a disturbance) takes the next one's figure.
+  for (size_t i = levels.size() - 1; i-- > 0;) levels[i].gbps = std::max(levels[i].gbps, levels[i + 1].gbps);
+  if (steady != nullptr) *steady = all_steady;
+  return levels;
+}
 
 double GemmGflops() {
   // Square products from 128 doubling up to 1024, stopping after the first
@@ -189,8 +230,14 @@ std::optional<Ceilings> CachedCeilings(const Machine& machine, const PeakOptions
   std::ifstream in(path);
   Ceilings c;
   std::string date;
-  if (!(in >> c.peak_gflops >> c.peak_gbps >> c.blas_gflops >> c.conv_gflops >> date)) return std::nullopt;
-  if (!(c.peak_gflops > 0 && c.peak_gbps > 0)) return std::nullopt;
+  size_t levels = 0;
+  if (!(in >> c.peak_gflops >> c.peak_gbps >> c.blas_gflops >> c.conv_gflops >> date >> levels)) return std::nullopt;
+  if (!(c.peak_gflops > 0 && c.peak_gbps > 0) || levels > 64) return std::nullopt;
+  for (size_t i = 0; i < levels; ++i) {
+    BandwidthLevel level;
+    if (!(in >> level.bytes >> level.gbps) || level.bytes <= 0 || !(level.gbps > 0)) return std::nullopt;
+    c.bandwidth.push_back(level);
+  }
   c.threads = options.threads;
   c.source = absl::StrCat("cached (measured ", date, ")");
   return c;
@@ -202,14 +249,15 @@ Ceilings MeasureCeilings(const Machine& machine, const PeakOptions& options) {
   }
   const int threads = std::max(1, options.threads);
   const Rates fma = FmaRates(threads);
-  const Rates triad = TriadRates(threads);
+  bool bandwidth_steady = false;
   Ceilings c;
+  c.bandwidth = BandwidthLadder(threads, &bandwidth_steady);
   c.peak_gflops = fma.best;
-  c.peak_gbps = triad.best;
+  c.peak_gbps = c.bandwidth.back().gbps;
   c.blas_gflops = GemmGflops();
   c.conv_gflops = ConvGflops();
   c.threads = threads;
-  const bool steady = fma.steady() && triad.steady();
+  const bool steady = fma.steady() && bandwidth_steady;
   c.source = steady ? "measured" : "measured (repeats disagreed by over 10%: not cached)";
   const std::string path = CachePath(machine, options);
   if (steady && !path.empty()) {
@@ -218,7 +266,10 @@ Ceilings MeasureCeilings(const Machine& machine, const PeakOptions& options) {
     const std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
     std::ofstream out(path);
-    out << absl::StrFormat("%.6g %.6g %.6g %.6g %s\n", c.peak_gflops, c.peak_gbps, c.blas_gflops, c.conv_gflops, date);
+    out << absl::StrFormat("%.6g %.6g %.6g %.6g %s %d", c.peak_gflops, c.peak_gbps, c.blas_gflops, c.conv_gflops, date,
+                           c.bandwidth.size());
+    for (const BandwidthLevel& level : c.bandwidth) out << absl::StrFormat(" %d %.6g", level.bytes, level.gbps);
+    out << "\n";
     if (!out) c.source = "measured (the cache could not be written)";
   }
   return c;

@@ -5,12 +5,16 @@
 //                 scalar; target attributes and cpuid dispatch, the build
 //                 targeting baseline x86-64), enough independent accumulators
 //                 to cover the FMA latency, on `threads` threads at once
-//   peak_gbps     a streaming triad (a = b + s c) over three 32 MB buffers,
-//                 far larger than the last-level cache, on `threads` threads
+//   bandwidth     a streaming triad (a = b + s c), the widest vectors the CPU
+//                 reports (AVX-512F, AVX2, SSE2), on `threads` threads, over
+//                 working sets of 12 KB, 48 KB, ... 192 MB (L1 to memory),
+//                 each kept warm; a level never below the next larger one
+//   peak_gbps     the 192 MB level (memory on most machines)
 //   blas_gflops   a large fp32 GEMM through LibTorch (at::mm: its BLAS)
 //   conv_gflops   a large convolution through LibTorch (oneDNN)
 //
-// Each is the best of several repeats (about 2 s in all). Results are cached
+// Each is the best of several repeats (about 2 s in all; the kernels are in
+// fma_kernel.cc). Results are cached
 // per CPU model, core count, thread count, BLAS library and LibTorch version
 // in $XDG_CACHE_HOME/graphprof/peaks (~/.cache/graphprof/peaks), unless the
 // repeats disagree by more than 10% (the machine was disturbed: measured
@@ -20,6 +24,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "profilers/report/report.h"
 
@@ -39,7 +44,8 @@ std::optional<Ceilings> CachedCeilings(const Machine& machine, const PeakOptions
 
 // The parts, for benchmarks and tests.
 double FmaPeakGflops(int threads);
-double TriadGbps(int threads);
+double TriadGbps(int threads);  // the largest level
+std::vector<BandwidthLevel> BandwidthLadder(int threads, bool* steady = nullptr);
 double GemmGflops();
 double ConvGflops();
 

@@ -880,7 +880,8 @@
 
   // ---------------------------------------------------------------- roofline
   // Log-log: arithmetic intensity (FLOP/B) against achieved GFLOP/s, the
-  // memory roof (peak_gbps x intensity) and the compute roof (peak_gflops);
+  // memory roof (peak_gbps x intensity), the caches' roofs (dashed: the
+  // bandwidth at smaller working sets) and the compute roof (peak_gflops);
   // one point per executed counted node, its area by self time; hover names
   // it, a click selects its row.
   function renderRoofline(main, d) {
@@ -893,7 +894,9 @@
       const ns = 'http://www.w3.org/2000/svg';
       const W = 720, H = 360, L = 56, B = 36, R = 12, T = 12;
       const ridge = rf.peak_gflops / rf.peak_gbps;
-      const xs = pts.map((p) => p[1]).concat([ridge]);
+      const caches = (Array.isArray(rf.bandwidth) ? rf.bandwidth : [])
+        .filter((b) => Array.isArray(b) && isNum(b[0]) && isNum(b[1]) && b[1] > rf.peak_gbps * 1.05);
+      const xs = pts.map((p) => p[1]).concat([ridge], caches.map((b) => rf.peak_gflops / b[1]));
       const ys = pts.map((p) => p[2]).concat([rf.peak_gflops]);
       const lx0 = Math.floor(Math.log10(Math.min(...xs)) - 0.5), lx1 = Math.ceil(Math.log10(Math.max(...xs)) + 0.5);
       const ly0 = Math.floor(Math.log10(Math.min(...ys)) - 0.5), ly1 = Math.ceil(Math.log10(rf.peak_gflops * 2));
@@ -920,6 +923,12 @@
         add('text', { x: L - 4, y: Y(10 ** k) + 4, 'text-anchor': 'end', class: 'gp-roof-tick' }, `1e${k}`);
       }
       const xmin = 10 ** lx0, xmax = 10 ** lx1;
+      for (const b of caches) {
+        const line = add('line', { x1: X(xmin), y1: Y(xmin * b[1]), x2: X(rf.peak_gflops / b[1]), y2: Y(rf.peak_gflops), class: 'gp-roof-cache' });
+        const title = document.createElementNS(ns, 'title');
+        title.textContent = `${b[1].toFixed(1)} GB/s with a working set of ${fmtBytes(b[0])}`;
+        line.appendChild(title);
+      }
       add('line', { x1: X(xmin), y1: Y(xmin * rf.peak_gbps), x2: X(ridge), y2: Y(rf.peak_gflops), class: 'gp-roof-memory' });
       add('line', { x1: X(ridge), y1: Y(rf.peak_gflops), x2: X(xmax), y2: Y(rf.peak_gflops), class: 'gp-roof-compute' });
       add('text', { x: X(xmax) - 4, y: Y(rf.peak_gflops) - 4, 'text-anchor': 'end', class: 'gp-roof-label' }, `${rf.peak_gflops.toFixed(1)} GFLOP/s`);
@@ -937,7 +946,8 @@
         c.addEventListener('click', () => selectNode(p[0], 'roofline'));
       }
       el.appendChild(h('div', { class: 'gp-roofline' }, svg));
-      el.appendChild(h('div', { class: 'gp-hint', text: `${pts.length} nodes; area: self time; the lines: what this machine can do at each intensity` }));
+      el.appendChild(h('div', { class: 'gp-hint', text: `${pts.length} nodes; area: self time; the lines: what this machine can do at each intensity` +
+        (caches.length ? `; dashed: the same with smaller working sets (in the caches; hover for the size)` : '') }));
     });
   }
 
