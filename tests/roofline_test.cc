@@ -3,6 +3,10 @@
 #include "profilers/report/roofline.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <optional>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -11,6 +15,7 @@
 #include "profilers/report/report_json.h"
 #include "profilers/report/text_report.h"
 #include "profilers/report/views.h"
+#include "profilers/work/peaks.h"
 
 namespace graphprof {
 namespace {
@@ -152,9 +157,96 @@ TEST(RooflineTest, NodesAboveTheRoofAreNotCappedGroupedRowsAre) {
   ASSERT_TRUE(kinds.ok());
   // One node in the kind: the kind row is that node's (members 1), uncapped.
   EXPECT_DOUBLE_EQ(RooflineOf(report, kinds->rows.at(0)).fraction, 1.25);
-  absl::StatusOr<View> modules = MakeView(TwoModules(), ViewOptions{GroupBy::kModule, "", 0});
+}
+
+// Two relu nodes of module a.b (a has no node of its own), 1 KB a call
+// each, both at 125% of their 80 GB/s roof (as above); a conv of 1 MB.
+Report ThreeNodes() {
+  absl::StatusOr<Report> report = ReportFromJson(R"({"schema_version": 3, "model": "m", "runs": 1, "warmup": 0,
+      "timer_overhead_ns": 0, "run_ns": [100], "metrics": [{"name": "time"}],
+      "quantities": [{"name": "flops", "unit": "flops"}, {"name": "bytes", "unit": "bytes"}],
+      "peak_gflops": 100, "peak_gbps": 10, "bandwidth": [[10000, 80], [1000000, 40], [100000000, 10]],
+      "nodes": [
+        {"id": 0, "parent": -1, "depth": 0, "name": "r0", "kind": "aten::relu", "module": "a.b",
+         "calls": [1], "total_ns": [10], "flops": 1000, "bytes": 1000},
+        {"id": 1, "parent": -1, "depth": 0, "name": "r1", "kind": "aten::relu", "module": "a.b",
+         "calls": [1], "total_ns": [10], "flops": 1000, "bytes": 1000},
+        {"id": 2, "parent": -1, "depth": 0, "name": "c", "kind": "aten::conv2d", "module": "c",
+         "calls": [1], "total_ns": [80], "flops": 3000000, "bytes": 1000000}]})");
+  EXPECT_TRUE(report.ok()) << report.status();
+  return *report;
+}
+
+TEST(RooflineTest, GroupedRowsAreCappedAndUseTheirNodesWorkingSet) {
+  const Report report = ThreeNodes();
+  absl::StatusOr<View> nodes = MakeView(report, ViewOptions{GroupBy::kNode, "", 0});
+  ASSERT_TRUE(nodes.ok());
+  EXPECT_DOUBLE_EQ(RooflineOf(report, Row(*nodes, "r0")).fraction, 1.25);
+  absl::StatusOr<View> kinds = MakeView(report, ViewOptions{GroupBy::kKind, "", 0});
+  ASSERT_TRUE(kinds.ok());
+  const RooflinePoint relu = RooflineOf(report, Row(*kinds, "aten::relu"));
+  EXPECT_DOUBLE_EQ(relu.roof_gbps, 80);  // 2 KB in 2 executions: 1 KB each
+  EXPECT_DOUBLE_EQ(relu.fraction, 1.0);  // 125%, capped
+  absl::StatusOr<View> modules = MakeView(report, ViewOptions{GroupBy::kModule, "", 0});
   ASSERT_TRUE(modules.ok());
-  for (const ViewRow& row : modules->rows) EXPECT_LE(RooflineOf(TwoModules(), row).fraction, 1.0) << row.name;
+  // Module a has no node of its own: its two executions are a.b's.
+  const ViewRow& a = Row(*modules, "a");
+  EXPECT_DOUBLE_EQ(a.executions, 2);
+  EXPECT_DOUBLE_EQ(a.calls, 0);
+  EXPECT_DOUBLE_EQ(RooflineOf(report, a).roof_gbps, 80);
+  EXPECT_DOUBLE_EQ(RooflineOf(report, Row(*modules, "a.b")).roof_gbps, 80);
+  // The root: 1,002,000 bytes in 3 executions, 334 KB each: the 10 KB level.
+  const ViewRow& root = Row(*modules, "(root)");
+  EXPECT_DOUBLE_EQ(root.executions, 3);
+  EXPECT_DOUBLE_EQ(RooflineOf(report, root).roof_gbps, 80);
+  // The conv: 1 MB in one execution: the 1 MB level.
+  EXPECT_DOUBLE_EQ(RooflineOf(report, Row(*modules, "c")).roof_gbps, 40);
+}
+
+TEST(RooflineTest, MalformedBandwidthLevelsAreOneLineErrors) {
+  for (const char* bandwidth : {"5", "[[1]]", "[[\"a\", 1]]", "[[0, 1]]", "[[1000, 0]]", "[[1000, -2]]",
+                                "[[2000, 1], [1000, 2]]", "[[1000, 1], [1000, 2]]"}) {
+    const std::string json = absl::StrReplaceAll(
+        R"({"schema_version": 3, "model": "m", "runs": 1, "warmup": 0, "timer_overhead_ns": 0, "run_ns": [1],
+            "metrics": [{"name": "time"}], "peak_gflops": 100, "peak_gbps": 10, "bandwidth": LEVELS, "nodes": []})",
+        {{"LEVELS", bandwidth}});
+    absl::StatusOr<Report> report = ReportFromJson(json);
+    EXPECT_FALSE(report.ok()) << bandwidth;
+    EXPECT_TRUE(absl::StrContains(report.status().message(), "bandwidth")) << bandwidth << ": " << report.status();
+    EXPECT_EQ(report.status().message().find('\n'), std::string::npos) << report.status();
+  }
+}
+
+// The cache file: what MeasureCeilings writes is read back whole; a file in
+// an older format, or with levels out of order, is not used (measured again).
+TEST(RooflineTest, CachedCeilingsReadTheirFileAndRejectOldOrBrokenOnes) {
+  Machine machine;
+  machine.cpu = "test cpu";
+  machine.blas = "/lib/libblas.so.3";
+  const PeakOptions options{1, false, ::testing::TempDir() + "/peaks_cache_test"};
+  const std::string path = CeilingsCachePath(machine, options);
+  ASSERT_FALSE(path.empty());
+  mkdir(options.cache_dir.c_str(), 0755);
+  auto write = [&](const std::string& line) { std::ofstream(path) << line << "\n"; };
+  write("220 31.5 6.2 180 2026-12-02 3 12288 250 196608 160 201326592 31.5");
+  std::optional<Ceilings> c = CachedCeilings(machine, options);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_DOUBLE_EQ(c->peak_gflops, 220);
+  EXPECT_DOUBLE_EQ(c->peak_gbps, 31.5);
+  ASSERT_EQ(c->bandwidth.size(), 3u);
+  EXPECT_EQ(c->bandwidth[1].bytes, 196608);
+  EXPECT_DOUBLE_EQ(c->bandwidth[1].gbps, 160);
+  EXPECT_EQ(c->source, "cached (measured 2026-12-02)");
+  write("58.9 12.3 6.3 187 2026-12-01");  // before the levels (and the fixed kernels)
+  EXPECT_FALSE(CachedCeilings(machine, options).has_value());
+  write("220 31.5 6.2 180 2026-12-02 2 196608 160 12288 250");  // out of order
+  EXPECT_FALSE(CachedCeilings(machine, options).has_value());
+  write("220 31.5 6.2 180 2026-12-02 3 12288 250");  // fewer levels than it says
+  EXPECT_FALSE(CachedCeilings(machine, options).has_value());
+  // Another BLAS kernel set (OPENBLAS_CORETYPE) is another file.
+  Machine skylake = machine;
+  skylake.blas_core = "SkylakeX";
+  EXPECT_NE(CeilingsCachePath(skylake, options), path);
 }
 
 TEST(RooflineTest, TheBandwidthLevelsSurviveJson) {
@@ -191,8 +283,8 @@ TEST(RooflineTest, TheBlasNoteNamesTheReferenceBlasAndTheHeadroomCountsTheSlowNo
   EXPECT_EQ(BlasNote(OneNode("aten::relu", 2e6, 1e5, 1, 1000000, reference)), "");    // not a product
 
   // OpenBLAS with kernels narrower than the CPU's vectors (0.3.21's
-  // "Haswell" on AVX-512 Zen CPUs: a 1024 GEMM at 102 GFLOP/s, with
-  // OPENBLAS_CORETYPE=SKYLAKEX at 186, bench/results/peaks.txt): named below
+  // "Haswell" on AVX-512 Zen CPUs: a 1024 GEMM at 104 GFLOP/s, with
+  // OPENBLAS_CORETYPE=SKYLAKEX at 192, bench/results/peaks.txt): named below
   // half the peak (40 GFLOP/s here), not above it, not where the CPU has no
   // AVX-512, not with AVX-512 kernels.
   const std::string openblas = "/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3";

@@ -265,6 +265,8 @@ std::vector<std::string> MachineDifferences(const Machine& a, const Machine& b) 
   differ("threads", a.threads != b.threads);
   differ("interop_threads", a.interop_threads != b.interop_threads);
   differ("blas", a.blas != b.blas);
+  differ("blas_core", a.blas_core != b.blas_core);
+  differ("vector_isa", a.vector_isa != b.vector_isa);
   differ("blas_threads", a.blas_threads != b.blas_threads);
   differ("libtorch", a.libtorch != b.libtorch);
   differ("kernel", a.kernel != b.kernel);

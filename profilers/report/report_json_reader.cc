@@ -575,7 +575,12 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
       c.conv_gflops = number("conv_gflops");
       if (j.contains("bandwidth")) {
         for (const Json& level : j.at("bandwidth")) {
-          c.bandwidth.push_back(BandwidthLevel{level.at(0).get<int64_t>(), level.at(1).get<double>()});
+          const BandwidthLevel l{level.at(0).get<int64_t>(), level.at(1).get<double>()};
+          if (l.bytes <= 0 || !(l.gbps > 0) || (!c.bandwidth.empty() && l.bytes <= c.bandwidth.back().bytes)) {
+            return absl::InvalidArgumentError(
+                "'bandwidth': expected [bytes, GB/s] pairs above 0 with growing bytes");
+          }
+          c.bandwidth.push_back(l);
         }
       }
       c.threads = j.value("ceilings_threads", -1);

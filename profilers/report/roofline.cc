@@ -38,11 +38,10 @@ RooflinePoint RooflineOf(const Report& report, const ViewRow& row) {
   if (!report.ceilings.has_value() || p.intensity <= 0) return p;
   const Ceilings& c = *report.ceilings;
   if (c.peak_gflops <= 0 || c.peak_gbps <= 0) return p;
-  // The working set of one execution: a node's bytes per call; a kind's
-  // per call of its nodes; a module's subtree per node inside it.
+  // The working set of one execution: a node's bytes per call; a kind's or
+  // a module's per execution of a node in it (ViewRow::executions).
   const bool grouped = row.members > 1 || row.inclusive_work;
-  const double executions = std::max(1.0, row.inclusive_work ? row.calls * row.members : row.calls);
-  p.roof_gbps = MemoryRoofGbps(c, p.bytes / executions);
+  p.roof_gbps = MemoryRoofGbps(c, p.bytes / std::max(1.0, row.executions));
   const double memory_roof = p.intensity * p.roof_gbps;
   p.attainable_gflops = std::min(c.peak_gflops, memory_roof);
   p.bound = memory_roof >= c.peak_gflops ? "compute" : "memory";

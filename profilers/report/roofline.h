@@ -6,7 +6,7 @@
 //   gbps        = bytes / self ns            (GB/s)
 //   intensity   = flops / bytes              (FLOP per byte)
 //   roof_gbps   = the bandwidth of the working set the row touches per
-//                 execution (MemoryRoofGbps: bytes / executions)
+//                 execution (MemoryRoofGbps: bytes / ViewRow::executions)
 //   attainable  = min(peak_gflops, intensity x roof_gbps)
 //   fraction    = gflops / attainable        (of what this machine can do there)
 //   bound       "compute" when intensity x roof_gbps >= peak_gflops, else "memory"
@@ -14,7 +14,7 @@
 // Rates need the row's time and work; attainable and bound need the ceilings.
 // A node's fraction is not capped: the ceilings are best-of-several
 // measurements of what the hardware does at that working set, so a node above
-// 100% means a ceiling is wrong (tests/roofline_test checks real models). A
+// 100% means a ceiling is wrong (tests/real/work_real_test checks real models). A
 // grouped row (kind, module) picks one bandwidth for nodes of different
 // sizes, from their mean bytes per execution: an approximation, capped at
 // 100%.

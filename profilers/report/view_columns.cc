@@ -28,7 +28,8 @@ std::vector<std::string> ViewColumnNames(const Report& report) {
   // The work and the roofline (roofline.h): every quantity, then the rates.
   for (const Quantity& q : report.quantities) names.push_back(q.name);
   if (report.FindQuantity("flops") >= 0) {
-    for (const char* column : {"gflops", "gbps", "intensity", "bound", "attainable_fraction", "work_counted"}) {
+    for (const char* column :
+         {"gflops", "gbps", "intensity", "bound", "roof_gbps", "attainable_fraction", "work_counted"}) {
       names.push_back(column);
     }
   }
@@ -89,6 +90,7 @@ std::vector<ViewCell> ViewRowCells(const Report& report, const ViewRow& row) {
     const RooflinePoint p = RooflineOf(report, row);
     for (double v : {p.gflops, p.gbps, p.intensity}) v >= 0 ? number(K::kNumber, v) : empty();
     *p.bound != '\0' ? text(p.bound) : empty();
+    p.roof_gbps > 0 && p.fraction >= 0 ? number(K::kNumber, p.roof_gbps) : empty();
     p.fraction >= 0 ? number(K::kNumber, p.fraction) : empty();
     text(row.work_counted ? "true" : "false");
   }

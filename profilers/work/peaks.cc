@@ -96,22 +96,39 @@ TriadKernel BestTriad() {
   return kernels::TriadSse2;
 }
 
+// 64-byte aligned floats (LibTorch's tensors are): an unaligned buffer
+// makes every 512-bit access straddle two cache lines.
+struct AlignedFloats {
+  explicit AlignedFloats(size_t n, float value)
+      : data(static_cast<float*>(std::aligned_alloc(64, (n * sizeof(float) + 63) / 64 * 64))) {
+    std::fill(data, data + n, value);
+  }
+  ~AlignedFloats() { std::free(data); }
+  AlignedFloats(const AlignedFloats&) = delete;
+  AlignedFloats& operator=(const AlignedFloats&) = delete;
+  float* data;
+};
+
 // The triad over a working set of `bytes` (three buffers), each thread on
-// its share, repeated so that a measurement moves at least 512 MB (a few ms
-// even where it runs from L1, so that starting the threads does not count).
+// its share (whole cache lines), repeated so that a measurement moves at
+// least 512 MB (a few ms even where it runs from L1, so that starting the
+// threads does not count).
 Rates TriadRates(int threads, size_t bytes) {
   const TriadKernel triad = BestTriad();
-  const size_t floats = std::max<size_t>(16 * threads, bytes / (3 * sizeof(float)));
+  constexpr size_t kLine = 16;  // floats in a 64-byte line
+  const size_t lines = std::max<size_t>(threads, bytes / (3 * sizeof(float)) / kLine);
+  const size_t floats = lines * kLine;
   const size_t moved = 3 * floats * sizeof(float);
-  const int passes = static_cast<int>(std::max<size_t>(1, (size_t{512} << 20) / moved));
-  std::vector<float> a(floats), b(floats, 1.0f), c(floats, 2.0f);
+  const size_t at_least = size_t{512} << 20;
+  const int passes = static_cast<int>((at_least + moved - 1) / moved);
+  AlignedFloats a(floats, 0.0f), b(floats, 1.0f), c(floats, 2.0f);
   auto once = [&] {
     std::vector<std::thread> workers;
     const auto start = Clock::now();
     for (int t = 0; t < threads; ++t) {
-      const size_t begin = floats * t / threads, end = floats * (t + 1) / threads;
+      const size_t begin = lines * t / threads * kLine, end = lines * (t + 1) / threads * kLine;
       workers.emplace_back([&, begin, end] {
-        for (int p = 0; p < passes; ++p) triad(a.data(), b.data(), c.data(), 3.0f, begin, end);
+        for (int p = 0; p < passes; ++p) triad(a.data, b.data, c.data, 3.0f, begin, end);
       });
     }
     for (std::thread& w : workers) w.join();
@@ -120,7 +137,7 @@ Rates TriadRates(int threads, size_t bytes) {
   };
   once();  // first touch, and into the caches
   Rates r = Repeat(5, once);
-  g_sink = g_sink + a[floats / 2];
+  g_sink = g_sink + a.data[floats / 2];
   return r;
 }
 
@@ -139,12 +156,15 @@ std::string CacheDir(const PeakOptions& options) {
   return "";
 }
 
-std::string CachePath(const Machine& machine, const PeakOptions& options) {
+}  // namespace
+
+std::string CeilingsCachePath(const Machine& machine, const PeakOptions& options) {
   const std::string dir = CacheDir(options);
   if (dir.empty()) return "";
   // v2: the kernels before it measured their loads and stores (3x low).
+  // The BLAS's kernel set too: OPENBLAS_CORETYPE changes GEMM's ceiling 2x.
   const std::string key = absl::StrCat("v2|", machine.cpu, "|", machine.cores, "|", options.threads, "|", machine.blas,
-                                       "|", machine.libtorch);
+                                       "|", machine.blas_core, "|", machine.libtorch);
   uint64_t h = 1469598103934665603ull;
   for (unsigned char ch : key) {
     h ^= ch;
@@ -152,6 +172,8 @@ std::string CachePath(const Machine& machine, const PeakOptions& options) {
   }
   return absl::StrFormat("%s/peaks-%016x.txt", dir, h);
 }
+
+namespace {
 
 void MakeDirectories(const std::string& path) {
   for (size_t i = 1; i < path.size(); ++i) {
@@ -167,16 +189,19 @@ double TriadGbps(int threads) { return TriadRates(std::max(1, threads), kLargest
 
 std::vector<BandwidthLevel> BandwidthLadder(int threads, bool* steady) {
   std::vector<BandwidthLevel> levels;
-  bool all_steady = true;
+  bool memory_steady = false;
   for (size_t bytes = kSmallestLevel; bytes <= kLargestLevel; bytes *= 4) {
     const Rates r = TriadRates(std::max(1, threads), bytes);
-    all_steady = all_steady && r.steady();
+    memory_steady = r.steady();  // the last (memory) level's, in the end
     levels.push_back(BandwidthLevel{static_cast<int64_t>(bytes), r.best});
   }
   // A smaller working set never streams slower than a larger one: a level
   // measured below the next (a disturbance) takes the next one's figure.
   for (size_t i = levels.size() - 1; i-- > 0;) levels[i].gbps = std::max(levels[i].gbps, levels[i + 1].gbps);
-  if (steady != nullptr) *steady = all_steady;
+  // Steadiness is judged on the memory level: the cache levels' repeats are
+  // a few ms each and disagree by over 10% on most runs of a shared VM (4
+  // of 6 ladders in bench/results/peaks.txt), while their best stays put.
+  if (steady != nullptr) *steady = memory_steady;
   return levels;
 }
 
@@ -225,7 +250,7 @@ bool MatchBlasThreads(int threads) {
 }
 
 std::optional<Ceilings> CachedCeilings(const Machine& machine, const PeakOptions& options) {
-  const std::string path = CachePath(machine, options);
+  const std::string path = CeilingsCachePath(machine, options);
   if (path.empty()) return std::nullopt;
   std::ifstream in(path);
   Ceilings c;
@@ -236,6 +261,7 @@ std::optional<Ceilings> CachedCeilings(const Machine& machine, const PeakOptions
   for (size_t i = 0; i < levels; ++i) {
     BandwidthLevel level;
     if (!(in >> level.bytes >> level.gbps) || level.bytes <= 0 || !(level.gbps > 0)) return std::nullopt;
+    if (!c.bandwidth.empty() && level.bytes <= c.bandwidth.back().bytes) return std::nullopt;
     c.bandwidth.push_back(level);
   }
   c.threads = options.threads;
@@ -259,7 +285,7 @@ Ceilings MeasureCeilings(const Machine& machine, const PeakOptions& options) {
   c.threads = threads;
   const bool steady = fma.steady() && bandwidth_steady;
   c.source = steady ? "measured" : "measured (repeats disagreed by over 10%: not cached)";
-  const std::string path = CachePath(machine, options);
+  const std::string path = CeilingsCachePath(machine, options);
   if (steady && !path.empty()) {
     MakeDirectories(path.substr(0, path.rfind('/')));
     char date[32];

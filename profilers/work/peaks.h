@@ -14,11 +14,11 @@
 //   conv_gflops   a large convolution through LibTorch (oneDNN)
 //
 // Each is the best of several repeats (about 2 s in all; the kernels are in
-// fma_kernel.cc). Results are cached
-// per CPU model, core count, thread count, BLAS library and LibTorch version
-// in $XDG_CACHE_HOME/graphprof/peaks (~/.cache/graphprof/peaks), unless the
-// repeats disagree by more than 10% (the machine was disturbed: measured
-// again next time) or the directory cannot be written.
+// fma_kernel.cc). Results are cached per CPU model, core count, thread
+// count, BLAS library and kernel set and LibTorch version in
+// $XDG_CACHE_HOME/graphprof/peaks (~/.cache/graphprof/peaks), unless the FMA
+// or the memory level's repeats disagree by more than 10% (the machine was
+// disturbed: measured again next time) or the directory cannot be written.
 #ifndef GRAPHPROF_PROFILERS_WORK_PEAKS_H_
 #define GRAPHPROF_PROFILERS_WORK_PEAKS_H_
 
@@ -41,6 +41,10 @@ Ceilings MeasureCeilings(const Machine& machine, const PeakOptions& options);
 
 // The cached ceilings for this machine and thread count, if any (never measures).
 std::optional<Ceilings> CachedCeilings(const Machine& machine, const PeakOptions& options);
+
+// The file they are cached in ("" where there is no cache directory): one
+// line, "GFLOPS GBPS BLAS_GFLOPS CONV_GFLOPS DATE LEVELS (BYTES GBPS)...".
+std::string CeilingsCachePath(const Machine& machine, const PeakOptions& options);
 
 // The parts, for benchmarks and tests.
 double FmaPeakGflops(int threads);

@@ -133,7 +133,7 @@ class ResNet18Test(unittest.TestCase):
     def test_dataframe_columns(self):
         numbers = ["count", "mean_us", "std_us", "min_us", "median_us", "p90_us", "max_us", "total_us", "percent",
                    "self_us", "self_percent", "alloc_bytes", "peak_bytes", "output_bytes", "flops", "bytes", "gflops",
-                   "gbps", "intensity", "bound", "attainable_fraction", "work_counted"]
+                   "gbps", "intensity", "bound", "roof_gbps", "attainable_fraction", "work_counted"]
         expected = {
             "node": ("id", ["name", "kind", "module", "shapes", "source", "depth"]),
             "kind": ("name", ["nodes"]),

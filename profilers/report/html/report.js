@@ -899,7 +899,7 @@
       const xs = pts.map((p) => p[1]).concat([ridge], caches.map((b) => rf.peak_gflops / b[1]));
       const ys = pts.map((p) => p[2]).concat([rf.peak_gflops]);
       const lx0 = Math.floor(Math.log10(Math.min(...xs)) - 0.5), lx1 = Math.ceil(Math.log10(Math.max(...xs)) + 0.5);
-      const ly0 = Math.floor(Math.log10(Math.min(...ys)) - 0.5), ly1 = Math.ceil(Math.log10(rf.peak_gflops * 2));
+      const ly0 = Math.floor(Math.log10(Math.min(...ys)) - 0.5), ly1 = Math.ceil(Math.log10(Math.max(rf.peak_gflops * 2, ...ys)));
       const X = (v) => L + (W - L - R) * (Math.log10(v) - lx0) / Math.max(1e-9, lx1 - lx0);
       const Y = (v) => H - B - (H - B - T) * (Math.log10(v) - ly0) / Math.max(1e-9, ly1 - ly0);
       const svg = document.createElementNS(ns, 'svg');
@@ -923,16 +923,18 @@
         add('text', { x: L - 4, y: Y(10 ** k) + 4, 'text-anchor': 'end', class: 'gp-roof-tick' }, `1e${k}`);
       }
       const xmin = 10 ** lx0, xmax = 10 ** lx1;
+      // A roof starts where it enters the chart (at the bottom or the left edge).
+      const from = (gbps) => Math.max(xmin, 10 ** ly0 / gbps);
       for (const b of caches) {
-        const line = add('line', { x1: X(xmin), y1: Y(xmin * b[1]), x2: X(rf.peak_gflops / b[1]), y2: Y(rf.peak_gflops), class: 'gp-roof-cache' });
+        const line = add('line', { x1: X(from(b[1])), y1: Y(from(b[1]) * b[1]), x2: X(rf.peak_gflops / b[1]), y2: Y(rf.peak_gflops), class: 'gp-roof-cache' });
         const title = document.createElementNS(ns, 'title');
         title.textContent = `${b[1].toFixed(1)} GB/s with a working set of ${fmtBytes(b[0])}`;
         line.appendChild(title);
       }
-      add('line', { x1: X(xmin), y1: Y(xmin * rf.peak_gbps), x2: X(ridge), y2: Y(rf.peak_gflops), class: 'gp-roof-memory' });
+      add('line', { x1: X(from(rf.peak_gbps)), y1: Y(from(rf.peak_gbps) * rf.peak_gbps), x2: X(ridge), y2: Y(rf.peak_gflops), class: 'gp-roof-memory' });
       add('line', { x1: X(ridge), y1: Y(rf.peak_gflops), x2: X(xmax), y2: Y(rf.peak_gflops), class: 'gp-roof-compute' });
       add('text', { x: X(xmax) - 4, y: Y(rf.peak_gflops) - 4, 'text-anchor': 'end', class: 'gp-roof-label' }, `${rf.peak_gflops.toFixed(1)} GFLOP/s`);
-      add('text', { x: X(xmin) + 4, y: Y(xmin * rf.peak_gbps) - 6, class: 'gp-roof-label' }, `${rf.peak_gbps.toFixed(1)} GB/s`);
+      add('text', { x: X(from(rf.peak_gbps)) + 4, y: Y(from(rf.peak_gbps) * rf.peak_gbps) - 6, class: 'gp-roof-label' }, `${rf.peak_gbps.toFixed(1)} GB/s`);
       add('text', { x: (L + W - R) / 2, y: H - 4, 'text-anchor': 'middle', class: 'gp-roof-axis' }, 'arithmetic intensity (FLOP/byte)');
       add('text', { x: 12, y: (T + H - B) / 2, transform: `rotate(-90 12 ${(T + H - B) / 2})`, 'text-anchor': 'middle', class: 'gp-roof-axis' }, 'achieved GFLOP/s');
       const maxUs = Math.max(1e-9, ...pts.map((p) => (isNum(p[3]) ? p[3] : 0)));
