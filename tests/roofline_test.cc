@@ -284,7 +284,7 @@ TEST(RooflineTest, TheBlasNoteNamesTheReferenceBlasAndTheHeadroomCountsTheSlowNo
 
   // OpenBLAS with kernels narrower than the CPU's vectors (0.3.21's
   // "Haswell" on AVX-512 Zen CPUs: a 1024 GEMM at 104 GFLOP/s, with
-  // OPENBLAS_CORETYPE=SKYLAKEX at 192, bench/results/peaks.txt): named below
+  // OPENBLAS_CORETYPE=SKYLAKEX at 209, bench/results/peaks.txt): named below
   // half the peak (40 GFLOP/s here), not above it, not where the CPU has no
   // AVX-512, not with AVX-512 kernels.
   const std::string openblas = "/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3";
