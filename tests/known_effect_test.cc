@@ -119,15 +119,20 @@ TEST(KnownEffectTest, AUniformSlowdownIsSlowerWhereTheTimeIs) {
   const ReportDiff diff = DiffReports(*base, *current);
   EXPECT_EQ(diff.total.verdict, Verdict::kSlower) << FormatChange(diff.total);
   EXPECT_EQ(diff.noise_note, "") << "one process";
-  // The linears hold most of the time: every one is slower.
-  int linears = 0;
+  // The linears hold most of the time: every one is slower, and the ones
+  // that hold a large share by more than 2x (4x the work; the last, 10
+  // outputs wide, is mostly fixed costs: +81% under ASan, where those grow).
+  int linears = 0, large = 0;
   for (const NodeDelta& d : diff.nodes) {
     if (d.kind != "aten::linear") continue;
     ++linears;
     EXPECT_EQ(d.stats.verdict, Verdict::kSlower) << d.name << " " << FormatChange(d.stats);
+    if (d.base_ns < 0.2 * diff.base_total_ns) continue;
+    ++large;
     EXPECT_GT(d.stats.change, 1.0) << d.name;
   }
   EXPECT_GE(linears, 2);
+  EXPECT_GE(large, 1);
 }
 
 }  // namespace
