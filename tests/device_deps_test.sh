@@ -13,8 +13,9 @@
 #
 # Run at stop 30: every step passed and 34 of 35 ctest suites; the consumer
 # test did not link (its find_package(graphprof) found the system's Abseil,
-# built as C++14 with its own string_view, beside a graphprof built against
-# the carried C++17 one). graphprofConfig.cmake now looks for its
+# Debian's build, whose symbols live in absl::debian3 with Abseil's own
+# string_view, beside a graphprof compiled against the carried lts_20220623
+# with std::string_view). graphprofConfig.cmake now looks for its
 # dependencies where the build found them first; not run again since.
 #
 # Exit 0 when the check passed (device_check's exit 2: no GPU), 1 otherwise.
