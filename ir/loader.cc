@@ -122,6 +122,8 @@ class BytesReadAdapter final : public caffe2::serialize::ReadAdapterInterface {
 
 }  // namespace
 
+absl::Status ReadFileInto(const std::string& path, std::string& out) { return ReadInto(path, out); }
+
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
   std::string contents;
   if (absl::Status read = ReadInto(path, contents); !read.ok()) return read;

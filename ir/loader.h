@@ -47,6 +47,8 @@ absl::StatusOr<std::vector<c10::IValue>> ParseInputs(std::vector<char> bytes, co
 // (short read) naming the path; directories, devices, pipes and files over
 // kMaxInputFileBytes are refused with a sentence saying so.
 absl::StatusOr<std::string> ReadFile(const std::string& path);
+// The same into `out`, reusing its capacity (many files read in turn).
+absl::Status ReadFileInto(const std::string& path, std::string& out);
 
 }  // namespace graphprof
 

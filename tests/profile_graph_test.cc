@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "tests/cli_test_util.h"
 #include "tests/test_util.h"
@@ -327,6 +328,40 @@ TEST(ProfileGraphTest, MergesReportsOfOneModel) {
   ExpectOneLineError(RunTool({"merge", dir + "/rank1.json", dir + "/gcn.json", "--output=" + dir + "/never.json"}), 1,
                      "is a report of another graph");
   EXPECT_FALSE(Exists(dir + "/never.json")) << "no output on failure";
+}
+
+// Merge inputs are read on two threads (even and odd positions): the merge
+// keeps the command line's order, and a bad file at either position fails the
+// merge with its name and writes nothing.
+TEST(ProfileGraphTest, MergeReadsManyInputsInOrder) {
+  const std::string dir = TempDir("profile_graph_merge_many");
+  std::vector<std::string> inputs = {"merge"};
+  for (int seed = 1; seed <= 5; ++seed) {
+    const std::string path = absl::StrCat(dir, "/r", seed, ".json");
+    Result r = RunTool(Quick({"--zoo=mlp", absl::StrCat("--seed=", seed), "--format=json", "--output=" + path}));
+    ASSERT_EQ(r.code, 0) << r.err;
+    inputs.push_back(path);
+  }
+  std::vector<std::string> args = inputs;
+  args.push_back("--format=json");
+  args.push_back("--output=" + dir + "/merged.json");
+  Result r = RunTool(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(Slurp(dir + "/merged.json"));
+  EXPECT_EQ(j["runs"], 10);
+  ASSERT_EQ(j["run_sources"].size(), 5u);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(j["run_sources"][i][0], absl::StrCat("r", i + 1, ".json")) << i;
+  {
+    std::ofstream bad(dir + "/bad.json");
+    bad << "{\"schema_version\": 3,";
+  }
+  for (size_t at : {size_t{2}, size_t{3}}) {  // an odd and an even position
+    std::vector<std::string> with_bad = inputs;
+    with_bad.insert(with_bad.begin() + at + 1, dir + "/bad.json");
+    with_bad.push_back("--output=" + dir + "/never.json");
+    ExpectOneLineError(RunTool(with_bad), 1, "bad.json: report is not valid JSON");
+    EXPECT_FALSE(Exists(dir + "/never.json")) << at;
+  }
 }
 
 TEST(ProfileGraphTest, NvtxNeedsTheCudaBuildOrWorks) {

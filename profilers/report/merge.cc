@@ -70,6 +70,7 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
       if (!s.report.empty()) report_ids_.insert(s.report);
     }
     merged_ = std::move(report);
+    ReserveRuns();
     return absl::OkStatus();
   }
   if (absl::Status same = CheckSameGraph(report, name); !same.ok()) return same;
@@ -178,6 +179,23 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
     merged_.verification = report.verification;
   }
   return absl::OkStatus();
+}
+
+void ReportMerger::ReserveRuns() {
+  if (expected_reports_ <= 1) return;
+  const size_t runs = static_cast<size_t>(merged_.runs) * static_cast<size_t>(expected_reports_);
+  merged_.run_start_ns.reserve(runs);
+  for (Metric& m : merged_.metrics) {
+    m.run_total.reserve(runs);
+    if (!m.unattributed.empty()) m.unattributed.reserve(runs);
+  }
+  for (NodeRecord& node : merged_.nodes) {
+    node.calls.reserve(runs);
+    for (size_t m = 0; m < merged_.metrics.size() && m < node.metrics.size(); ++m) {
+      Series& s = node.metrics[m];
+      (merged_.metrics[m].recorded == Metric::Recorded::kInclusive ? s.total : s.self).reserve(runs);
+    }
+  }
 }
 
 absl::StatusOr<Report> ReportMerger::Finish() {

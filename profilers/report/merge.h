@@ -41,6 +41,10 @@ class ReportMerger {
   // unchanged, when it is a report of another graph, or forward-only against
   // training steps.
   absl::Status Add(Report report, const std::string& name);
+  // How many reports will be added in all (a hint, before the first Add):
+  // the merged series are then sized once for all their runs instead of
+  // growing (and being copied) report after report.
+  void Expect(int reports) { expected_reports_ = reports; }
 
   int reports() const { return static_cast<int>(merged_.run_sources.size()); }
   // One line each: what was merged but differs, and runs counted once.
@@ -52,7 +56,10 @@ class ReportMerger {
   absl::Status CheckSameGraph(const Report& report, const std::string& name) const;
   void Warn(std::string line);
 
+  void ReserveRuns();
+
   Report merged_;
+  int expected_reports_ = 0;
   std::set<std::string> report_ids_;  // of every source merged
   std::vector<std::string> warnings_;
   std::set<std::string> warned_;
