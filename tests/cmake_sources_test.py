@@ -15,7 +15,7 @@ import unittest
 PACKAGES = [
     "common", "ir", "interpreter", "profilers", "profilers/report", "profilers/work",
     "profilers/autograd", "profilers/toolbox", "profilers/gpu", "tools", "tools/zoo",
-    "tools/gpu_check", "tests",
+    "tools/gpu_check", "tests", "python",
 ]
 
 # In one build only, and why.

@@ -33,6 +33,10 @@
 #   GRAPHPROF_CCACHE       0: do not compile through ccache (used when installed,
 #                          cache in $CCACHE_DIR or ~/.cache/graphprof/ccache)
 #   GRAPHPROF_JOBS         build parallelism (default: the number of cores)
+#   GRAPHPROF_SANITIZE     e.g. address,undefined: build with those sanitizers
+#                          (-O1 -g1, CMake's GRAPHPROF_SANITIZE) and run ctest
+#                          with Bazel's --config=asan options; CI's CMake step
+#                          is its sanitizer step this way
 #
 # Exit: 0 everything passed on a GPU; 2 everything passed and there is no
 # GPU (nothing device-side was checked); 1 something failed.
@@ -150,9 +154,19 @@ if [[ ${GRAPHPROF_CCACHE:-1} != 0 ]] && command -v ccache >/dev/null 2>&1; then
   configure+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 fi
 ((${#prefix_path[@]})) && configure+=("-DCMAKE_PREFIX_PATH=$(IFS=';'; echo "${prefix_path[*]}")")
+sanitize="${GRAPHPROF_SANITIZE:-}"
+if [[ -n $sanitize ]]; then
+  configure+=("-DGRAPHPROF_SANITIZE=$sanitize" -DCMAKE_BUILD_TYPE=Sanitize)
+  # As .bazelrc's --config=asan: LibTorch is not instrumented (no leak or ODR
+  # checks), an impossible allocation fails as without ASan; UBSan stops.
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:detect_odr_violation=0:allocator_may_return_null=1}"
+  export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+else
+  configure+=(-DGRAPHPROF_SANITIZE= -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+fi
 [[ -n $nvcc ]] && configure+=("-DCMAKE_CUDA_COMPILER=$nvcc")
 if "${configure[@]}" >"$logs/configure.log" 2>&1; then
-  summary configure ok "CUDA parts $cuda$([[ $cuda == ON && -z $nvcc ]] && echo ", no nvcc: the custom-kernel graph is skipped")"
+  summary configure ok "CUDA parts $cuda$([[ $cuda == ON && -z $nvcc ]] && echo ", no nvcc: the custom-kernel graph is skipped")$([[ -n $sanitize ]] && echo ", sanitizers $sanitize")"
 else
   fail configure "cmake failed"
   summary total FAIL "stopped after configure"
