@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "profilers/work/vector_isa.h"
 
 namespace graphprof {
 namespace {
@@ -68,13 +69,6 @@ std::string BlasCore() {
   return "";
 }
 
-std::string VectorIsa() {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return "avx512f";
-  if (__builtin_cpu_supports("avx2")) return "avx2";
-  return "sse2";
-}
-
 }  // namespace
 
 Machine DescribeMachine() {
@@ -92,7 +86,7 @@ Machine DescribeMachine() {
   m.blas = LibraryOf("sgemm_");
   m.blas_threads = BlasThreads();
   m.blas_core = BlasCore();
-  m.vector_isa = VectorIsa();
+  m.vector_isa = VectorIsaName(DetectVectorIsa());
   m.libtorch = TORCH_VERSION;
   struct utsname u {};
   if (uname(&u) == 0) m.kernel = u.release;

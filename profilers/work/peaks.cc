@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "profilers/work/vector_isa.h"
 
 namespace graphprof {
 namespace kernels {
@@ -53,9 +54,11 @@ struct Fma {
 };
 
 Fma BestFma() {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return Fma{kernels::FmaAvx512, 16 * 16 * 2};
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Fma{kernels::FmaAvx2, 12 * 8 * 2};
+  switch (DetectVectorIsa()) {
+    case VectorIsa::kAvx512: return Fma{kernels::FmaAvx512, 16 * 16 * 2};
+    case VectorIsa::kAvx2Fma: return Fma{kernels::FmaAvx2, 12 * 8 * 2};
+    case VectorIsa::kSse2: break;
+  }
   return Fma{kernels::FmaScalar, 8 * 2};
 }
 
@@ -90,9 +93,11 @@ Rates FmaRates(int threads) {
 using TriadKernel = void (*)(float*, const float*, const float*, float, size_t, size_t);
 
 TriadKernel BestTriad() {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return kernels::TriadAvx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return kernels::TriadAvx2;
+  switch (DetectVectorIsa()) {
+    case VectorIsa::kAvx512: return kernels::TriadAvx512;
+    case VectorIsa::kAvx2Fma: return kernels::TriadAvx2;
+    case VectorIsa::kSse2: break;
+  }
   return kernels::TriadSse2;
 }
 
