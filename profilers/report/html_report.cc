@@ -11,6 +11,7 @@
 #include "absl/strings/strip.h"
 #include "profilers/report/html_assets.h"
 #include "profilers/report/json_writer.h"
+#include "profilers/report/report_json.h"
 #include "profilers/report/stats.h"
 #include "profilers/report/text_report.h"
 #include "profilers/report/views.h"
@@ -384,14 +385,7 @@ void WriteRoofline(JsonWriter& w, const Report& report) {
   w.Key("blas_gflops"); w.Approx(c.blas_gflops);
   w.Key("source"); w.String(c.source);
   w.Key("bandwidth");  // [bytes, GB/s] per working set, smallest first
-  w.BeginArray();
-  for (const BandwidthLevel& level : c.bandwidth) {
-    w.BeginArray();
-    w.Int(level.bytes);
-    w.Approx(level.gbps);
-    w.EndArray();
-  }
-  w.EndArray();
+  WriteBandwidthLevels(c.bandwidth, w);
   w.Key("points");
   w.BeginArray();
   for (const ViewRow& row : nodes->rows) {

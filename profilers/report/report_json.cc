@@ -266,14 +266,7 @@ void WriteReportJson(const Report& report, JsonWriter& w) {
     w.Key("conv_gflops"); w.Approx(c.conv_gflops);
     if (!c.bandwidth.empty()) {
       w.Key("bandwidth");
-      w.BeginArray();
-      for (const BandwidthLevel& level : c.bandwidth) {
-        w.BeginArray();
-        w.Int(level.bytes);
-        w.Approx(level.gbps);
-        w.EndArray();
-      }
-      w.EndArray();
+      WriteBandwidthLevels(c.bandwidth, w);
     }
     w.Key("ceilings_threads"); w.Int(c.threads);
     w.Key("ceilings_source"); w.String(c.source);
@@ -368,6 +361,17 @@ std::string ReportToJson(const Report& report) {
   TextSink sink;
   StreamReportJson(report, sink);
   return sink.Take();
+}
+
+void WriteBandwidthLevels(const std::vector<BandwidthLevel>& levels, JsonWriter& w) {
+  w.BeginArray();
+  for (const BandwidthLevel& level : levels) {
+    w.BeginArray();
+    w.Int(level.bytes);
+    w.Approx(level.gbps);
+    w.EndArray();
+  }
+  w.EndArray();
 }
 
 }  // namespace graphprof

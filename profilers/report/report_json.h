@@ -55,6 +55,7 @@
 #define GRAPHPROF_PROFILERS_REPORT_REPORT_JSON_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -73,6 +74,10 @@ void StreamReportJson(const Report& report, TextSink& sink);
 void WriteReportJson(const Report& report, JsonWriter& writer);
 
 absl::StatusOr<Report> ReportFromJson(absl::string_view json);
+
+// Ceilings::bandwidth as JSON: [[bytes, GB/s], ...], smallest working set
+// first (the report's "bandwidth" and the HTML roofline's).
+void WriteBandwidthLevels(const std::vector<BandwidthLevel>& levels, JsonWriter& writer);
 
 }  // namespace graphprof
 
