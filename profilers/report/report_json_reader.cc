@@ -149,8 +149,60 @@ class Json {
   template <typename T>
   T Integer() const;
 
+  friend class Members;
   dom::element e_;
   std::string_view key_;
+};
+
+// An object's members for many lookups. at_key scans the object from its
+// start on every lookup; a node has about 30 members and NodeFromJson reads
+// ~20 of them in the order the writer wrote them, so this scans on from
+// where the last lookup ended (one comparison per lookup instead of ~15: a
+// fifth of a 64-report merge's reading was spent in at_key). Same answers
+// as Json's at / contains / value.
+class Members {
+ public:
+  explicit Members(const Json& j) {
+    const dom::object object = j.Object();
+    members_.reserve(object.size());
+    for (dom::key_value_pair kv : object) members_.push_back(Member{kv.key, kv.value});
+  }
+  bool contains(std::string_view key) const { return Find(key) != nullptr; }
+  Json at(std::string_view key) const {
+    const Member* m = Find(key);
+    if (m == nullptr) throw Malformed(absl::StrCat("'", std::string(key), "' is missing"));
+    return Json(m->value, m->key);
+  }
+  template <typename T>
+  T value(std::string_view key, T fallback) const {
+    const Member* m = Find(key);
+    return m == nullptr ? fallback : Json(m->value, m->key).get<T>();
+  }
+  std::string value(std::string_view key, const char* fallback) const {
+    return value<std::string>(key, std::string(fallback));
+  }
+
+ private:
+  struct Member {
+    std::string_view key;
+    dom::element value;
+  };
+  // The first member named `key` from the cursor on (wrapping around); a
+  // document with a duplicate key is not one graphprof wrote.
+  const Member* Find(std::string_view key) const {
+    const size_t n = members_.size();
+    for (size_t i = 0; i < n; ++i) {
+      const size_t at = next_ + i < n ? next_ + i : next_ + i - n;
+      if (members_[at].key == key) {
+        next_ = at + 1 == n ? 0 : at + 1;
+        return &members_[at];
+      }
+    }
+    return nullptr;
+  }
+
+  std::vector<Member> members_;
+  mutable size_t next_ = 0;
 };
 
 // Integers: exactly the values the type holds. A float converts when it is
@@ -283,7 +335,8 @@ void ReadVersion1Extras(const Json& j, Report& report, NodeRecord& node) {
   }
 }
 
-NodeRecord NodeFromJson(const Json& j, Report& report, int version) {
+NodeRecord NodeFromJson(const Json& json, Report& report, int version) {
+  const Members j(json);
   NodeRecord node;
   NodeIdentity& id = node.identity;
   id.id = j.at("id").get<int>();
@@ -319,7 +372,7 @@ NodeRecord NodeFromJson(const Json& j, Report& report, int version) {
   if (j.contains("top_kernels")) {
     for (const Json& t : j.at("top_kernels")) node.top_kernels.emplace_back(t.at(0).get<std::string>(), t.at(1).get<int64_t>());
   }
-  if (version == 1) ReadVersion1Extras(j, report, node);
+  if (version == 1) ReadVersion1Extras(json, report, node);
   return node;
 }
 
