@@ -2,13 +2,15 @@
 """A/A false-positive rates of graphprof's verdicts on real torchvision models.
 
     ./bazelw build -c opt //tools:profile_graph
-    /usr/bin/python3 bench/aa_false_positives.py [--repeats N] [--workers K] > bench/results/aa_false_positives.txt
+    /usr/bin/python3 bench/aa_false_positives.py [--repeats N] [--workers K] [--ab-copies C] [--only-inprocess] \
+        > bench/results/aa_false_positives.txt
 
 For scripted torchvision resnet18 and mobilenet_v2 (random weights, batch 1,
 224x224, one thread), it runs:
 
   * in one process: `profile_graph --ab=none` (the module against itself, A's
-    and B's runs interleaved) N times;
+    and B's runs interleaved, each side on --ab_copies copies of the module)
+    N times;
   * between processes: pairs of `--workers=K` profiles, diffed with
     `profile_graph check --baseline=a.json b.json` (whose JSON holds the diff),
     N times; and the same pairs with one worker each (`--workers=0`), to show
@@ -83,6 +85,8 @@ def main():
     p.add_argument("--workers", type=int, default=3)
     p.add_argument("--runs", type=int, default=10)
     p.add_argument("--models", default="resnet18,mobilenet_v2")
+    p.add_argument("--ab-copies", type=int, default=None, help="--ab_copies (default: the tool's)")
+    p.add_argument("--only-inprocess", action="store_true", help="only the --ab=none comparisons")
     p.add_argument("--no-single", action="store_true",
                    help="skip the single-process profiles compared between processes")
     a = p.parse_args()
@@ -90,7 +94,9 @@ def main():
         sys.exit(f"{TOOL} is missing: ./bazelw build -c opt //tools:profile_graph")
     with tempfile.TemporaryDirectory() as d:
         make_models(d)
-        print(f"graphprof A/A false positives: --runs={a.runs}, alpha 0.05, min_effect 0.02, {a.repeats} repeats")
+        copies = [] if a.ab_copies is None else [f"--ab_copies={a.ab_copies}"]
+        print(f"graphprof A/A false positives: --runs={a.runs}, alpha 0.05, min_effect 0.02, {a.repeats} repeats"
+              + (f", --ab_copies={a.ab_copies}" if copies else ""))
         load = os.getloadavg()[0]
         print(f"load average at the start: {load:.2f}")
         for model in a.models.split(","):
@@ -98,9 +104,12 @@ def main():
                     "--warmup=3", "--noverify"]
             inprocess = []
             for _ in range(a.repeats):
-                r = run(base + ["--ab=none", "--format=json"])
+                r = run(base + ["--ab=none", "--format=json"] + copies)
                 inprocess.append(calls(json.loads(r.stdout)["diff"]))
             print(summarize(f"{model}, one process, --ab=none (interleaved)", inprocess))
+            if a.only_inprocess:
+                sys.stdout.flush()
+                continue
             for workers in (a.workers,) if a.no_single else (a.workers, 0):
                 between = []
                 for i in range(a.repeats):

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -63,6 +64,31 @@ c10::optional<FileLine> FirstUserFrameOfTrace(const jit::SourceRange& range) {
 
 }  // namespace
 
+// A qualified name without the segments Module::clone and freezing add to
+// class names (__torch__.___torch_mangle_3.Net -> __torch__.Net): a node of
+// a cloned module names the code the user wrote, and the copies --ab
+// profiles (before_after.h) name it alike.
+std::string Demangled(absl::string_view name) {
+  constexpr absl::string_view kMangle = "___torch_mangle_";
+  std::string out;
+  size_t at = 0;
+  while (true) {
+    const size_t found = name.find(kMangle, at);
+    if (found == absl::string_view::npos) break;
+    size_t end = found + kMangle.size();
+    while (end < name.size() && absl::ascii_isdigit(name[end])) ++end;
+    if (end == found + kMangle.size() || end >= name.size() || name[end] != '.') {
+      out.append(name.data() + at, end - at);  // not a mangle segment: kept
+      at = end;
+      continue;
+    }
+    out.append(name.data() + at, found - at);
+    at = end + 1;  // the segment and its dot
+  }
+  out.append(name.data() + at, name.size() - at);
+  return out;
+}
+
 std::string CodeSource(const torch::jit::Node& node) {
   const jit::SourceRange& range = node.sourceRange();
   if (!range.source()) return "";
@@ -76,7 +102,7 @@ std::string CodeSource(const torch::jit::Node& node) {
   if (stack.has_value()) {
     std::vector<jit::InlinedCallStackEntry> entries = (*stack)->vec();
     if (!entries.empty() && std::get<0>(entries.back()) != nullptr) {
-      return absl::StrCat(std::get<0>(entries.back())->qualname().qualifiedName(), ":", line);
+      return absl::StrCat(Demangled(std::get<0>(entries.back())->qualname().qualifiedName()), ":", line);
     }
   }
   return absl::StrCat("line ", line);

@@ -1,15 +1,21 @@
 #include "profilers/before_after.h"
 
+#include <algorithm>
 #include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/types/span.h"
 #include "common/status_util.h"
 #include "interpreter/graph_plan.h"
 #include "ir/ivalue_util.h"
 #include "ir/prepared_graph.h"
 #include "profilers/profile_runner.h"
 #include "profilers/reference_check.h"
+#include "profilers/report/merge.h"
 
 namespace graphprof {
 namespace {
@@ -31,14 +37,24 @@ const char* kA = "A (as given)";
 std::string BName(const std::vector<Pass>& passes) { return absl::StrCat("B (after ", DescribePasses(passes), ")"); }
 
 // A's and B's timed runs alternate in ABBA blocks after both warmed up and
-// were inspected.
-absl::Status RunInterleaved(ProfileRunner& a, ProfileRunner& b, const std::vector<Pass>& passes,
+// were inspected; with copies, copy k of A and copy k of B form each pair,
+// the copies taking turns (A0 B0 B1 A1 A2 B2 B0 A0 ...).
+absl::Status RunInterleaved(absl::Span<const std::unique_ptr<ProfileRunner>> a,
+                            absl::Span<const std::unique_ptr<ProfileRunner>> b, const std::vector<Pass>& passes,
                             const ProfileOptions::Adaptive& adaptive, c10::IValue* a_output, c10::IValue* b_output,
                             std::string* stopped_why) {
-  if (absl::Status s = a.Warmup(); !s.ok()) return Annotate(s, kA);
-  if (absl::Status s = b.Warmup(); !s.ok()) return Annotate(s, BName(passes));
-  if (absl::Status s = a.Inspect(); !s.ok()) return Annotate(s, kA);
-  if (absl::Status s = b.Inspect(); !s.ok()) return Annotate(s, BName(passes));
+  for (const auto& r : a) {
+    if (absl::Status s = r->Warmup(); !s.ok()) return Annotate(s, kA);
+  }
+  for (const auto& r : b) {
+    if (absl::Status s = r->Warmup(); !s.ok()) return Annotate(s, BName(passes));
+  }
+  for (const auto& r : a) {
+    if (absl::Status s = r->Inspect(); !s.ok()) return Annotate(s, kA);
+  }
+  for (const auto& r : b) {
+    if (absl::Status s = r->Inspect(); !s.ok()) return Annotate(s, BName(passes));
+  }
   auto step = [&](ProfileRunner& r, c10::IValue* output, const std::string& name) -> absl::Status {
     if (r.timed_runs_done() >= r.timed_runs_wanted()) return absl::OkStatus();
     // --runs=auto may stop after any block: every run's output is kept (the
@@ -48,29 +64,114 @@ absl::Status RunInterleaved(ProfileRunner& a, ProfileRunner& b, const std::vecto
     absl::Status s = r.TimedRun(last ? output : nullptr);
     return s.ok() ? s : Annotate(s, name);
   };
+  auto pending = [&] {
+    for (size_t k = 0; k < a.size(); ++k) {
+      if (a[k]->timed_runs_done() < a[k]->timed_runs_wanted() || b[k]->timed_runs_done() < b[k]->timed_runs_wanted()) {
+        return true;
+      }
+    }
+    return false;
+  };
   const auto start = std::chrono::steady_clock::now();
-  for (int block = 0; a.timed_runs_done() < a.timed_runs_wanted() || b.timed_runs_done() < b.timed_runs_wanted();
-       ++block) {
-    const bool a_first = block % 2 == 0;
-    if (absl::Status s = a_first ? step(a, a_output, kA) : step(b, b_output, BName(passes)); !s.ok()) return s;
-    if (absl::Status s = a_first ? step(b, b_output, BName(passes)) : step(a, a_output, kA); !s.ok()) return s;
-    // --runs=auto: the budget is checked after every ABBA unit (so the sides
-    // stay balanced), the intervals every few units past min_runs.
+  int pair = 0;
+  for (int block = 0; pending(); ++block) {
+    for (size_t k = 0; k < a.size(); ++k, ++pair) {
+      const bool a_first = pair % 2 == 0;
+      if (absl::Status s = a_first ? step(*a[k], a_output, kA) : step(*b[k], b_output, BName(passes)); !s.ok()) {
+        return s;
+      }
+      if (absl::Status s = a_first ? step(*b[k], b_output, BName(passes)) : step(*a[k], a_output, kA); !s.ok()) {
+        return s;
+      }
+    }
+    // --runs=auto (one copy): the budget is checked after every ABBA unit (so
+    // the sides stay balanced), the intervals every few units past min_runs.
     if (!adaptive.enabled || block % 2 != 1) continue;
-    const int done = std::min(a.timed_runs_done(), b.timed_runs_done());
+    const int done = std::min(a[0]->timed_runs_done(), b[0]->timed_runs_done());
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (spent >= adaptive.max_time_s) {
       *stopped_why = absl::StrFormat("when the time budget (%.3g s) was spent", adaptive.max_time_s);
       if (done < adaptive.min_runs) absl::StrAppend(stopped_why, ", before ", adaptive.min_runs, " runs a side");
       break;
     }
-    if (done >= adaptive.min_runs && (done - adaptive.min_runs) % 6 == 0 && a.Converged(adaptive.width, nullptr) &&
-        b.Converged(adaptive.width, nullptr)) {
+    if (done >= adaptive.min_runs && (done - adaptive.min_runs) % 6 == 0 && a[0]->Converged(adaptive.width, nullptr) &&
+        b[0]->Converged(adaptive.width, nullptr)) {
       *stopped_why = "when both sides' intervals were narrow enough";
       break;
     }
   }
   return absl::OkStatus();
+}
+
+// One side's copies: the module cloned (its own weights) when there are
+// several, each planned (with the side's passes) and given a runner.
+absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> MakeCopies(const torch::jit::Module& module,
+                                                                       const std::vector<Pass>& passes, int copies,
+                                                                       const std::vector<c10::IValue>& inputs,
+                                                                       const BeforeAfterOptions& options,
+                                                                       std::string* applied) {
+  std::vector<std::unique_ptr<ProfileRunner>> runners;
+  for (int k = 0; k < copies; ++k) {
+    // The side's runs split as evenly as they go: 10 over 3 copies is 4, 3, 3.
+    ProfileOptions profile = options.profile;
+    profile.runs = options.profile.runs / copies + (k < options.profile.runs % copies ? 1 : 0);
+    absl::StatusOr<torch::jit::Module> copy = module;
+    if (copies > 1) copy = ApplyPasses(module, {}, options.method);  // a clone
+    if (!copy.ok()) return copy.status();
+    absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = PlanVariant(*copy, passes, options, applied);
+    if (!plan.ok()) return plan.status();
+    absl::StatusOr<std::unique_ptr<ProfileRunner>> runner = ProfileRunner::Create(*plan, inputs, profile);
+    if (!runner.ok()) return runner.status();
+    runners.push_back(*std::move(runner));
+  }
+  return runners;
+}
+
+// A side's report: its copies' reports merged as run sources of this
+// process (the diff pairs copy k of A with copy k of B); the trace events
+// are copy 1's, whose runs come first. `time_ordered` receives the run
+// times in the order they ran.
+absl::StatusOr<Report> FinishSide(absl::Span<const std::unique_ptr<ProfileRunner>> runners, const std::string& side,
+                                  std::vector<int64_t>* time_ordered) {
+  std::vector<Report> reports;
+  for (const auto& runner : runners) {
+    absl::StatusOr<Report> report = runner->Finish();
+    if (!report.ok()) return report.status();
+    reports.push_back(*std::move(report));
+  }
+  time_ordered->clear();
+  for (size_t run = 0;; ++run) {
+    bool any = false;
+    for (const Report& r : reports) {
+      if (run < r.run_ns().size()) {
+        time_ordered->push_back(r.run_ns()[run]);
+        any = true;
+      }
+    }
+    if (!any) break;
+  }
+  if (reports.size() == 1) return std::move(reports[0]);
+  std::vector<TraceEvent> events = std::move(reports[0].events);
+  std::vector<DeviceEvent> device_events = std::move(reports[0].device_events);
+  std::vector<TraceEvent> backward_events = std::move(reports[0].backward_events);
+  const int64_t dropped = reports[0].dropped_events;
+  // Module::clone mangles class names (__torch__.___torch_mangle_3.Net),
+  // which the graph hash includes: the copies are one graph by construction.
+  for (Report& r : reports) r.graph_hash = reports[0].graph_hash;
+  ReportMerger merger;
+  merger.Expect(static_cast<int>(reports.size()));
+  for (size_t k = 0; k < reports.size(); ++k) {
+    if (absl::Status added = merger.Add(std::move(reports[k]), absl::StrCat(side, " copy ", k + 1)); !added.ok()) {
+      return added;
+    }
+  }
+  absl::StatusOr<Report> merged = merger.Finish();
+  if (!merged.ok()) return merged.status();
+  merged->events = std::move(events);
+  merged->device_events = std::move(device_events);
+  merged->backward_events = std::move(backward_events);
+  merged->dropped_events = dropped;
+  return merged;
 }
 
 }  // namespace
@@ -91,7 +192,10 @@ Verification Verify(const c10::IValue& expected, const c10::IValue& actual, doub
 }
 
 Drift MeasureDrift(const Report& report, const VerdictOptions& options) {
-  const std::vector<int64_t>& runs = report.run_ns();
+  return MeasureDrift(report.run_ns(), options);
+}
+
+Drift MeasureDrift(const std::vector<int64_t>& runs, const VerdictOptions& options) {
   const size_t half = runs.size() / 2;
   const std::vector<double> first(runs.begin(), runs.begin() + half);
   const std::vector<double> second(runs.end() - half, runs.end());
@@ -113,29 +217,38 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
   BeforeAfter result;
   c10::IValue a_output, b_output;
   std::string a_applied, b_applied;
-  absl::StatusOr<std::shared_ptr<const GraphPlan>> a_plan = PlanVariant(module, {}, options, &a_applied);
-  if (!a_plan.ok()) return Annotate(a_plan.status(), kA);
-  absl::StatusOr<std::shared_ptr<const GraphPlan>> b_plan = PlanVariant(module, passes, options, &b_applied);
-  if (!b_plan.ok()) return Annotate(b_plan.status(), BName(passes));
   const bool interleave = options.interleave && options.profile.observers.empty();
+  std::vector<int64_t> a_times, b_times;
   if (interleave) {
-    absl::StatusOr<std::unique_ptr<ProfileRunner>> a = ProfileRunner::Create(*a_plan, inputs, options.profile);
+    if (options.copies < 1) return absl::InvalidArgumentError("copies must be at least 1");
+    // One copy for --runs=auto, and never more copies than runs.
+    const int copies = options.profile.adaptive.enabled ? 1 : std::max(1, std::min(options.copies, options.profile.runs));
+    absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> a =
+        MakeCopies(module, {}, copies, inputs, options, &a_applied);
     if (!a.ok()) return Annotate(a.status(), kA);
-    absl::StatusOr<std::unique_ptr<ProfileRunner>> b = ProfileRunner::Create(*b_plan, inputs, options.profile);
+    absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> b =
+        MakeCopies(module, passes, copies, inputs, options, &b_applied);
     if (!b.ok()) return Annotate(b.status(), BName(passes));
     std::string stopped_why = "at the most runs";
     if (absl::Status run =
-            RunInterleaved(**a, **b, passes, options.profile.adaptive, &a_output, &b_output, &stopped_why);
+            RunInterleaved(*a, *b, passes, options.profile.adaptive, &a_output, &b_output, &stopped_why);
         !run.ok()) {
       return run;
     }
-    absl::StatusOr<Report> before = (*a)->Finish();
+    absl::StatusOr<Report> before = FinishSide(*a, "A", &a_times);
     if (!before.ok()) return Annotate(before.status(), kA);
-    absl::StatusOr<Report> after = (*b)->Finish();
+    absl::StatusOr<Report> after = FinishSide(*b, "B", &b_times);
     if (!after.ok()) return Annotate(after.status(), BName(passes));
     result.before = *std::move(before);
     result.after = *std::move(after);
     result.order = "ABBA";
+    if (copies > 1) {
+      const std::string note = absl::StrCat(
+          "each side ran on ", copies, " separately prepared copies of the module (own weights, plan and runner), ",
+          "its timed runs spread over them: the diff takes the copies as its unit of variation");
+      result.before.notes.push_back(note);
+      result.after.notes.push_back(note);
+    }
     if (options.profile.adaptive.enabled) {
       const std::string note =
           absl::StrCat("--runs=auto: ", result.before.runs, " timed runs a side, stopped ", stopped_why);
@@ -143,6 +256,10 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
       result.after.notes.push_back(note);
     }
   } else {
+    absl::StatusOr<std::shared_ptr<const GraphPlan>> a_plan = PlanVariant(module, {}, options, &a_applied);
+    if (!a_plan.ok()) return Annotate(a_plan.status(), kA);
+    absl::StatusOr<std::shared_ptr<const GraphPlan>> b_plan = PlanVariant(module, passes, options, &b_applied);
+    if (!b_plan.ok()) return Annotate(b_plan.status(), BName(passes));
     absl::StatusOr<Report> before = Profile(*a_plan, inputs, options.profile, &a_output);
     if (!before.ok()) return Annotate(before.status(), kA);
     absl::StatusOr<Report> after = Profile(*b_plan, inputs, options.profile, &b_output);
@@ -150,10 +267,12 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
     result.before = *std::move(before);
     result.after = *std::move(after);
     result.order = "AB";
+    a_times = result.before.run_ns();
+    b_times = result.after.run_ns();
   }
   if (!b_applied.empty()) result.after.notes.push_back(absl::StrCat("passes applied: ", b_applied));
-  result.before_drift = MeasureDrift(result.before, options.diff.verdict);
-  result.after_drift = MeasureDrift(result.after, options.diff.verdict);
+  result.before_drift = MeasureDrift(a_times, options.diff.verdict);
+  result.after_drift = MeasureDrift(b_times, options.diff.verdict);
   const std::string order_note =
       interleave ? "timed runs interleaved with the other side's in ABBA blocks (A B B A ...), after both warmed up"
                  : "timed runs after all of the other side's (observers serve one session at a time)";

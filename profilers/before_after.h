@@ -17,6 +17,19 @@
 // first. BeforeAfter::order says which was used, and `drift` compares the
 // first and second half of each side's run times. No pass (an empty list,
 // --ab=none) compares the module with itself: an A/A test of the noise.
+//
+// Copies (interleaved only): each side runs on `copies` separately prepared
+// copies of the module (its own clone of the weights, its own plan and
+// runner), its timed runs spread over them round-robin. Two copies of one
+// module differ by a few percent on some nodes, run after run, for reasons
+// of placement (where their tensors sit in memory): with one copy a side, an
+// A/A comparison in one process called 5% of resnet18's node rows
+// faster/slower (bench/results/aa_false_positives.txt). With several, each
+// side's report merges its copies as run sources of the same process, and
+// the diff treats them as the unit of variation (NoiseModel::
+// kPairedProcesses: copy k of A against copy k of B, which ran beside it).
+// The cost: `copies` times the warm-up and inspection runs and the
+// weights' memory. --runs=auto (adaptive) uses one copy.
 #ifndef GRAPHPROF_PROFILERS_BEFORE_AFTER_H_
 #define GRAPHPROF_PROFILERS_BEFORE_AFTER_H_
 
@@ -45,6 +58,9 @@ struct BeforeAfterOptions {
   double rtol = 1e-4;
   double atol = 1e-5;
   bool interleave = true;
+  // Copies of the module a side (see above); 1: A and B once each, the runs
+  // being the unit of variation.
+  int copies = 3;
 };
 
 // A side's second half of timed runs against its first half (the run
@@ -70,6 +86,8 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
 
 // Run times of `report`'s second half of timed runs against its first half.
 Drift MeasureDrift(const Report& report, const VerdictOptions& options = {});
+// The same of run times given in the order they ran.
+Drift MeasureDrift(const std::vector<int64_t>& run_ns, const VerdictOptions& options = {});
 // "A: +0.4% [-1.2, 2.0] same; B: -0.3% [...] same" for notes.
 std::string DescribeDrift(const BeforeAfter& ab);
 

@@ -618,7 +618,7 @@ struct AbResult {
 // graphprof.ab(): ProfileBeforeAfter, described as profile_graph --ab does.
 AbResult ProfileAb(py::handle object, const std::string& passes, const py::tuple& args, const std::string& method,
                    const CommonOptions& options, bool diff_all, const std::string& name, double min_effect,
-                   double alpha) {
+                   double alpha, int copies) {
   CheckOptions(options);
   if (passes.empty()) Throw(absl::InvalidArgumentError("ab: give the passes to compare with (e.g. \"freeze\")"));
   if (!py::isinstance<torch::jit::Module>(object)) {
@@ -636,6 +636,7 @@ AbResult ProfileAb(py::handle object, const std::string& passes, const py::tuple
   ab.verify = options.verify;
   ab.rtol = options.rtol;
   ab.atol = options.atol;
+  ab.copies = copies;
   AbResult result;
   absl::StatusOr<BeforeAfter> done;
   {
@@ -980,14 +981,14 @@ PYBIND11_MODULE(_graphprof, m) {
       "ab",
       [](py::handle target, const std::string& passes, const py::tuple& args, int runs, int warmup, bool verify,
          double rtol, double atol, const std::string& method, bool diff_all, const std::string& name,
-         double min_effect, double alpha) {
+         double min_effect, double alpha, int copies) {
         AbResult r = ProfileAb(target, passes, args, method, CommonOptions{runs, warmup, verify, rtol, atol},
-                               diff_all, name, min_effect, alpha);
+                               diff_all, name, min_effect, alpha, copies);
         return py::make_tuple(r.before, r.after, r.diff);
       },
       py::arg("target"), py::arg("passes"), py::arg("args"), py::arg("runs"), py::arg("warmup"), py::arg("verify"),
       py::arg("rtol"), py::arg("atol"), py::arg("method"), py::arg("diff_all"), py::arg("name"),
-      py::arg("min_effect") = 0.02, py::arg("alpha") = 0.05);
+      py::arg("min_effect") = 0.02, py::arg("alpha") = 0.05, py::arg("copies") = 3);
 
   m.def(
       "diff",

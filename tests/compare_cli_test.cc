@@ -41,7 +41,10 @@ TEST(CompareCliTest, AbNoneIsAnInterleavedAaInOneProcess) {
     EXPECT_EQ(j[side]["process"], j["a"]["process"]) << "one process";
   }
   const nlohmann::json& diff = j["diff"];
-  EXPECT_EQ(diff["noise_model"], "runs");
+  // Each side on 3 copies of the module (--ab_copies' default), compared
+  // unpaired: the copies are the unit.
+  EXPECT_EQ(diff["noise_model"], "processes");
+  EXPECT_EQ(diff["base_processes"], 3);
   EXPECT_FALSE(diff.contains("noise_note")) << "both sides in one process: within-process noise is all there is";
   EXPECT_EQ(diff["same"].get<int>(), static_cast<int>(diff["nodes"].size())) << "every node matched itself";
   int counted = 0;
@@ -55,10 +58,16 @@ TEST(CompareCliTest, AbNoneIsAnInterleavedAaInOneProcess) {
   // The text diff shows intervals and verdicts and the noise model.
   Result text = RunTool({"--zoo=mlp", "--warmup=1", "--runs=6", "--ab=none"});
   ASSERT_EQ(text.code, 0) << text.err;
-  for (const char* want : {"verdicts   nodes:", "noise      runs are the unit", "change (median) [95% interval] verdict",
+  for (const char* want : {"verdicts   nodes:", "noise      processes (or --ab's copies) are the unit", "change (median) [95% interval] verdict",
                            "timed runs interleaved with the other side's in ABBA blocks", "drift (second half"}) {
     EXPECT_TRUE(absl::StrContains(text.out, want)) << want << "\n" << text.out;
   }
+  // One copy a side: the runs are the unit.
+  Result one = RunTool({"--zoo=mlp", "--warmup=1", "--runs=6", "--ab=none", "--ab_copies=1"});
+  ASSERT_EQ(one.code, 0) << one.err;
+  EXPECT_TRUE(absl::StrContains(one.out, "noise      runs are the unit")) << one.out;
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--ab=none", "--ab_copies=0"}), 2, "--ab_copies must be 1 to 16");
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--ab_copies=2"}), 2, "--ab_copies applies to --ab");
   // CSV: the statistics columns.
   Result csv = RunTool({"--zoo=mlp", "--warmup=1", "--runs=6", "--ab=none", "--format=csv"});
   ASSERT_EQ(csv.code, 0) << csv.err;
@@ -92,14 +101,15 @@ TEST(CompareCliTest, WorkersMergeFreshProcesses) {
   for (const nlohmann::json& note : j["notes"]) noted = noted || absl::StrContains(note.get<std::string>(), "2 worker");
   EXPECT_TRUE(noted) << j["notes"];
 
-  // A/B in each worker: the same processes on both sides, paired.
+  // A/B in each worker, each side on 3 copies (--ab_copies' default): the
+  // same processes on both sides, paired worker by worker and copy by copy.
   const std::string ab = Dir() + "/workers_ab.json";
   Result rab = RunTool({"--zoo=mlp", "--warmup=1", "--runs=4", "--workers=2", "--ab=none", "--format=json",
                         "--output=" + ab});
   ASSERT_EQ(rab.code, 0) << rab.err;
   const nlohmann::json jab = nlohmann::json::parse(Slurp(ab));
   EXPECT_EQ(jab["diff"]["noise_model"], "paired processes");
-  EXPECT_EQ(jab["diff"]["base_processes"], 2);
+  EXPECT_EQ(jab["diff"]["base_processes"], 6);
   EXPECT_EQ(jab["a"]["runs"], 8);
 
   // --compare of two --workers reports: processes are the unit, no note.

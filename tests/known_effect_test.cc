@@ -9,6 +9,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "interpreter/graph_plan.h"
 #include "ir/passes.h"
@@ -99,6 +100,59 @@ TEST(KnownEffectTest, OneSlowedNodeIsSlowerAndNoOtherRow) {
   }
   EXPECT_GE(found, 19) << "of " << kRepetitions << "\n" << misses;
   EXPECT_GE(clean, 19) << "of " << kRepetitions << "\n" << misses;
+}
+
+// Interleaved A/B on copies of the module: each side's runs are spread over
+// its copies, which become the run sources the diff takes as its unit.
+TEST(KnownEffectTest, CopiesAreTheUnitOfVariation) {
+  const torch::jit::Module module = BusyChain();
+  const std::vector<c10::IValue> inputs = {torch::ones({4})};
+  BeforeAfterOptions options;
+  options.profile.runs = 7;  // 3, 2 and 2 a copy
+  options.profile.warmup = 1;
+  options.profile.trace = false;
+  ASSERT_EQ(options.copies, 3) << "the default";
+  absl::StatusOr<BeforeAfter> ab = ProfileBeforeAfter(module, {}, inputs, options);
+  ASSERT_TRUE(ab.ok()) << ab.status();
+  for (const Report* side : {&ab->before, &ab->after}) {
+    EXPECT_EQ(side->runs, 7);
+    ASSERT_EQ(side->run_sources.size(), 3u);
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_EQ(side->run_sources[k].runs, k == 0 ? 3 : 2);
+      EXPECT_EQ(side->run_sources[k].name, absl::StrCat(side == &ab->before ? "A" : "B", " copy ", k + 1));
+    }
+    bool noted = false;
+    for (const std::string& note : side->notes) noted |= absl::StrContains(note, "3 separately prepared copies");
+    EXPECT_TRUE(noted);
+    ASSERT_TRUE(side->verification.has_value());
+    EXPECT_TRUE(side->verification->identical) << side->verification->detail;
+  }
+  // Every node matches itself: clones' mangled class names
+  // (__torch__.___torch_mangle_3.BusyChain) do not reach the nodes' sources.
+  EXPECT_EQ(ab->diff.same, static_cast<int>(ab->diff.nodes.size()));
+  for (const NodeRecord& n : ab->after.nodes) {
+    EXPECT_FALSE(absl::StrContains(n.identity.source, "mangle")) << n.identity.source;
+  }
+  // One process: its copies are compared unpaired.
+  EXPECT_EQ(ab->diff.noise_model, NoiseModel::kProcesses);
+  EXPECT_EQ(ab->diff.noise_note, "");
+
+  options.copies = 1;
+  absl::StatusOr<BeforeAfter> one = ProfileBeforeAfter(module, {}, inputs, options);
+  ASSERT_TRUE(one.ok()) << one.status();
+  EXPECT_EQ(one->before.runs, 7);
+  EXPECT_LE(one->before.run_sources.size(), 1u);
+  EXPECT_EQ(one->diff.noise_model, NoiseModel::kRuns);
+
+  // Never more copies than runs.
+  options.copies = 3;
+  options.profile.runs = 2;
+  absl::StatusOr<BeforeAfter> two = ProfileBeforeAfter(module, {}, inputs, options);
+  ASSERT_TRUE(two.ok()) << two.status();
+  EXPECT_EQ(two->before.run_sources.size(), 2u);
+
+  options.copies = 0;
+  EXPECT_FALSE(ProfileBeforeAfter(module, {}, inputs, options).ok());
 }
 
 TEST(KnownEffectTest, AUniformSlowdownIsSlowerWhereTheTimeIs) {

@@ -178,6 +178,10 @@ absl::Status Validate(const CliOptions& o) {
       return absl::InvalidArgumentError("--modules limits the rows of tables and CSV, not JSON reports or --compare diffs");
     }
   }
+  if (o.ab_copies < 1 || o.ab_copies > 16) return absl::InvalidArgumentError("--ab_copies must be 1 to 16");
+  if (o.ab_copies != CliOptions().ab_copies && o.ab.empty()) {
+    return absl::InvalidArgumentError("--ab_copies applies to --ab");
+  }
   if (o.workers < 0 || o.workers > 64) return absl::InvalidArgumentError("--workers must be 0 (this process) to 64");
   if (o.workers > 0) {
     if (!o.trace.empty()) {

@@ -30,6 +30,9 @@ struct CliOptions {
   bool list_passes = false;
   // A/B: profile the module as loaded and after these passes, and diff.
   std::string ab;
+  // --ab: separately prepared copies of the module a side, the diff's unit
+  // of variation (profilers/before_after.h); 1: one a side, runs the unit.
+  int ab_copies = 3;
 
   // Inputs: random from `input` (seeded by `seed`), or loaded from `inputs`;
   // zoo models default to their example inputs.

@@ -652,6 +652,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     ab_options.diff.include_unexecuted = options.diff_all;
     ab_options.diff.verdict = VerdictOptionsOf(options);
     ab_options.verify = options.verify;
+    ab_options.copies = options.ab_copies;
     ab_options.rtol = options.rtol;
     ab_options.atol = options.atol;
     ab_options.float64_reference = !options.tolerance_given;

@@ -33,6 +33,9 @@ ABSL_FLAG(std::string, passes, "", "LibTorch passes to apply before profiling, i
 ABSL_FLAG(bool, list_passes, false, "list the passes --passes and --ab accept and exit");
 ABSL_FLAG(std::string, ab, "",
           "A/B: profile the module as loaded (A) and after these passes (B), print B and the diff");
+ABSL_FLAG(int, ab_copies, 3,
+          "--ab: run each side on this many separately prepared copies of the module (own weights and plan), "
+          "timed runs spread over them; the diff takes the copies as its unit of variation (1: one copy a side)");
 ABSL_FLAG(double, rtol, 1e-4, "--verify after passes: relative tolerance");
 ABSL_FLAG(double, atol, 1e-5, "--verify after passes: absolute tolerance");
 ABSL_FLAG(bool, diff_all, false, "diffs (--compare, --ab) also list nodes that never ran");
@@ -165,6 +168,7 @@ int Main(int argc, char** argv) {
   o.passes = absl::GetFlag(FLAGS_passes);
   o.list_passes = absl::GetFlag(FLAGS_list_passes);
   o.ab = absl::GetFlag(FLAGS_ab);
+  o.ab_copies = absl::GetFlag(FLAGS_ab_copies);
   o.rtol = absl::GetFlag(FLAGS_rtol);
   for (const std::string& name : command_line->given) {
     if (name == "rtol" || name == "atol") o.tolerance_given = true;

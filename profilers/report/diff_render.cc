@@ -134,7 +134,7 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
   absl::StrAppendFormat(
       &out, "  noise      %s (base %d, current %d process%s); |change| <= %.3g%% is the same; q < %.3g\n",
       diff.noise_model == NoiseModel::kPairedProcesses ? "processes are the unit, paired: t on per-process differences"
-      : diff.noise_model == NoiseModel::kProcesses     ? "processes are the unit: Welch's t on per-process medians"
+      : diff.noise_model == NoiseModel::kProcesses     ? "processes (or --ab's copies) are the unit: Welch's t on their medians"
                                                        : "runs are the unit: Mann-Whitney U, Hodges-Lehmann interval",
       diff.base_processes, diff.current_processes, diff.current_processes == 1 ? "" : "es",
       100 * diff.verdict_options.min_effect, diff.verdict_options.alpha);

@@ -405,14 +405,19 @@ class Significance {
   }
 
   // Each process ran both sides (--ab --workers): their sources name the
-  // same processes in the same order.
+  // same processes in the same order, and there are several. The sources of
+  // one process alone are copies of the module that ran side by side in it
+  // (--ab's copies, before_after.h): two copies share nothing a pairing
+  // would remove, so they are compared unpaired (more degrees of freedom).
   static bool SameProcesses(const Report& base, const Report& current) {
     if (base.run_sources.size() != current.run_sources.size()) return false;
+    bool several = false;
     for (size_t i = 0; i < base.run_sources.size(); ++i) {
       const std::string& p = base.run_sources[i].process;
       if (p.empty() || p != current.run_sources[i].process) return false;
+      several |= p != base.run_sources[0].process;
     }
-    return true;
+    return several;
   }
 
   static std::vector<double> ToDoubles(const std::vector<int64_t>& values) {

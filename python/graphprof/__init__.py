@@ -249,9 +249,13 @@ def _fraction(name, value, low_open, high_open=True):
 
 
 def ab(module, passes, *inputs, runs=10, warmup=3, memory=False, verify=True, trace=False, method="forward",
-       rtol=1e-4, atol=1e-5, diff_all=False, name=None, min_effect=0.02, alpha=0.05):
+       rtol=1e-4, atol=1e-5, diff_all=False, name=None, min_effect=0.02, alpha=0.05, copies=3):
     """Profiles `module` as given (A) and after `passes` (B) on the same
     inputs in one process, and diffs them: profile_graph --ab.
+
+    Each side runs on `copies` separately prepared copies of the module (own
+    weights and plan; --ab_copies), its runs spread over them, and the diff
+    takes the copies as its unit of variation; copies=1: one a side.
 
     With verify, both outputs are compared with native execution of the
     unmodified module (A identical, B within rtol/atol); a failure raises
@@ -262,6 +266,8 @@ def ab(module, passes, *inputs, runs=10, warmup=3, memory=False, verify=True, tr
         runs, warmup, rtol, atol, method, name, memory=memory, verify=verify, trace=trace, diff_all=diff_all)
     memory, verify, trace, diff_all = (flags[f] for f in ("memory", "verify", "trace", "diff_all"))
     _check_inputs(inputs)
+    if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= 16:
+        raise ValueError(f"copies must be an int from 1 to 16, got {copies!r}")
     target = _target(module, inputs, trace, method)
     if not isinstance(target, torch._C.ScriptModule):
         raise TypeError("ab() needs a module: passes apply to modules, not to script functions")
@@ -269,7 +275,7 @@ def ab(module, passes, *inputs, runs=10, warmup=3, memory=False, verify=True, tr
                                      verify=verify, rtol=rtol, atol=atol, method=method,
                                      diff_all=diff_all, name=name,
                                      min_effect=_fraction("min_effect", min_effect, low_open=False),
-                                     alpha=_fraction("alpha", alpha, low_open=True))
+                                     alpha=_fraction("alpha", alpha, low_open=True), copies=copies)
     before = Report(before, memory=memory, method=method)
     after = Report(after, memory=memory, method=method)
     result = ABResult(before, after, Diff(d, current=after), passes)

@@ -575,8 +575,16 @@ class AbDiffMergeTest(unittest.TestCase):
         self.assertTrue(set(df["verdict"]) <= {"faster", "slower", "same", "inconclusive"})
         self.assertIn("verdict", result.diff.to_pandas("module").columns)
         self.assertIn(result.diff.total["verdict"], {"faster", "slower", "same", "inconclusive"})
-        self.assertEqual(result.diff.noise_model, "runs")
+        # Each side on 3 copies of the module (the default), one run each: the
+        # copies are the unit, unpaired (one process).
+        self.assertEqual(result.diff.noise_model, "processes")
+        self.assertTrue(any("3 separately prepared copies" in n for n in result.before.notes), result.before.notes)
         self.assertEqual(result.diff.noise_note, "", "A and B ran in one process")
+        one = graphprof.ab(self.module, "none", self.x, runs=3, warmup=1, copies=1)
+        self.assertEqual(one.diff.noise_model, "runs")
+        for bad in (0, 17, 2.0, True):
+            with self.assertRaises(ValueError):
+                graphprof.ab(self.module, "none", self.x, copies=bad)
         self.assertIn("batch_norm", " ".join(result.diff.to_pandas("kind")["kind"]))
         self.assertIn("speedup", str(result.diff))
         self.assertIn("<html", result.html()[:200].lower())
