@@ -620,7 +620,10 @@ class AbDiffMergeTest(unittest.TestCase):
                 graphprof.diff(a, b, **bad)
 
     def test_ab_none_and_check(self):
-        result = graphprof.ab(self.module, "none", self.x, runs=6, warmup=1)
+        # One copy a side: the gate below compares 6 runs with the same runs
+        # times 3 (complete separation: a deterministic verdict), where 3 copies'
+        # medians on a loaded machine (ASan, CI) may not reach significance.
+        result = graphprof.ab(self.module, "none", self.x, runs=6, warmup=1, copies=1)
         self.assertIs(result.after.verified, True)
         self.assertEqual(result.diff.counts["same"], len(result.diff.to_pandas()))
         same = graphprof.check(result.before, result.before, fail_on="total,module,node")
@@ -632,11 +635,14 @@ class AbDiffMergeTest(unittest.TestCase):
             graphprof.check(result.before, result.after, fail_on=3)
         with self.assertRaises(TypeError):
             graphprof.check(result.before, "current")
-        # Three times the run time in every run: the total is slower and fails the gate.
+        # Every run three times the slowest: the total is slower and fails the
+        # gate (complete separation whatever the machine's noise: under ASan on
+        # a loaded machine, 3x each run was not always beyond the slowest).
         import json
         j = json.loads(result.before.to_json())
-        j["run_ns"] = [3 * t for t in j["run_ns"]]
-        j["metrics"][0]["run_total"] = [3 * t for t in j["metrics"][0]["run_total"]]
+        slowest = max(j["run_ns"])
+        j["run_ns"] = [3 * slowest for _ in j["run_ns"]]
+        j["metrics"][0]["run_total"] = list(j["run_ns"])
         slow = graphprof.Report.from_json(json.dumps(j))
         gate = graphprof.check(result.before, slow)
         self.assertFalse(gate.passed)
