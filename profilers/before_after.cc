@@ -128,27 +128,14 @@ absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> MakeCopies(const tor
 }
 
 // A side's report: its copies' reports merged as run sources of this
-// process (the diff pairs copy k of A with copy k of B); the trace events
-// are copy 1's, whose runs come first. `time_ordered` receives the run
-// times in the order they ran.
-absl::StatusOr<Report> FinishSide(absl::Span<const std::unique_ptr<ProfileRunner>> runners, const std::string& side,
-                                  std::vector<int64_t>* time_ordered) {
+// process (the diff compares the copies, unpaired); the trace events are
+// copy 1's, whose runs come first.
+absl::StatusOr<Report> FinishSide(absl::Span<const std::unique_ptr<ProfileRunner>> runners, const std::string& side) {
   std::vector<Report> reports;
   for (const auto& runner : runners) {
     absl::StatusOr<Report> report = runner->Finish();
     if (!report.ok()) return report.status();
     reports.push_back(*std::move(report));
-  }
-  time_ordered->clear();
-  for (size_t run = 0;; ++run) {
-    bool any = false;
-    for (const Report& r : reports) {
-      if (run < r.run_ns().size()) {
-        time_ordered->push_back(r.run_ns()[run]);
-        any = true;
-      }
-    }
-    if (!any) break;
   }
   if (reports.size() == 1) return std::move(reports[0]);
   std::vector<TraceEvent> events = std::move(reports[0].events);
@@ -191,11 +178,40 @@ Verification Verify(const c10::IValue& expected, const c10::IValue& actual, doub
   return v;
 }
 
-Drift MeasureDrift(const Report& report, const VerdictOptions& options) {
-  return MeasureDrift(report.run_ns(), options);
+namespace {
+
+// The run times in the order they ran. Sources of different processes
+// (--workers) ran one after another; consecutive sources of one process are
+// --ab's copies, which took turns run by run.
+std::vector<int64_t> RunsInTimeOrder(const Report& report) {
+  const std::vector<int64_t>& runs = report.run_ns();
+  const std::vector<RunSource>& sources = report.run_sources;
+  if (sources.size() < 2) return runs;
+  std::vector<int64_t> ordered;
+  ordered.reserve(runs.size());
+  for (size_t group = 0; group < sources.size();) {
+    size_t end = group + 1;
+    while (end < sources.size() && sources[end].process == sources[group].process) ++end;
+    for (int k = 0;; ++k) {
+      bool any = false;
+      for (size_t s = group; s < end; ++s) {
+        const int run = sources[s].first_run + k;
+        if (k < sources[s].runs && run < static_cast<int>(runs.size())) {
+          ordered.push_back(runs[run]);
+          any = true;
+        }
+      }
+      if (!any) break;
+    }
+    group = end;
+  }
+  return ordered;
 }
 
-Drift MeasureDrift(const std::vector<int64_t>& runs, const VerdictOptions& options) {
+}  // namespace
+
+Drift MeasureDrift(const Report& report, const VerdictOptions& options) {
+  const std::vector<int64_t> runs = RunsInTimeOrder(report);
   const size_t half = runs.size() / 2;
   const std::vector<double> first(runs.begin(), runs.begin() + half);
   const std::vector<double> second(runs.end() - half, runs.end());
@@ -218,7 +234,6 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
   c10::IValue a_output, b_output;
   std::string a_applied, b_applied;
   const bool interleave = options.interleave && options.profile.observers.empty();
-  std::vector<int64_t> a_times, b_times;
   if (interleave) {
     if (options.copies < 1) return absl::InvalidArgumentError("copies must be at least 1");
     // One copy for --runs=auto, and never more copies than runs.
@@ -235,9 +250,9 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
         !run.ok()) {
       return run;
     }
-    absl::StatusOr<Report> before = FinishSide(*a, "A", &a_times);
+    absl::StatusOr<Report> before = FinishSide(*a, "A");
     if (!before.ok()) return Annotate(before.status(), kA);
-    absl::StatusOr<Report> after = FinishSide(*b, "B", &b_times);
+    absl::StatusOr<Report> after = FinishSide(*b, "B");
     if (!after.ok()) return Annotate(after.status(), BName(passes));
     result.before = *std::move(before);
     result.after = *std::move(after);
@@ -267,12 +282,10 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
     result.before = *std::move(before);
     result.after = *std::move(after);
     result.order = "AB";
-    a_times = result.before.run_ns();
-    b_times = result.after.run_ns();
   }
   if (!b_applied.empty()) result.after.notes.push_back(absl::StrCat("passes applied: ", b_applied));
-  result.before_drift = MeasureDrift(a_times, options.diff.verdict);
-  result.after_drift = MeasureDrift(b_times, options.diff.verdict);
+  result.before_drift = MeasureDrift(result.before, options.diff.verdict);
+  result.after_drift = MeasureDrift(result.after, options.diff.verdict);
   const std::string order_note =
       interleave ? "timed runs interleaved with the other side's in ABBA blocks (A B B A ...), after both warmed up"
                  : "timed runs after all of the other side's (observers serve one session at a time)";

@@ -20,16 +20,17 @@
 //
 // Copies (interleaved only): each side runs on `copies` separately prepared
 // copies of the module (its own clone of the weights, its own plan and
-// runner), its timed runs spread over them round-robin. Two copies of one
-// module differ by a few percent on some nodes, run after run, for reasons
-// of placement (where their tensors sit in memory): with one copy a side, an
-// A/A comparison in one process called 5% of resnet18's node rows
-// faster/slower (bench/results/aa_false_positives.txt). With several, each
-// side's report merges its copies as run sources of the same process, and
-// the diff treats them as the unit of variation (NoiseModel::
-// kPairedProcesses: copy k of A against copy k of B, which ran beside it).
-// The cost: `copies` times the warm-up and inspection runs and the
-// weights' memory. --runs=auto (adaptive) uses one copy.
+// runner), its timed runs split over them (10: 4, 3, 3) and taken in turns.
+// Two copies of one module differ by a few percent on some nodes, run after
+// run, for reasons of placement (where their tensors sit in memory): with
+// one copy a side, an A/A comparison in one process called 5% of resnet18's
+// node rows faster/slower (bench/results/aa_false_positives.txt). With several, each
+// side's report merges its copies as run sources of this process, and the
+// diff treats them as the unit of variation (NoiseModel::kProcesses,
+// unpaired: two copies share nothing a pairing would remove; with --workers,
+// paired worker by worker and copy by copy). The cost: `copies` times the
+// warm-up and inspection runs and the weights' memory. --runs=auto
+// (adaptive) uses one copy, and there are never more copies than runs.
 #ifndef GRAPHPROF_PROFILERS_BEFORE_AFTER_H_
 #define GRAPHPROF_PROFILERS_BEFORE_AFTER_H_
 
@@ -84,10 +85,10 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
                                                const std::vector<c10::IValue>& inputs,
                                                const BeforeAfterOptions& options = {});
 
-// Run times of `report`'s second half of timed runs against its first half.
+// Run times of `report`'s second half of timed runs against its first half,
+// in the order the runs ran (--ab's copies took turns; --workers' processes
+// ran one after another).
 Drift MeasureDrift(const Report& report, const VerdictOptions& options = {});
-// The same of run times given in the order they ran.
-Drift MeasureDrift(const std::vector<int64_t>& run_ns, const VerdictOptions& options = {});
 // "A: +0.4% [-1.2, 2.0] same; B: -0.3% [...] same" for notes.
 std::string DescribeDrift(const BeforeAfter& ab);
 

@@ -155,6 +155,26 @@ TEST(KnownEffectTest, CopiesAreTheUnitOfVariation) {
   EXPECT_FALSE(ProfileBeforeAfter(module, {}, inputs, options).ok());
 }
 
+// Drift compares the runs in the order they ran: --ab's copies (sources of
+// one process) took turns, so a copy slower than the other throughout is no
+// drift; --workers' processes ran one after another, so a later, slower
+// process is.
+TEST(KnownEffectTest, DriftTakesTheRunsInTheOrderTheyRan) {
+  Report copies;
+  copies.metrics.resize(1);
+  // Copy 1: 10 runs of 100 us, copy 2: 10 of 110 us (+10%, no drift in time).
+  for (int i = 0; i < 20; ++i) copies.metrics[0].run_total.push_back(i < 10 ? 100000 + i : 110000 + i);
+  copies.runs = 20;
+  copies.run_sources = {RunSource{"A copy 1", 0, 10, "pid 1"}, RunSource{"A copy 2", 10, 10, "pid 1"}};
+  const Drift same = MeasureDrift(copies);
+  EXPECT_NE(same.halves.verdict, Verdict::kSlower) << FormatChange(same.halves);
+  EXPECT_LT(std::fabs(same.halves.change), 0.02) << FormatChange(same.halves);
+  Report workers = copies;
+  workers.run_sources[1].process = "pid 2";
+  const Drift later = MeasureDrift(workers);
+  EXPECT_EQ(later.halves.verdict, Verdict::kSlower) << FormatChange(later.halves);
+}
+
 TEST(KnownEffectTest, AUniformSlowdownIsSlowerWhereTheTimeIs) {
   absl::StatusOr<ZooModel> mlp = MakeZooModel("mlp");
   ASSERT_TRUE(mlp.ok());
