@@ -249,6 +249,22 @@ struct MainOutput {
   std::function<void(TextSink&)> stream;  // when set, `text` is unused
 };
 
+// A report's main output: JSON streamed while the files are written (the
+// biggest rendering, and a merge of many reports is large), the other
+// formats rendered now.
+absl::StatusOr<MainOutput> ReportOutput(const Report& report, const CliOptions& options) {
+  MainOutput main;
+  if (options.format == Format::kJson) {
+    const Report* r = &report;
+    main.stream = [r](TextSink& sink) { StreamReportJson(*r, sink); };
+    return main;
+  }
+  absl::StatusOr<std::string> text = RenderReport(report, options);
+  if (!text.ok()) return text.status();
+  main.text = *std::move(text);
+  return main;
+}
+
 // Writes every output file, or none: all are rendered first. `diff` (may be
 // null) goes into the HTML report.
 int WriteOutputs(const CliOptions& options, const Report& report, MainOutput main, std::FILE* out, std::FILE* err,
@@ -437,20 +453,12 @@ int RunMerge(const CliOptions& options, std::FILE* out, std::FILE* err) {
   }
   absl::StatusOr<Report> merged = merger.Finish();
   if (!merged.ok()) return Fail(err, kExitFailure, merged.status());
-  MainOutput main;
-  if (options.format == Format::kJson) {
-    // Streamed as it is written (a merge of many reports is large).
-    const Report* r = &*merged;
-    main.stream = [r](TextSink& sink) { StreamReportJson(*r, sink); };
-  } else {
-    absl::StatusOr<std::string> text = RenderReport(*merged, options);
-    if (!text.ok()) return Fail(err, kExitUsage, text.status());
-    main.text = *std::move(text);
-  }
+  absl::StatusOr<MainOutput> main = ReportOutput(*merged, options);
+  if (!main.ok()) return Fail(err, kExitUsage, main.status());
   CliOptions files_only;  // no trace or annotation for merged reports
   files_only.output = options.output;
   files_only.html = options.html;
-  return WriteOutputs(files_only, *merged, std::move(main), out, err);
+  return WriteOutputs(files_only, *merged, *std::move(main), out, err);
 }
 
 namespace {
@@ -498,14 +506,10 @@ int EmitReport(const CliOptions& options, const std::optional<Report>& base, Rep
       return verified != kExitOk ? verified : gate;
     }
     main.text = RenderDiffAs(*diff, options);
-  } else if (options.format == Format::kJson) {
-    // The biggest rendering: made while the other outputs are written.
-    const Report* r = &*report;
-    main.stream = [r](TextSink& sink) { StreamReportJson(*r, sink); };
   } else {
-    absl::StatusOr<std::string> text = RenderReport(*report, options);
-    if (!text.ok()) return Fail(err, kExitUsage, text.status());
-    main.text = *std::move(text);
+    absl::StatusOr<MainOutput> rendered = ReportOutput(*report, options);
+    if (!rendered.ok()) return Fail(err, kExitUsage, rendered.status());
+    main = *std::move(rendered);
   }
   if (int code = WriteOutputs(options, *report, std::move(main), out, err, diff ? &*diff : nullptr); code != kExitOk) {
     return code;
