@@ -151,6 +151,10 @@ configure=(cmake -S "$root" -B "$build" -G Ninja "-DGRAPHPROF_WITH_CUDA=$cuda" "
 # default, build-device).
 if [[ ${GRAPHPROF_CCACHE:-1} != 0 ]] && command -v ccache >/dev/null 2>&1; then
   export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/graphprof/ccache}" CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=true
+  # The precompiled torch/script.h (cmake/GraphprofPch.cmake): ccache caches
+  # it and the compiles that use it only with these (ccache's manual,
+  # "Precompiled headers").
+  export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
   configure+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 fi
 ((${#prefix_path[@]})) && configure+=("-DCMAKE_PREFIX_PATH=$(IFS=';'; echo "${prefix_path[*]}")")

@@ -1,0 +1,101 @@
+# One precompiled <torch/script.h>, shared by every graphprof target whose
+# sources include it (GRAPHPROF_PCH, default ON with GCC or Clang).
+#
+# Why: a translation unit that includes torch/script.h spends 10-15 s of its
+# ~30 s (ASan, -O1 -g1, this project's 2-core machine) parsing LibTorch's
+# headers; with the precompiled header it takes ~20 s. 72 of the build's 133
+# translation units include it. Measured on interpreter/interpreter.cc:
+# 27-35 s plain, 19-21 s with the header precompiled (docs/ci.md).
+#
+# Which sources get it: those that include torch/script.h, directly or
+# through the project's own headers (found by following quoted includes from
+# the repository root, once per header, at configure time). The others
+# (Abseil- and JSON-only code: common/, profilers/report/, ...) would pay
+# ~5 s to load LibTorch's parsed headers they never use, so they are
+# compiled as before. The precompiled header is force-included first; Bazel
+# (the main build) compiles every file without it, so a missing include still
+# fails there.
+#
+# ccache (tools/device_check.sh) caches the header and the compiles that use
+# it when CCACHE_SLOPPINESS has pch_defines,time_macros (set there).
+option(GRAPHPROF_PCH "Precompile torch/script.h once for the sources that include it" ON)
+if(GRAPHPROF_PCH AND NOT CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+  set(GRAPHPROF_PCH OFF)
+endif()
+
+# Two owners, because GCC refuses a precompiled header made with other
+# -fPIC / -fPIE settings ("created and used with different settings of
+# -fpie"): libraries are compiled with -fPIC, executables with -fPIE.
+if(GRAPHPROF_PCH)
+  add_library(graphprof_torch_pch OBJECT ${PROJECT_SOURCE_DIR}/cmake/torch_pch.cc)
+  add_library(graphprof_torch_pch_pie OBJECT ${PROJECT_SOURCE_DIR}/cmake/torch_pch.cc)
+  if(CMAKE_POSITION_INDEPENDENT_CODE)
+    set_target_properties(graphprof_torch_pch_pie PROPERTIES POSITION_INDEPENDENT_CODE OFF)
+    target_compile_options(graphprof_torch_pch_pie PRIVATE -fPIE)
+  endif()
+  foreach(owner graphprof_torch_pch graphprof_torch_pch_pie)
+    target_link_libraries(${owner} PRIVATE graphprof_torch)
+    target_precompile_headers(${owner} PRIVATE <torch/script.h>)
+  endforeach()
+  message(STATUS "graphprof: torch/script.h precompiled once for the sources that include it (GRAPHPROF_PCH)")
+endif()
+
+# Sets <out> to TRUE when <file> includes torch/script.h, directly or through
+# quoted project headers ("ir/loader.h", relative to the repository root).
+function(_graphprof_includes_script file out)
+  get_property(known GLOBAL PROPERTY "GRAPHPROF_INCLUDES_SCRIPT:${file}" SET)
+  if(known)
+    get_property(result GLOBAL PROPERTY "GRAPHPROF_INCLUDES_SCRIPT:${file}")
+    set(${out} ${result} PARENT_SCOPE)
+    return()
+  endif()
+  set_property(GLOBAL PROPERTY "GRAPHPROF_INCLUDES_SCRIPT:${file}" FALSE)  # include cycles end here
+  set(result FALSE)
+  if(EXISTS ${file})
+    file(STRINGS ${file} includes REGEX "^[ \t]*#[ \t]*include[ \t]+[<\"]")
+    foreach(line IN LISTS includes)
+      if(line MATCHES "<torch/script\\.h>")
+        set(result TRUE)
+        break()
+      endif()
+      if(line MATCHES "\"([^\"]+)\"" AND EXISTS ${PROJECT_SOURCE_DIR}/${CMAKE_MATCH_1})
+        _graphprof_includes_script(${PROJECT_SOURCE_DIR}/${CMAKE_MATCH_1} nested)
+        if(nested)
+          set(result TRUE)
+          break()
+        endif()
+      endif()
+    endforeach()
+  endif()
+  set_property(GLOBAL PROPERTY "GRAPHPROF_INCLUDES_SCRIPT:${file}" ${result})
+  set(${out} ${result} PARENT_SCOPE)
+endfunction()
+
+# graphprof_use_torch_pch(<target> <source> ...): the shared precompiled
+# header for those of <target>'s C++ sources that include torch/script.h.
+function(graphprof_use_torch_pch target)
+  if(NOT GRAPHPROF_PCH)
+    return()
+  endif()
+  set(using FALSE)
+  foreach(source IN LISTS ARGN)
+    if(NOT source MATCHES "\\.cc$")
+      continue()
+    endif()
+    get_filename_component(path ${source} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+    _graphprof_includes_script(${path} includes)
+    if(includes)
+      set(using TRUE)
+    else()
+      set_source_files_properties(${source} PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+    endif()
+  endforeach()
+  if(using)
+    get_target_property(type ${target} TYPE)
+    if(type STREQUAL "EXECUTABLE")
+      target_precompile_headers(${target} REUSE_FROM graphprof_torch_pch_pie)
+    else()
+      target_precompile_headers(${target} REUSE_FROM graphprof_torch_pch)
+    endif()
+  endif()
+endfunction()
