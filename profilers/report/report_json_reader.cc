@@ -3,290 +3,37 @@
 // Reports are parsed with simdjson's DOM (several hundred MB/s and more,
 // against nlohmann's tens: merging 64 reports of a 10k-node graph reads 640
 // MB) into a tape the reader walks once. Every access goes through Json
-// below, which throws Malformed with a sentence for people when a key is
-// missing or a value has the wrong type or does not fit its field; ReportFromJson
-// turns that into InvalidArgument "malformed report JSON: ...". Integers
-// that the field's type cannot hold are refused (1e300 into an int64 is
-// undefined behaviour, 4294967298 runs would wrap), and after reading, the
-// values renderers add up must stay below 2^60 (CheckMagnitudes).
+// (json_value.h), which throws Malformed with a sentence for people when a
+// key is missing or a value has the wrong type or does not fit its field;
+// ReportFromJson turns that into InvalidArgument "malformed report JSON:
+// ...". Integers that the field's type cannot hold are refused (1e300 into
+// an int64 is undefined behaviour, 4294967298 runs would wrap), and after
+// reading, the report must be one graphprof could have written
+// (report_checks.h: ids, series lengths, magnitudes below 2^60).
 #include <simdjson.h>
 
-#include <cmath>
 #include <algorithm>
 #include <cstdint>
-#include <iterator>
 #include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "profilers/report/json_value.h"
+#include "profilers/report/report_checks.h"
 #include "profilers/report/report_json.h"
 
 namespace graphprof {
 namespace {
 
 namespace dom = simdjson::dom;
-
-// What a failed access throws: the report is malformed, and how.
-struct Malformed : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-const char* TypeName(dom::element_type type) {
-  switch (type) {
-    case dom::element_type::ARRAY: return "an array";
-    case dom::element_type::OBJECT: return "an object";
-    case dom::element_type::INT64:
-    case dom::element_type::UINT64: return "an integer";
-    case dom::element_type::DOUBLE: return "a number";
-    case dom::element_type::STRING: return "a string";
-    case dom::element_type::BOOL: return "a boolean";
-    case dom::element_type::NULL_VALUE: return "null";
-  }
-  return "a value";
-}
-
-// A value of the parsed document with nlohmann-like accessors (at, value,
-// contains, get<T>, range-for over arrays), each checking what it reads.
-// `key_` names the value in messages; it points into the document or a
-// string literal, both of which outlive the value.
-class Json {
- public:
-  Json(dom::element e, std::string_view key) : e_(e), key_(key) {}
-
-  bool is_null() const { return e_.type() == dom::element_type::NULL_VALUE; }
-  bool is_object() const { return e_.type() == dom::element_type::OBJECT; }
-  bool is_number() const {
-    const dom::element_type t = e_.type();
-    return t == dom::element_type::INT64 || t == dom::element_type::UINT64 || t == dom::element_type::DOUBLE;
-  }
-
-  bool contains(std::string_view key) const {
-    if (!is_object()) return false;
-    dom::element child;
-    return e_.get_object().value_unsafe().at_key(key).get(child) == simdjson::SUCCESS;
-  }
-  Json at(std::string_view key) const {
-    dom::element child;
-    if (Object().at_key(key).get(child) != simdjson::SUCCESS) throw Malformed(absl::StrCat("'", std::string(key), "' is missing"));
-    return Json(child, key);
-  }
-  Json at(const char* key) const { return at(std::string_view(key)); }
-  Json at(const std::string& key) const { return at(std::string_view(key)); }
-  Json at(std::string&& key) const = delete;  // key_ would outlive the string
-  Json at(int index) const {
-    const dom::array array = Array();
-    dom::element child;
-    if (index < 0 || array.at(static_cast<size_t>(index)).get(child) != simdjson::SUCCESS) {
-      throw Malformed(absl::StrCat(Name(), " has no element ", index));
-    }
-    return Json(child, key_);
-  }
-  size_t size() const {
-    if (e_.type() == dom::element_type::ARRAY) return e_.get_array().value_unsafe().size();
-    if (is_object()) return e_.get_object().value_unsafe().size();
-    throw Malformed(absl::StrCat(Name(), ": expected an array or object, got ", TypeName(e_.type())));
-  }
-
-  template <typename T>
-  T get() const;
-
-  // The key's value, or `fallback` when the key is missing (a present value
-  // of another type is malformed, null included).
-  template <typename T>
-  T value(std::string_view key, T fallback) const {
-    dom::element child;
-    if (Object().at_key(key).get(child) != simdjson::SUCCESS) return fallback;
-    return Json(child, key).get<T>();
-  }
-  std::string value(std::string_view key, const char* fallback) const {
-    return value<std::string>(key, std::string(fallback));
-  }
-
-  // Range-for over an array's elements.
-  class Iterator {
-   public:
-    Iterator(dom::array::iterator it, std::string_view key) : it_(it), key_(key) {}
-    Json operator*() const { return Json(*it_, key_); }
-    Iterator& operator++() {
-      ++it_;
-      return *this;
-    }
-    bool operator!=(const Iterator& other) const { return it_ != other.it_; }
-
-   private:
-    dom::array::iterator it_;
-    std::string_view key_;
-  };
-  Iterator begin() const { return Iterator(Array().begin(), key_); }
-  Iterator end() const { return Iterator(Array().end(), key_); }
-
-  // An object's members in document order.
-  std::vector<std::pair<std::string_view, Json>> items() const {
-    std::vector<std::pair<std::string_view, Json>> out;
-    for (dom::key_value_pair kv : Object()) out.emplace_back(kv.key, Json(kv.value, kv.key));
-    return out;
-  }
-
- private:
-  std::string Name() const { return key_.empty() ? std::string("the report") : absl::StrCat("'", std::string(key_), "'"); }
-  [[noreturn]] void WrongType(const char* expected) const {
-    throw Malformed(absl::StrCat(Name(), ": expected ", expected, ", got ", TypeName(e_.type())));
-  }
-  dom::object Object() const {
-    if (!is_object()) WrongType("an object");
-    return e_.get_object().value_unsafe();
-  }
-  dom::array Array() const {
-    if (e_.type() != dom::element_type::ARRAY) WrongType("an array");
-    return e_.get_array().value_unsafe();
-  }
-  template <typename T>
-  T Integer() const;
-
-  friend class Members;
-  dom::element e_;
-  std::string_view key_;
-};
-
-// An object's members for many lookups. at_key scans the object from its
-// start on every lookup; a node has about 30 members and NodeFromJson reads
-// ~20 of them in the order the writer wrote them, so this scans on from
-// where the last lookup ended (one comparison per lookup instead of ~15: a
-// fifth of a 64-report merge's reading was spent in at_key). Same answers
-// as Json's at / contains / value.
-class Members {
- public:
-  explicit Members(const Json& j) {
-    const dom::object object = j.Object();
-    members_.reserve(object.size());
-    for (dom::key_value_pair kv : object) members_.push_back(Member{kv.key, kv.value});
-  }
-  bool contains(std::string_view key) const { return Find(key) != nullptr; }
-  Json at(std::string_view key) const {
-    const Member* m = Find(key);
-    if (m == nullptr) throw Malformed(absl::StrCat("'", std::string(key), "' is missing"));
-    return Json(m->value, m->key);
-  }
-  template <typename T>
-  T value(std::string_view key, T fallback) const {
-    const Member* m = Find(key);
-    return m == nullptr ? fallback : Json(m->value, m->key).get<T>();
-  }
-  std::string value(std::string_view key, const char* fallback) const {
-    return value<std::string>(key, std::string(fallback));
-  }
-
- private:
-  struct Member {
-    std::string_view key;
-    dom::element value;
-  };
-  // The first member named `key` from the cursor on (wrapping around); a
-  // document with a duplicate key is not one graphprof wrote.
-  const Member* Find(std::string_view key) const {
-    const size_t n = members_.size();
-    for (size_t i = 0; i < n; ++i) {
-      const size_t at = next_ + i < n ? next_ + i : next_ + i - n;
-      if (members_[at].key == key) {
-        next_ = at + 1 == n ? 0 : at + 1;
-        return &members_[at];
-      }
-    }
-    return nullptr;
-  }
-
-  std::vector<Member> members_;
-  mutable size_t next_ = 0;
-};
-
-// Integers: exactly the values the type holds. A float converts when it is
-// inside (min - 1, max + 1) (2.0 runs is 2 runs, as before); NaN never.
-template <typename T>
-T Json::Integer() const {
-  using Limits = std::numeric_limits<T>;
-  bool fits = true;
-  std::string text;
-  T result = 0;
-  switch (e_.type()) {
-    case dom::element_type::INT64: {
-      const int64_t v = e_.get_int64().value_unsafe();
-      fits = v >= 0 ? static_cast<uint64_t>(v) <= static_cast<uint64_t>(Limits::max())
-                    : Limits::is_signed && v >= static_cast<int64_t>(Limits::min());
-      text = absl::StrCat(v);
-      result = static_cast<T>(v);
-      break;
-    }
-    case dom::element_type::UINT64: {
-      const uint64_t v = e_.get_uint64().value_unsafe();
-      fits = v <= static_cast<uint64_t>(Limits::max());
-      text = absl::StrCat(v);
-      result = static_cast<T>(v);
-      break;
-    }
-    case dom::element_type::DOUBLE: {
-      const double v = e_.get_double().value_unsafe();
-      const double end = std::ldexp(1.0, Limits::digits);  // max + 1
-      fits = v < end && (Limits::is_signed ? v >= -end : v > -1.0);
-      text = absl::StrCat(v);
-      if (fits) result = static_cast<T>(v);
-      break;
-    }
-    default:
-      WrongType("an integer");
-  }
-  if (!fits) {
-    throw Malformed(absl::StrCat("number ", text, " does not fit a ", sizeof(T) * 8, "-bit integer (", Name(), ")"));
-  }
-  return result;
-}
-
-template <>
-int Json::get<int>() const {
-  return Integer<int>();
-}
-template <>
-int64_t Json::get<int64_t>() const {
-  return Integer<int64_t>();
-}
-template <>
-double Json::get<double>() const {
-  switch (e_.type()) {
-    case dom::element_type::INT64: return static_cast<double>(e_.get_int64().value_unsafe());
-    case dom::element_type::UINT64: return static_cast<double>(e_.get_uint64().value_unsafe());
-    case dom::element_type::DOUBLE: return e_.get_double().value_unsafe();
-    default: WrongType("a number");
-  }
-}
-template <>
-bool Json::get<bool>() const {
-  if (e_.type() != dom::element_type::BOOL) WrongType("a boolean");
-  return e_.get_bool().value_unsafe();
-}
-template <>
-std::string Json::get<std::string>() const {
-  if (e_.type() != dom::element_type::STRING) WrongType("a string");
-  return std::string(e_.get_string().value_unsafe());
-}
-template <>
-std::vector<int64_t> Json::get<std::vector<int64_t>>() const {
-  const dom::array array = Array();
-  std::vector<int64_t> out;
-  out.reserve(array.size());
-  for (dom::element e : array) out.push_back(Json(e, key_).get<int64_t>());
-  return out;
-}
-template <>
-std::vector<std::string> Json::get<std::vector<std::string>>() const {
-  std::vector<std::string> out;
-  for (dom::element e : Array()) out.push_back(Json(e, key_).get<std::string>());
-  return out;
-}
+using json_internal::Json;
+using json_internal::Malformed;
+using json_internal::Members;
 
 // --- Reading. ---
 
@@ -374,129 +121,6 @@ NodeRecord NodeFromJson(const Json& json, Report& report, int version) {
   }
   if (version == 1) ReadVersion1Extras(json, report, node);
   return node;
-}
-
-// Renderers add a report's integers up in int64 (per run over nodes, over
-// runs, a parent's self time as total minus children, event ends) and
-// convert means back to int64. If the magnitudes of each quantity's values
-// add up to at most 2^60, none of that can overflow. Real reports are far
-// below (2^60 ns is 36 years); a file beyond it is not one graphprof wrote.
-class Magnitudes {
- public:
-  static constexpr int64_t kLimit = int64_t{1} << 60;
-  void Add(int64_t v) {
-    if (over_) return;
-    if (v < -kLimit || v > kLimit) {
-      over_ = true;
-      return;
-    }
-    sum_ += v < 0 ? -v : v;  // at most 2^61
-    over_ = sum_ > kLimit;
-  }
-  void Add(const std::vector<int64_t>& values) {
-    for (int64_t v : values) Add(v);
-  }
-  absl::Status Check(absl::string_view what) const {
-    if (!over_) return absl::OkStatus();
-    return absl::InvalidArgumentError(absl::StrCat("report values of ", what, " add up past 2^60"));
-  }
-
- private:
-  int64_t sum_ = 0;
-  bool over_ = false;
-};
-
-absl::Status CheckMagnitudes(const Report& report) {
-  Magnitudes calls, events, device_events, timeline, run_start, kernels;
-  constexpr size_t kMemoryFields = std::size(kNodeMemoryFields);
-  Magnitudes memory[kMemoryFields];
-  Magnitudes backward_events, gradient_bytes;
-  std::vector<Magnitudes> recorded(report.metrics.size()), run_total(report.metrics.size());
-  for (const NodeRecord& node : report.nodes) {
-    calls.Add(node.calls);
-    for (size_t m = 0; m < report.metrics.size() && m < node.metrics.size(); ++m) {
-      recorded[m].Add(node.metrics[m].total);
-      recorded[m].Add(node.metrics[m].self);
-    }
-    if (node.memory.has_value()) {
-      const NodeMemory& n = *node.memory;
-      for (size_t f = 0; f < kMemoryFields; ++f) memory[f].Add(n.*kNodeMemoryFields[f].value);
-    }
-    for (const auto& kernel : node.top_kernels) kernels.Add(kernel.second);
-  }
-  for (size_t m = 0; m < report.metrics.size(); ++m) {
-    run_total[m].Add(report.metrics[m].run_total);
-    run_total[m].Add(report.metrics[m].unattributed);
-  }
-  run_start.Add(report.run_start_ns);
-  for (const TraceEvent& e : report.events) {
-    events.Add(e.start_ns);
-    events.Add(e.duration_ns);
-  }
-  for (const TraceEvent& e : report.backward_events) {
-    backward_events.Add(e.start_ns);
-    backward_events.Add(e.duration_ns);
-  }
-  for (const ModuleBytes& g : report.gradient_bytes) gradient_bytes.Add(g.bytes);
-  for (const DeviceEvent& e : report.device_events) {
-    device_events.Add(e.start_ns);
-    device_events.Add(e.duration_ns);
-  }
-  if (report.memory.has_value()) {
-    const MemorySummary& m = *report.memory;
-    for (int64_t v : {m.peak_bytes, m.allocated_bytes, m.freed_bytes, m.allocations, m.backward_peak_bytes,
-                      m.saved_bytes}) {
-      timeline.Add(v);
-    }
-    for (const MemoryPoint& p : m.timeline) timeline.Add(p.live_bytes);
-  }
-  for (size_t m = 0; m < report.metrics.size(); ++m) {
-    const std::string& name = report.metrics[m].name;
-    if (absl::Status s = recorded[m].Check(absl::StrCat("'", name, "'")); !s.ok()) return s;
-    if (absl::Status s = run_total[m].Check(absl::StrCat("'", name, "' run totals")); !s.ok()) return s;
-  }
-  for (size_t f = 0; f < kMemoryFields; ++f) {
-    if (absl::Status s = memory[f].Check(kNodeMemoryFields[f].name); !s.ok()) return s;
-  }
-  for (const auto& [magnitudes, what] : {std::pair{&calls, "calls"}, {&run_start, "run_start_ns"}, {&events, "events"},
-                                         {&device_events, "device_events"}, {&timeline, "memory"},
-                                         {&backward_events, "backward_events"}, {&gradient_bytes, "gradient_bytes"},
-                                         {&kernels, "top_kernels"}}) {
-    if (absl::Status s = magnitudes->Check(what); !s.ok()) return s;
-  }
-  return absl::OkStatus();
-}
-
-absl::Status CheckStructure(const Report& report) {
-  const int n = static_cast<int>(report.nodes.size());
-  for (int i = 0; i < n; ++i) {
-    const NodeRecord& node = report.nodes[i];
-    if (node.identity.id != i) return absl::InvalidArgumentError(absl::StrCat("report node ", i, " has id ", node.identity.id));
-    if (node.identity.parent < -1 || node.identity.parent >= i) {
-      return absl::InvalidArgumentError(absl::StrCat("report node ", i, " has parent ", node.identity.parent,
-                                                     " (parents come before their children)"));
-    }
-    if (node.calls.size() != static_cast<size_t>(report.runs)) {
-      return absl::InvalidArgumentError(absl::StrCat("report node ", i, " has ", node.calls.size(), " call counts for ",
-                                                     report.runs, " runs"));
-    }
-    for (size_t m = 0; m < report.metrics.size(); ++m) {
-      const Series& s = node.metrics[m];
-      const size_t size = report.metrics[m].recorded == Metric::Recorded::kInclusive ? s.total.size() : s.self.size();
-      if (size != 0 && size != static_cast<size_t>(report.runs)) {
-        return absl::InvalidArgumentError(absl::StrCat("report node ", i, " has ", size, " values of '",
-                                                       report.metrics[m].name, "' for ", report.runs, " runs"));
-      }
-    }
-  }
-  if (report.run_ns().size() != static_cast<size_t>(report.runs)) {
-    return absl::InvalidArgumentError(absl::StrCat("report has ", report.run_ns().size(), " run times for ",
-                                                   report.runs, " runs"));
-  }
-  if (report.memory.has_value() && report.memory->peak_node >= n) {
-    return absl::InvalidArgumentError(absl::StrCat("report memory peak node ", report.memory->peak_node, " does not exist"));
-  }
-  return CheckMagnitudes(report);
 }
 
 std::optional<Verification> VerificationFromJson(const Json& j, const char* key) {
