@@ -4,15 +4,11 @@
 #include <torch/script.h>
 
 #include <algorithm>
-#include <condition_variable>
-#include <functional>
 #include <future>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <system_error>
-#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -34,15 +30,9 @@
 #include "profilers/work/peaks.h"
 #include "profilers/profiler.h"
 #include "profilers/reference_check.h"
-#include "profilers/report/annotated_ir.h"
-#include "profilers/report/chrome_trace.h"
-#include "profilers/report/csv_report.h"
-#include "profilers/report/html_report.h"
 #include "profilers/report/json_writer.h"
-#include "profilers/report/merge.h"
 #include "profilers/report/report_diff.h"
 #include "profilers/report/report_json.h"
-#include "profilers/report/text_report.h"
 #include "profilers/report/views.h"
 #include "profilers/time_source.h"
 #include "profilers/toolbox/cpu_tensor_counter.h"
@@ -51,14 +41,13 @@
 #include "tools/model_source.h"
 #include "tools/check_command.h"
 #include "tools/progress.h"
+#include "tools/report_output.h"
 #include "common/terminal_text.h"
 #include "tools/workers.h"
 #include "tools/zoo/zoo.h"
 
 namespace graphprof::cli {
 namespace {
-
-constexpr int kDefaultTableRows = 20;
 
 std::string ListZoo() {
   std::string out;
@@ -108,48 +97,6 @@ VerdictOptions VerdictOptionsOf(const CliOptions& options) {
   v.min_effect = options.min_effect;
   v.alpha = options.alpha;
   return v;
-}
-
-int TopRows(const CliOptions& options) { return options.top < 0 ? kDefaultTableRows : options.top; }
-
-absl::StatusOr<std::string> RenderTableReport(const Report& report, const CliOptions& options) {
-  const int top = TopRows(options);
-  std::string out = RenderSummary(report);
-  absl::StatusOr<View> main = MakeView(report, ViewOptions{options.group_by, options.sort, top, options.modules});
-  if (!main.ok()) return main.status();
-  const std::string title =
-      options.group_by == GroupBy::kNode ? "top nodes" : absl::StrCat("by ", GroupByName(options.group_by));
-  absl::StrAppend(&out, "\n", RenderTable(report, *main, TableOptions{options.memory, title, options.roofline}));
-  if (options.group_by == GroupBy::kNode) {
-    absl::StatusOr<View> kinds = MakeView(report, ViewOptions{GroupBy::kKind, "", top, options.modules});
-    if (!kinds.ok()) return kinds.status();
-    absl::StrAppend(&out, "\n",
-                    RenderTable(report, *kinds, TableOptions{options.memory, "by kind (self time)", options.roofline}));
-  }
-  return out;
-}
-
-absl::StatusOr<std::string> RenderReport(const Report& report, const CliOptions& options) {
-  switch (options.format) {
-    case Format::kTable: return RenderTableReport(report, options);
-    case Format::kCsv: {
-      absl::StatusOr<View> view =
-          MakeView(report, ViewOptions{options.group_by, options.sort, options.top < 0 ? 0 : options.top, options.modules});
-      if (!view.ok()) return view.status();
-      return RenderCsv(report, *view);
-    }
-    case Format::kJson: return ReportToJson(report);
-  }
-  return absl::InternalError("unknown format");
-}
-
-std::string RenderDiffAs(const ReportDiff& diff, const CliOptions& options) {
-  switch (options.format) {
-    case Format::kTable: return RenderDiff(diff, TopRows(options));
-    case Format::kCsv: return DiffToCsv(diff);
-    case Format::kJson: return DiffToJson(diff);
-  }
-  return "";
 }
 
 // --ab: B's report and the diff; JSON {"a", "b", "diff", "speedup", "matched_time_fraction"}.
@@ -243,67 +190,6 @@ void Describe(Report& report, const ModelSource& source, const std::vector<c10::
   report.input_bytes = DataSize(inputs);
 }
 
-// The main output (--output, or stdout): rendered already, or streamed.
-struct MainOutput {
-  std::string text;
-  std::function<void(TextSink&)> stream;  // when set, `text` is unused
-};
-
-// A report's main output: JSON streamed while the files are written (the
-// biggest rendering, and a merge of many reports is large), the other
-// formats rendered now.
-absl::StatusOr<MainOutput> ReportOutput(const Report& report, const CliOptions& options) {
-  MainOutput main;
-  if (options.format == Format::kJson) {
-    const Report* r = &report;
-    main.stream = [r](TextSink& sink) { StreamReportJson(*r, sink); };
-    return main;
-  }
-  absl::StatusOr<std::string> text = RenderReport(report, options);
-  if (!text.ok()) return text.status();
-  main.text = *std::move(text);
-  return main;
-}
-
-// Writes every output file, or none: all are rendered first. `diff` (may be
-// null) goes into the HTML report.
-int WriteOutputs(const CliOptions& options, const Report& report, MainOutput main, std::FILE* out, std::FILE* err,
-                 const ReportDiff* diff = nullptr) {
-  OutputFiles files;
-  if (!options.html.empty()) files.Add(options.html, [&](TextSink& sink) { StreamHtml(report, diff, sink); });
-  if (options.trace_is_new) {
-    files.AddNew(options.trace, [&](TextSink& sink) { StreamChromeTrace(report, sink); });
-  } else if (!options.trace.empty()) {
-    files.Add(options.trace, [&](TextSink& sink) { StreamChromeTrace(report, sink); });
-  }
-  if (!options.annotate.empty()) {
-    if (report.ir.empty()) return Fail(err, kExitFailure, "--annotate: the report carries no IR to annotate");
-    files.Add(options.annotate, [&] { return *RenderAnnotatedIr(report); });
-  }
-  if (!options.output.empty()) {
-    if (main.stream) {
-      files.Add(options.output, main.stream);
-    } else {
-      files.Add(options.output, std::move(main.text));
-    }
-  }
-  if (absl::Status written = files.Commit(); !written.ok()) return Fail(err, kExitFailure, written);
-  if (options.trace_is_new) std::fprintf(err, "profile_graph: trace written to %s\n", files.written_path(options.trace).c_str());
-  if (options.output.empty()) {
-    if (!main.stream) {
-      std::fputs(main.text.c_str(), out);
-    } else {
-      TextSink sink([out](absl::string_view bytes) {
-        std::fwrite(bytes.data(), 1, bytes.size(), out);
-        return absl::OkStatus();
-      });
-      main.stream(sink);
-      sink.Finish().IgnoreError();
-    }
-  }
-  return kExitOk;
-}
-
 int VerificationExit(const Report& report, const CliOptions& options, std::FILE* err, const char* which) {
   if (report.verification.has_value() && !report.verification->passed()) {
     const Verification& v = *report.verification;
@@ -321,145 +207,6 @@ int VerificationExit(const Report& report, const CliOptions& options, std::FILE*
 }
 
 }  // namespace
-
-// Outputs must go to distinct files, none of them an input, and be writable.
-int CheckOutputs(const CliOptions& options, std::FILE* err) {
-  const std::vector<std::pair<const char*, const std::string*>> outputs = {
-      {"--output", &options.output}, {"--trace", &options.trace}, {"--annotate", &options.annotate},
-      {"--html", &options.html}};
-  std::vector<std::pair<std::string, std::string>> inputs = {
-      {"--model", options.model}, {"--ir", options.ir}, {"--inputs", options.inputs}, {"--compare", options.compare}};
-  for (const std::string& merged : options.merge) inputs.emplace_back("merge input", merged);
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    const std::string& path = *outputs[i].second;
-    if (path.empty()) continue;
-    for (size_t j = i + 1; j < outputs.size(); ++j) {
-      if (SameFile(path, *outputs[j].second)) {
-        return Fail(err, kExitUsage, absl::StrCat(outputs[i].first, " and ", outputs[j].first,
-                                                   " go to the same file: ", path));
-      }
-    }
-    for (const auto& [flag, input] : inputs) {
-      if (SameFile(path, input)) {
-        return Fail(err, kExitUsage, absl::StrCat(outputs[i].first, "=", path, " would overwrite the ", flag, " file"));
-      }
-    }
-    if (absl::Status writable = CheckWritable(path); !writable.ok()) return Fail(err, kExitFailure, writable);
-  }
-  return kExitOk;
-}
-
-namespace {
-
-// One merge input read and parsed into `buffer` (reused: no fresh 10 MB
-// buffer, and no page faults, per report). Errors name the file.
-absl::StatusOr<Report> ReadMergeInput(const std::string& path, std::string& buffer) {
-  if (absl::Status read = ReadFileInto(path, buffer); !read.ok()) return read;
-  absl::StatusOr<Report> report = ReportFromJson(buffer);
-  if (!report.ok()) return absl::Status(report.status().code(), absl::StrCat(path, ": ", report.status().message()));
-  return report;
-}
-
-// Reads merge inputs in order on two threads: the caller's reads the even
-// ones, a helper the odd ones, at most one ahead of the merge (so at most two
-// parsed reports exist besides the merged one). Reading and parsing are
-// nearly all of a merge's time, and the reports are independent.
-class MergeInputs {
- public:
-  explicit MergeInputs(const std::vector<std::string>& paths) : paths_(paths), ready_(paths.size()) {
-    if (paths_.size() > 1 && std::thread::hardware_concurrency() > 1) {
-      helper_ = std::thread([this] { ReadOdd(); });
-    }
-  }
-  ~MergeInputs() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    if (helper_.joinable()) helper_.join();
-  }
-
-  // The i-th report, i = 0, 1, ... in order; Consumed(i) once it is merged.
-  absl::StatusOr<Report> Take(size_t i) {
-    if (!helper_.joinable() || i % 2 == 0) return ReadMergeInput(paths_[i], buffer_);
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [&] { return ready_[i].has_value(); });
-    absl::StatusOr<Report> report = *std::move(ready_[i]);
-    ready_[i].reset();
-    return report;
-  }
-  void Consumed(size_t i) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      consumed_ = i + 1;
-    }
-    cv_.notify_all();
-  }
-
- private:
-  void ReadOdd() {
-    std::string buffer;
-    for (size_t i = 1; i < paths_.size(); i += 2) {
-      {
-        // Starts report i while the caller reads i - 1.
-        std::unique_lock<std::mutex> lock(mu_);
-        cv_.wait(lock, [&] { return stop_ || consumed_ + 1 >= i; });
-        if (stop_) return;
-      }
-      absl::StatusOr<Report> report = absl::InternalError("not read");
-      try {
-        report = ReadMergeInput(paths_[i], buffer);
-      } catch (const std::bad_alloc&) {
-        report = absl::ResourceExhaustedError(absl::StrCat(paths_[i], ": out of memory reading the report"));
-      }
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        ready_[i] = std::move(report);
-      }
-      cv_.notify_all();
-    }
-  }
-
-  const std::vector<std::string>& paths_;
-  std::string buffer_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<std::optional<absl::StatusOr<Report>>> ready_;
-  size_t consumed_ = 0;
-  bool stop_ = false;
-  std::thread helper_;
-};
-
-}  // namespace
-
-int RunMerge(const CliOptions& options, std::FILE* out, std::FILE* err) {
-  if (absl::Status valid = Validate(options); !valid.ok()) return Fail(err, kExitUsage, valid);
-  if (int code = CheckOutputs(options, err); code != kExitOk) return code;
-  ReportMerger merger;
-  merger.Expect(static_cast<int>(options.merge.size()));
-  MergeInputs inputs(options.merge);
-  for (size_t i = 0; i < options.merge.size(); ++i) {
-    const std::string& path = options.merge[i];
-    absl::StatusOr<Report> report = inputs.Take(i);
-    if (!report.ok()) return Fail(err, kExitFailure, report.status());
-    const size_t slash = path.rfind('/');
-    const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-    if (absl::Status added = merger.Add(*std::move(report), name); !added.ok()) return Fail(err, kExitFailure, added);
-    inputs.Consumed(i);
-  }
-  for (const std::string& warning : merger.warnings()) {
-    std::fprintf(err, "profile_graph: warning: merge: %s\n", EscapeForTerminal(warning).c_str());
-  }
-  absl::StatusOr<Report> merged = merger.Finish();
-  if (!merged.ok()) return Fail(err, kExitFailure, merged.status());
-  absl::StatusOr<MainOutput> main = ReportOutput(*merged, options);
-  if (!main.ok()) return Fail(err, kExitUsage, main.status());
-  CliOptions files_only;  // no trace or annotation for merged reports
-  files_only.output = options.output;
-  files_only.html = options.html;
-  return WriteOutputs(files_only, *merged, *std::move(main), out, err);
-}
 
 namespace {
 

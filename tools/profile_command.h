@@ -14,10 +14,6 @@ namespace graphprof::cli {
 // the progress line.
 int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err);
 
-// `profile_graph merge A.json B.json ...`: one report of all their runs, with
-// the spread across reports (options: format, group_by, sort, top, output).
-int RunMerge(const CliOptions& options, std::FILE* out, std::FILE* err);
-
 }  // namespace graphprof::cli
 
 #endif  // GRAPHPROF_TOOLS_PROFILE_COMMAND_H_

@@ -20,6 +20,7 @@
 #include "common/interrupt.h"
 #include "tools/cli_options.h"
 #include "tools/flag_parser.h"
+#include "tools/merge_command.h"
 #include "tools/profile_command.h"
 #include "tools/trace_pattern.h"
 
