@@ -1,0 +1,238 @@
+// graphprof.profile() and ab() (ext_profile.h).
+#include "python/ext_profile.h"
+
+#include <memory>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "interpreter/graph_plan.h"
+#include "profilers/autograd/training_step.h"
+#include "profilers/before_after.h"
+#include "profilers/report/report_diff.h"
+#include "profilers/toolbox/sizes.h"
+#include "python/ext_errors.h"
+
+namespace graphprof::python {
+namespace {
+
+absl::StatusOr<std::vector<Pass>> PassesFrom(const std::string& passes) {
+  if (passes.empty()) return std::vector<Pass>{};
+  return ParsePasses(passes);
+}
+
+// Model facts every report carries (profile_command.cc Describe()).
+void Describe(Report& report, const Target& target, const std::vector<c10::IValue>& inputs,
+              const std::string& name) {
+  report.model = name;
+  if (target.module.has_value()) {
+    report.parameters = CountParameters(*target.module, /*trainable_only=*/false);
+    report.trainable_parameters = CountParameters(*target.module, /*trainable_only=*/true);
+    if (absl::StatusOr<int64_t> bytes = SerializedModelSize(*target.module); bytes.ok()) report.model_bytes = *bytes;
+    if (target.module->is_training()) {
+      report.notes.push_back(
+          "the module is in training mode (dropout active, batch norm on batch statistics): call .eval() for "
+          "inference numbers");
+    }
+  }
+  report.input_bytes = DataSize(inputs);
+}
+
+void CheckOptions(const CommonOptions& o) {
+  if (o.warmup < 0) Throw(absl::InvalidArgumentError("warmup must be 0 or more"));
+  if (o.runs < 1) Throw(absl::InvalidArgumentError("runs must be at least 1"));
+  if (!(o.rtol >= 0) || !(o.atol >= 0)) Throw(absl::InvalidArgumentError("rtol and atol must be 0 or more"));
+  if (o.loss_output < -1) Throw(absl::InvalidArgumentError("loss_output must be an output index (0 or more)"));
+  if (o.loss_output >= 0 && !o.backward) Throw(absl::InvalidArgumentError("loss_output needs backward=True"));
+}
+
+ProfileOptions MakeProfileOptions(const CommonOptions& o) {
+  ProfileOptions profile;
+  profile.warmup = o.warmup;
+  profile.runs = o.runs;
+  profile.memory = true;  // as profile_graph: the memory summary is always there
+  profile.trace = true;   // events for save_trace() and html()
+  profile.backward.enabled = o.backward;
+  profile.backward.loss_output = o.loss_output;
+  profile.compensate = o.compensate;
+  if (!o.clock.empty()) {
+    absl::StatusOr<std::shared_ptr<TimeSource>> clock = MakeTimeSource(o.clock);
+    if (!clock.ok()) Throw(absl::InvalidArgumentError(absl::StrCat("clock: ", clock.status().message())));
+    profile.clock = *std::move(clock);
+  }
+  return profile;
+}
+
+}  // namespace
+
+Target MakeTarget(py::handle object, const std::string& method, const std::string& passes) {
+  Target target;
+  target.method = method;
+  if (method.empty()) Throw(absl::InvalidArgumentError("method must not be empty"));
+  std::vector<Pass> parsed = Take(PassesFrom(passes));
+  if (py::isinstance<torch::jit::Module>(object)) {
+    torch::jit::Module module = py::cast<torch::jit::Module>(object);
+    if (!module.find_method(method).has_value()) {
+      Throw(absl::InvalidArgumentError(absl::StrCat(
+          module.type()->name() ? module.type()->name()->name() : "module", " has no method '", method, "'")));
+    }
+    PrepareOptions prepare;
+    prepare.method = method;
+    prepare.passes = std::move(parsed);
+    absl::StatusOr<PreparedGraph> prepared;
+    {
+      py::gil_scoped_release no_gil;  // passes (optimize_for_inference) can take a while
+      prepared = PrepareMethod(module, prepare);
+    }
+    target.prepared = Take(std::move(prepared));
+    target.module = module;
+    target.name = target.prepared.name;
+    target.transformed = !target.prepared.passes.empty();
+    target.reference = absl::StrCat("module.", method);
+    return target;
+  }
+  if (py::isinstance<torch::jit::StrongFunctionPtr>(object)) {
+    if (!parsed.empty()) {
+      Throw(absl::InvalidArgumentError("passes apply to modules, not to script functions"));
+    }
+    if (method != "forward") Throw(absl::InvalidArgumentError("method applies to modules, not to script functions"));
+    torch::jit::StrongFunctionPtr function = py::cast<torch::jit::StrongFunctionPtr>(object);
+    torch::jit::GraphFunction* graph_function = torch::jit::tryToGraphFunction(*function.function_);
+    if (graph_function == nullptr) {
+      Throw(absl::InvalidArgumentError(absl::StrCat(function.function_->name(), " is not a TorchScript graph function")));
+    }
+    target.prepared = Take(PrepareGraph(*graph_function->graph(), function.function_->name()));
+    target.function = function;
+    target.name = target.prepared.name;
+    target.reference = function.function_->name();
+    return target;
+  }
+  throw py::type_error(absl::StrCat("expected a torch.jit.ScriptModule or torch.jit.ScriptFunction, got ",
+                                    py::str(py::type::handle_of(object).attr("__name__")).cast<std::string>()));
+}
+
+std::vector<c10::IValue> ConvertInputs(const PreparedGraph& prepared, const py::tuple& args) {
+  const size_t expected = prepared.num_user_inputs();
+  if (args.size() != expected) {
+    // Interpreter::BindInputs's message.
+    Throw(absl::InvalidArgumentError(absl::StrCat(prepared.name, " takes ", expected, " input",
+                                                  expected == 1 ? "" : "s", " (", prepared.DescribeUserInputs(),
+                                                  ") but got ", args.size())));
+  }
+  const auto graph_inputs = prepared.graph->inputs();
+  const size_t first = prepared.has_self() ? 1 : 0;
+  std::vector<c10::IValue> inputs;
+  inputs.reserve(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    const torch::jit::Value* param = graph_inputs[first + i];
+    try {
+      inputs.push_back(torch::jit::toIValue(args[i], param->type()));
+    } catch (const std::exception&) {
+      // Interpreter::BindInputs's wording, with the Python type (pybind11's
+      // cast message adds nothing).
+      std::string got = py::str(py::type::handle_of(args[i]).attr("__name__"));
+      Throw(absl::InvalidArgumentError(absl::StrCat(prepared.name, ": input ", i + 1, " (", param->debugNameBase(),
+                                                    ") must be ", param->type()->annotation_str(), " but got ",
+                                                    got)));
+    }
+  }
+  return inputs;
+}
+
+ReportPtr ProfileTarget(py::handle object, const py::tuple& args, const std::string& method,
+                        const std::string& passes, const CommonOptions& options, const std::string& name) {
+  CheckOptions(options);
+  Target target = MakeTarget(object, method, passes);
+  std::vector<c10::IValue> inputs = ConvertInputs(target.prepared, args);
+  const std::string applied = target.prepared.passes;
+  auto report = std::make_shared<Report>();
+  const ProfileOptions profile_options = MakeProfileOptions(options);
+  {
+    py::gil_scoped_release no_gil;
+    torch::NoGradGuard no_grad;
+    absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(std::move(target.prepared));
+    absl::Status status = plan.status();
+    c10::IValue output;
+    if (status.ok()) {
+      absl::StatusOr<Report> profiled = Profile(*plan, inputs, profile_options, &output);
+      status = profiled.status();
+      if (status.ok()) *report = *std::move(profiled);
+    }
+    if (status.ok()) {
+      Describe(*report, target, inputs, name.empty() ? report->model : name);
+      if (!applied.empty()) report->notes.push_back(absl::StrCat("passes applied: ", applied));
+      if (options.verify) {
+        absl::StatusOr<c10::IValue> expected = target.RunNative(inputs);
+        status = expected.status();
+        if (status.ok()) {
+          // Passes change float rounding: then the comparison is within tolerance.
+          const double rtol = target.transformed ? options.rtol : 0;
+          const double atol = target.transformed ? options.atol : 0;
+          report->verification = Verify(*expected, output, rtol, atol, target.reference);
+        }
+        if (status.ok() && options.backward) {
+          // The parameters hold the last timed run's gradients; RunNative
+          // runs the module as given (after passes, not the plan's clone).
+          c10::optional<c10::IValue> native_self = (*plan)->self();
+          if (target.transformed && target.module.has_value()) native_self = target.module->_ivalue();
+          const double rtol = target.transformed ? options.rtol : 0;
+          const double atol = target.transformed ? options.atol : 0;
+          absl::StatusOr<Verification> gradients = VerifyGradients(
+              (*plan)->self(), native_self, profile_options.backward,
+              [&](const std::vector<c10::IValue>& in) { return target.RunNative(in); }, inputs, rtol, atol,
+              absl::StrCat(target.reference, " + backward"));
+          status = gradients.status();
+          if (status.ok()) SetGradientVerification(*report, *std::move(gradients));
+        }
+      }
+    }
+    if (!status.ok()) {
+      py::gil_scoped_acquire gil;
+      Throw(status);
+    }
+  }
+  return report;
+}
+
+AbResult ProfileAb(py::handle object, const std::string& passes, const py::tuple& args, const std::string& method,
+                   const CommonOptions& options, bool diff_all, const std::string& name, double min_effect,
+                   double alpha, int copies) {
+  CheckOptions(options);
+  if (passes.empty()) Throw(absl::InvalidArgumentError("ab: give the passes to compare with (e.g. \"freeze\")"));
+  if (!py::isinstance<torch::jit::Module>(object)) {
+    throw py::type_error("ab() needs a torch.jit.ScriptModule (passes apply to modules)");
+  }
+  std::vector<Pass> parsed = Take(ParsePasses(passes));
+  Target target = MakeTarget(object, method, "");  // the module as given: inputs are checked against it
+  std::vector<c10::IValue> inputs = ConvertInputs(target.prepared, args);
+  BeforeAfterOptions ab;
+  ab.profile = MakeProfileOptions(options);
+  ab.method = method;
+  ab.diff.include_unexecuted = diff_all;
+  ab.diff.verdict.min_effect = min_effect;
+  ab.diff.verdict.alpha = alpha;
+  ab.verify = options.verify;
+  ab.rtol = options.rtol;
+  ab.atol = options.atol;
+  ab.copies = copies;
+  AbResult result;
+  absl::StatusOr<BeforeAfter> done;
+  {
+    py::gil_scoped_release no_gil;
+    torch::NoGradGuard no_grad;
+    done = ProfileBeforeAfter(*target.module, parsed, inputs, ab);
+    if (done.ok()) {
+      const std::string base = name.empty() ? target.name : name;
+      Describe(done->before, target, inputs, absl::StrCat(base, " (A: as given)"));
+      Describe(done->after, target, inputs, absl::StrCat(base, " (B: ", DescribePasses(parsed), ")"));
+      done->diff.base_model = done->before.model;
+      done->diff.current_model = done->after.model;
+    }
+  }
+  if (!done.ok()) Throw(done.status());
+  result.before = std::make_shared<Report>(std::move(done->before));
+  result.after = std::make_shared<Report>(std::move(done->after));
+  result.diff = std::make_shared<ReportDiff>(std::move(done->diff));
+  return result;
+}
+
+}  // namespace graphprof::python

@@ -1,0 +1,268 @@
+// Reports as Python data (ext_reports.h).
+#include "python/ext_reports.h"
+
+#include <pybind11/stl.h>
+
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "profilers/report/text_report.h"
+#include "profilers/report/view_columns.h"
+#include "python/ext_errors.h"
+
+namespace graphprof::python {
+namespace {
+
+// The verdict columns of a diff table (the same names as its CSV and JSON).
+struct StatsColumns {
+  py::list verdict, change, change_low, change_high, p, q, base_median_us, current_median_us;
+  void Append(const RowComparison& s) {
+    verdict.append(VerdictName(s.verdict));
+    change.append(s.change);
+    change_low.append(s.change_low);
+    change_high.append(s.change_high);
+    p.append(s.p);
+    q.append(s.q);
+    base_median_us.append(s.base_median / 1e3);
+    current_median_us.append(s.current_median / 1e3);
+  }
+  void Into(py::dict& out) const {
+    out["verdict"] = verdict;
+    out["change"] = change;
+    out["change_low"] = change_low;
+    out["change_high"] = change_high;
+    out["p"] = p;
+    out["q"] = q;
+    out["base_median_us"] = base_median_us;
+    out["current_median_us"] = current_median_us;
+  }
+};
+
+}  // namespace
+
+double Nan() { return std::numeric_limits<double>::quiet_NaN(); }
+
+py::dict ViewColumns(const Report& report, const View& view) {
+  std::vector<std::string> names = ViewColumnNames(report);
+  names.push_back("depth");
+  names.push_back("nodes");
+  std::vector<py::list> columns(names.size());
+  for (const ViewRow& row : view.rows) {
+    size_t c = 0;
+    for (const ViewCell& cell : ViewRowCells(report, row)) {
+      switch (cell.kind) {
+        case ViewCell::Kind::kEmpty:
+          // Text columns (the slowest report) get None, number columns NaN.
+          columns[c].append(names[c] == "slowest_report" ? py::object(py::none()) : py::float_(Nan()));
+          break;
+        case ViewCell::Kind::kInt: columns[c].append(py::int_(cell.integer)); break;
+        case ViewCell::Kind::kMicros: columns[c].append(py::float_(cell.number / 1e3)); break;
+        case ViewCell::Kind::kPercent:
+        case ViewCell::Kind::kNumber: columns[c].append(py::float_(cell.number)); break;
+        case ViewCell::Kind::kText: columns[c].append(py::str(cell.text)); break;
+      }
+      ++c;
+    }
+    columns[c++].append(py::int_(row.depth));
+    columns[c++].append(py::int_(row.members));
+  }
+  py::dict out;
+  for (size_t c = 0; c < names.size(); ++c) out[py::str(names[c])] = columns[c];
+  return out;
+}
+
+View MakeViewOrThrow(const Report& report, const std::string& group_by, const std::string& sort, int top,
+                     const std::vector<std::string>& modules) {
+  if (top < 0) Throw(absl::InvalidArgumentError("top must be 0 (all rows) or more"));
+  ViewOptions options;
+  options.group_by = Take(ParseGroupBy(group_by));
+  options.sort = sort;
+  options.top = top;
+  options.modules = modules;
+  return Take(MakeView(report, options));
+}
+
+py::dict MemoryDict(const NodeMemory& m) {
+  py::dict d;
+  for (const NodeMemoryField& field : kNodeMemoryFields) d[field.name] = m.*field.value;
+  return d;
+}
+
+py::dict IdentityDict(const NodeIdentity& id) {
+  py::dict d;
+  d["id"] = id.id;
+  d["parent"] = id.parent;
+  d["depth"] = id.depth;
+  d["name"] = id.label;
+  d["kind"] = id.kind;
+  d["schema"] = id.schema;
+  d["module"] = id.module;
+  d["source"] = id.source;
+  d["archive_source"] = id.archive_source;
+  return d;
+}
+
+py::list NodeRecords(const Report& report) {
+  py::list out;
+  for (const NodeRecord& node : report.nodes) {
+    py::dict d = IdentityDict(node.identity);
+    d["input_shapes"] = node.input_shapes;
+    d["output_shapes"] = node.output_shapes;
+    d["calls"] = node.calls;
+    d["total_ns"] = node.time().total;
+    d["self_ns"] = node.time().self;
+    py::dict metrics;
+    for (size_t m = 1; m < report.metrics.size() && m < node.metrics.size(); ++m) {
+      py::dict series;
+      series["total"] = node.metrics[m].total;
+      series["self"] = node.metrics[m].self;
+      metrics[py::str(report.metrics[m].name)] = series;
+    }
+    d["metrics"] = metrics;
+    d["memory"] = node.memory ? py::object(MemoryDict(*node.memory)) : py::none();
+    d["top_kernels"] = node.top_kernels;
+    d["executed"] = node.executed();
+    // The work (flops, bytes, ...), by the report's quantities.
+    for (size_t q = 0; q < report.quantities.size(); ++q) {
+      d[py::str(report.quantities[q].name)] = q < node.quantities.size() ? node.quantities[q] : 0.0;
+    }
+    d["work_counted"] = node.work_counted;
+    out.append(d);
+  }
+  return out;
+}
+
+py::object ComparisonDict(const std::optional<Verification>& verification) {
+  if (!verification.has_value()) return py::none();
+  const Verification& v = *verification;
+  py::dict d;
+  d["identical"] = v.identical;
+  d["within_tolerance"] = v.within_tolerance;
+  d["passed"] = v.passed();
+  d["max_abs_error"] = v.max_abs_error;
+  d["max_rel_error"] = v.max_rel_error;
+  d["rtol"] = v.rtol;
+  d["atol"] = v.atol;
+  d["detail"] = v.detail;
+  d["reference"] = v.reference;
+  return d;
+}
+
+py::object VerificationDict(const Report& report) { return ComparisonDict(report.verification); }
+py::object GradientVerificationDict(const Report& report) { return ComparisonDict(report.gradient_verification); }
+
+py::object MemorySummaryDict(const Report& report) {
+  if (!report.memory.has_value()) return py::none();
+  const MemorySummary& m = *report.memory;
+  py::dict d;
+  d["peak_bytes"] = m.peak_bytes;
+  d["peak_node"] = m.peak_node;
+  d["allocated_bytes"] = m.allocated_bytes;
+  d["freed_bytes"] = m.freed_bytes;
+  d["allocations"] = m.allocations;
+  if (m.backward) {  // the JSON summary's backward keys
+    d["backward_peak_bytes"] = m.backward_peak_bytes;
+    d["backward_peak_node"] = m.backward_peak_node;
+    d["saved_bytes"] = m.saved_bytes;
+  }
+  py::list timeline;
+  for (const MemoryPoint& p : m.timeline) timeline.append(py::make_tuple(p.node, p.live_bytes));
+  d["timeline"] = timeline;
+  return d;
+}
+
+std::string RenderText(const Report& report, const std::string& group_by, int top, const std::string& sort,
+                       bool memory, bool summary) {
+  View main = MakeViewOrThrow(report, group_by, sort, top, {});
+  std::string out = summary ? RenderSummary(report) + "\n" : "";
+  const std::string title = main.group_by == GroupBy::kNode ? "top nodes" : absl::StrCat("by ", group_by);
+  absl::StrAppend(&out, RenderTable(report, main, TableOptions{memory, title}));
+  if (summary && main.group_by == GroupBy::kNode) {
+    View kinds = MakeViewOrThrow(report, "kind", "", top, {});
+    absl::StrAppend(&out, "\n", RenderTable(report, kinds, TableOptions{memory, "by kind (self time)"}));
+  }
+  return out;
+}
+
+
+py::dict StatsDict(const RowComparison& s) {
+  py::dict out;
+  out["verdict"] = VerdictName(s.verdict);
+  out["change"] = s.change;
+  out["change_low"] = s.change_low;
+  out["change_high"] = s.change_high;
+  out["p"] = s.p;
+  out["q"] = s.q;
+  out["base_median_us"] = s.base_median / 1e3;
+  out["current_median_us"] = s.current_median / 1e3;
+  out["base_mean_us"] = s.base_mean / 1e3;
+  out["current_mean_us"] = s.current_mean / 1e3;
+  out["reason"] = s.reason;
+  return out;
+}
+
+py::dict CountsDict(const VerdictCounts& counts) {
+  py::dict out;
+  for (int v = 0; v < kNumVerdicts; ++v) out[VerdictName(static_cast<Verdict>(v))] = counts.counts[v];
+  return out;
+}
+
+py::dict DiffNodeColumns(const ReportDiff& diff) {
+  py::list name, kind, module, match, base_id, current_id, base_us, current_us, delta_us, speedup;
+  StatsColumns stats;
+  for (const NodeDelta& d : diff.nodes) {
+    stats.Append(d.stats);
+    name.append(d.name);
+    kind.append(d.kind);
+    module.append(d.module);
+    match.append(MatchName(d.match));
+    base_id.append(d.base_id >= 0 ? py::object(py::float_(static_cast<double>(d.base_id))) : py::float_(Nan()));
+    current_id.append(d.current_id >= 0 ? py::object(py::float_(static_cast<double>(d.current_id))) : py::float_(Nan()));
+    base_us.append(d.base_ns / 1e3);
+    current_us.append(d.current_ns / 1e3);
+    delta_us.append(d.delta_ns() / 1e3);
+    speedup.append(d.speedup());
+  }
+  py::dict out;
+  out["name"] = name;
+  out["kind"] = kind;
+  out["module"] = module;
+  out["match"] = match;
+  out["base_id"] = base_id;
+  out["current_id"] = current_id;
+  out["base_us"] = base_us;
+  out["current_us"] = current_us;
+  out["delta_us"] = delta_us;
+  out["speedup"] = speedup;
+  stats.Into(out);
+  return out;
+}
+
+py::dict DiffGroupColumns(const std::vector<GroupDelta>& groups, const char* key) {
+  py::list name, depth, base_nodes, current_nodes, base_us, current_us, delta_us, speedup;
+  StatsColumns stats;
+  for (const GroupDelta& g : groups) {
+    stats.Append(g.stats);
+    name.append(g.name);
+    depth.append(g.depth);
+    base_nodes.append(g.base_nodes);
+    current_nodes.append(g.current_nodes);
+    base_us.append(g.base_ns / 1e3);
+    current_us.append(g.current_ns / 1e3);
+    delta_us.append(g.delta_ns() / 1e3);
+    speedup.append(g.speedup());
+  }
+  py::dict out;
+  out[key] = name;
+  if (std::string(key) == "module") out["depth"] = depth;
+  out["base_nodes"] = base_nodes;
+  out["current_nodes"] = current_nodes;
+  out["base_us"] = base_us;
+  out["current_us"] = current_us;
+  out["delta_us"] = delta_us;
+  out["speedup"] = speedup;
+  stats.Into(out);
+  return out;
+}
+
+}  // namespace graphprof::python
