@@ -2,8 +2,8 @@
 // against them (issue: FLOPs, bytes and the roofline).
 //
 //   ./bazelw run -c opt //bench:peaks
-//   LD_PRELOAD=/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 \
-//     bazel-bin/bench/peaks          # an optimized BLAS without switching
+//   LD_PRELOAD=/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 bazel-bin/bench/peaks
+//                                    # an optimized BLAS without switching
 //                                    # the system's libblas.so.3 alternative
 //
 // For each thread count (1 and every core): the FMA peak, the triad's

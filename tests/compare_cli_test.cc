@@ -208,7 +208,9 @@ TEST(CompareCliTest, StringsFromReportsAreEscapedOnTheTerminal) {
     EXPECT_EQ(all.find('\x07'), std::string::npos) << args[0];
     EXPECT_EQ(all.find('\r'), std::string::npos) << args[0];
     EXPECT_FALSE(absl::StrContains(all, "\nprofile_graph: everything is fine")) << args[0] << ": " << all.substr(0, 400);
-    if (args[0] != "merge") EXPECT_TRUE(absl::StrContains(all, "evil\\nprofile_graph")) << args[0] << ": " << all.substr(0, 400);
+    if (args[0] != "merge") {
+      EXPECT_TRUE(absl::StrContains(all, "evil\\nprofile_graph")) << args[0] << ": " << all.substr(0, 400);
+    }
   }
 }
 
