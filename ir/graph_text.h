@@ -10,16 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "ir/ir_line.h"
+
 namespace torch::jit {
 struct Graph;
 }  // namespace torch::jit
 
 namespace graphprof {
-
-struct IrLine {
-  std::string text;  // indented, without a trailing newline
-  int node = -1;     // id of the node on this line; -1 for headers and returns
-};
 
 std::vector<IrLine> GraphLines(const torch::jit::Graph& graph);
 

@@ -25,49 +25,6 @@
 namespace graphprof {
 namespace {
 
-absl::Status OpenError(const std::string& path, int err) {
-  std::string what = absl::StrCat(path, ": ", std::strerror(err));
-  if (err == ENOENT) return absl::NotFoundError(what);
-  if (err == EACCES || err == EPERM) return absl::PermissionDeniedError(what);
-  return absl::InvalidArgumentError(what);
-}
-
-std::string Gib(int64_t bytes) { return absl::StrFormat("%.1f GiB", static_cast<double>(bytes) / (1 << 30)); }
-
-// The size of a regular file at `path`, or why it cannot be read as one.
-absl::StatusOr<int64_t> RegularFileSize(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) return OpenError(path, errno);
-  if (S_ISDIR(st.st_mode)) return absl::InvalidArgumentError(absl::StrCat(path, ": is a directory, not a file"));
-  if (!S_ISREG(st.st_mode)) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": is not a regular file (a device, pipe or socket)"));
-  }
-  if (st.st_size > kMaxInputFileBytes) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": is ", Gib(st.st_size), ", more than the ",
-                                                   Gib(kMaxInputFileBytes), " graphprof reads"));
-  }
-  return static_cast<int64_t>(st.st_size);
-}
-
-// Reads a regular file whole, once, into `out` (a std::string or std::vector<char>).
-template <typename Buffer>
-absl::Status ReadInto(const std::string& path, Buffer& out) {
-  absl::StatusOr<int64_t> size = RegularFileSize(path);
-  if (!size.ok()) return size.status();
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return OpenError(path, errno);
-  out.resize(static_cast<size_t>(*size));
-  const size_t got = out.empty() ? 0 : std::fread(out.data(), 1, out.size(), file);
-  const bool failed = std::ferror(file) != 0;
-  std::fclose(file);
-  if (failed) return absl::DataLossError(absl::StrCat(path, ": read failed"));
-  if (got != out.size()) {
-    return absl::DataLossError(absl::StrCat(path, ": short read: got ", got, " of ", out.size(),
-                                            " bytes (was the file being written?)"));
-  }
-  return absl::OkStatus();
-}
-
 // "line 3, column 17" for a parse error, from the parser's source excerpt.
 std::string ParseErrorLocation(absl::string_view ir_text, absl::string_view message) {
   // LibTorch's parser reports "... here:\n<excerpt line>\n    ~~~ <--- HERE".
@@ -121,14 +78,6 @@ class BytesReadAdapter final : public caffe2::serialize::ReadAdapterInterface {
 };
 
 }  // namespace
-
-absl::Status ReadFileInto(const std::string& path, std::string& out) { return ReadInto(path, out); }
-
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::string contents;
-  if (absl::Status read = ReadInto(path, contents); !read.ok()) return read;
-  return contents;
-}
 
 absl::StatusOr<torch::jit::Module> LoadModule(const std::string& path) {
   // Checked first so that the message is ours, not the zip reader's; then
@@ -188,7 +137,7 @@ absl::StatusOr<std::shared_ptr<torch::jit::Graph>> LoadGraphFile(const std::stri
 
 absl::StatusOr<std::vector<c10::IValue>> LoadInputs(const std::string& path) {
   std::vector<char> bytes;
-  if (absl::Status read = ReadInto(path, bytes); !read.ok()) return read;
+  if (absl::Status read = ReadFileInto(path, bytes); !read.ok()) return read;
   return ParseInputs(std::move(bytes), path);
 }
 

@@ -14,11 +14,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/read_file.h"  // ReadFile, ReadFileInto, kMaxInputFileBytes
 
 namespace graphprof {
 
-// Files larger than this are refused before anything is read.
-constexpr int64_t kMaxInputFileBytes = int64_t{64} << 30;
 // IR text nested deeper than this is refused (LibTorch's parser recurses per level).
 constexpr size_t kMaxIrNesting = 20000;
 
@@ -42,13 +41,6 @@ absl::StatusOr<std::vector<c10::IValue>> LoadInputs(const std::string& path);
 
 // LoadInputs on the bytes of such a file; messages name it `name`.
 absl::StatusOr<std::vector<c10::IValue>> ParseInputs(std::vector<char> bytes, const std::string& name);
-
-// Reads a whole regular file once; NotFound / PermissionDenied / DataLoss
-// (short read) naming the path; directories, devices, pipes and files over
-// kMaxInputFileBytes are refused with a sentence saying so.
-absl::StatusOr<std::string> ReadFile(const std::string& path);
-// The same into `out`, reusing its capacity (many files read in turn).
-absl::Status ReadFileInto(const std::string& path, std::string& out);
 
 }  // namespace graphprof
 

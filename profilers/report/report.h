@@ -31,7 +31,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "ir/graph_text.h"
+#include "ir/ir_line.h"
 #include "ir/node_identity.h"
 
 namespace graphprof {
