@@ -16,7 +16,7 @@ get_property(_packages GLOBAL PROPERTY GRAPHPROF_PACKAGES)
 install(TARGETS ${_packages} graphprof_torch EXPORT graphprofTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/graphprof)
-install(TARGETS profile_graph RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS profile_graph profile_graph_full RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(EXPORT graphprofTargets NAMESPACE graphprof:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/graphprof)
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/graphprofConfig.cmake.in

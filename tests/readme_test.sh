@@ -31,8 +31,8 @@ check_example examples/cmake_consumer/main.cc '^// --- README example begins ---
 check_example tests/real/before_after_test.cc '^// --- README example: checking a pass' '^// --- end of README example ---' docs/cpp.md
 
 table=docs/cli.md
-flags="$(sed -n 's/^ABSL_FLAG([^,]*, *\([a-z_]*\),.*/\1/p' tools/profile_graph.cc)"
-[[ -n $flags ]] || { echo "FAIL: no flags found in tools/profile_graph.cc"; fail=1; }
+flags="$(sed -n 's/^ABSL_FLAG([^,]*, *\([a-z_]*\),.*/\1/p' tools/command_line.cc)"
+[[ -n $flags ]] || { echo "FAIL: no flags found in tools/command_line.cc"; fail=1; }
 for f in $flags; do
   if ! grep -q -- "^| \`--$f[=\` ]" "$table" && ! grep -q -- "^| \`--[a-z_=A-Z0-9,]*\`, \`--$f[=\`]" "$table" \
      && ! grep -q -- "^| \`--[a-z_]*\` / \`--$f\`" "$table"; then

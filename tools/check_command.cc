@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "ir/loader.h"
+#include "common/read_file.h"
 #include "profilers/report/format.h"
 #include "profilers/report/json_writer.h"
 #include "profilers/report/report_json.h"

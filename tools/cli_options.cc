@@ -1,7 +1,5 @@
 #include "tools/cli_options.h"
 
-#include <c10/core/Device.h>
-
 #include <algorithm>
 #include <cmath>
 #include <thread>
@@ -9,9 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/terminal_text.h"
-#include "ir/passes.h"
 #include "tools/check_command.h"
-#include "profilers/gpu/nvtx.h"
 
 namespace graphprof::cli {
 
@@ -42,28 +38,6 @@ absl::StatusOr<Format> ParseFormat(const std::string& name) {
   if (name == "json") return Format::kJson;
   return absl::InvalidArgumentError(absl::StrCat("--format: unknown format '", name, "' (use table, csv or json)"));
 }
-
-namespace {
-
-absl::Status ValidateNvtxIterations(const CliOptions& o) {
-  if (o.nvtx_iters == 0 && o.nvtx_warmup == 0) return absl::OkStatus();
-  if (o.nvtx_iters < 1) {
-    return absl::InvalidArgumentError(absl::StrCat("--nvtx_iters must be at least 1 (got ", o.nvtx_iters, ")",
-                                                   o.nvtx_iters == 0 ? ": --nvtx_warmup needs it" : ""));
-  }
-  if (o.nvtx_warmup < 0) return absl::InvalidArgumentError("--nvtx_warmup must be 0 or more");
-  if (o.nvtx_warmup + o.nvtx_iters > o.runs) {
-    return absl::InvalidArgumentError(absl::StrCat("--nvtx_warmup=", o.nvtx_warmup, " plus --nvtx_iters=", o.nvtx_iters,
-                                                   " is more than the ", o.runs, " timed runs (--runs)"));
-  }
-  if (!NvtxAvailable()) {
-    return absl::InvalidArgumentError(
-        "--nvtx_iters needs a build with NVTX: ./bazelw run --config=cuda //tools:profile_graph");
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
 
 // `merge` combines saved reports: flags that choose, run or instrument a
 // model have nothing to act on there, and ignoring them would look like
@@ -107,7 +81,7 @@ absl::StatusOr<std::pair<double, double>> ParsePeaks(const std::string& text) {
   return std::make_pair(gflops, gbps);
 }
 
-absl::Status Validate(const CliOptions& o) {
+absl::Status ValidateCommon(const CliOptions& o) {
   if (!o.merge.empty()) {
     if (absl::Status merge = ValidateMerge(o); !merge.ok()) return merge;
   }
@@ -129,19 +103,6 @@ absl::Status Validate(const CliOptions& o) {
   }
   if (!o.ab.empty() && !o.compare.empty()) {
     return absl::InvalidArgumentError("give either --compare (against a saved report) or --ab, not both");
-  }
-  for (const std::string* passes : {&o.passes, &o.ab}) {
-    if (passes->empty()) continue;
-    const char* flag = passes == &o.ab ? "--ab" : "--passes";
-    absl::StatusOr<std::vector<Pass>> parsed = ParsePasses(*passes);
-    if (!parsed.ok()) return absl::InvalidArgumentError(absl::StrCat(flag, ": ", parsed.status().message()));
-    for (const Pass& pass : *parsed) {
-      if (o.backward && pass.changes_parameters) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "--backward cannot follow ", flag, "=", pass.name,
-            ": it turns parameters into constants (or changes them), so there are no gradients to measure"));
-      }
-    }
   }
   if (!o.clock.empty() && o.clock != "tsc" && o.clock != "steady") {
     return absl::InvalidArgumentError(absl::StrCat("--clock: unknown clock '", o.clock, "' (use tsc or steady)"));
@@ -191,25 +152,10 @@ absl::Status Validate(const CliOptions& o) {
       return absl::InvalidArgumentError("--nvtx, --nvtx_iters and --cuda_profile observe one process: not with --workers");
     }
   }
-  if (o.nvtx && !NvtxAvailable()) {
-    return absl::InvalidArgumentError("--nvtx needs a build with NVTX: ./bazelw run --config=cuda //tools:profile_graph");
-  }
-  if (absl::Status nvtx = ValidateNvtxIterations(o); !nvtx.ok()) return nvtx;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   if (o.threads > static_cast<int>(4 * cores)) {
     return absl::InvalidArgumentError(absl::StrCat("--threads=", o.threads, " is more than 4x the ", cores,
                                                    " cores of this machine"));
-  }
-  bool device_ok = o.device == "cpu" || o.device.rfind("cuda", 0) == 0;
-  if (device_ok) {
-    try {
-      c10::Device device(o.device);
-    } catch (const std::exception&) {
-      device_ok = false;
-    }
-  }
-  if (!device_ok) {
-    return absl::InvalidArgumentError(absl::StrCat("--device: unknown device '", o.device, "' (use cpu, cuda or cuda:N)"));
   }
   return absl::OkStatus();
 }

@@ -1,4 +1,4 @@
-// profile_graph's options, checked before anything runs.
+// profile_graph's options, checked before anything runs (no LibTorch).
 #ifndef GRAPHPROF_TOOLS_CLI_OPTIONS_H_
 #define GRAPHPROF_TOOLS_CLI_OPTIONS_H_
 
@@ -120,7 +120,12 @@ struct CliOptions {
   std::vector<std::string> argv;
 };
 
-absl::Status Validate(const CliOptions& options);
+// Every check of the options that needs no LibTorch (sources, inputs,
+// runs, outputs, diffs, merge and check flags): all a merge needs, and the
+// first part of profiling's Validate (tools/profiling_options.h). Nothing
+// here needs LibTorch, so the merge front (tools/profile_graph.cc) starts
+// fast.
+absl::Status ValidateCommon(const CliOptions& options);
 
 // --peaks=GFLOPS,GBPS.
 absl::StatusOr<std::pair<double, double>> ParsePeaks(const std::string& text);

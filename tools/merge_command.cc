@@ -1,6 +1,8 @@
 #include "tools/merge_command.h"
 
 #include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <new>
 #include <optional>
@@ -11,7 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/terminal_text.h"
-#include "ir/loader.h"
+#include "common/read_file.h"
 #include "profilers/report/merge.h"
 #include "profilers/report/report_json.h"
 #include "tools/report_output.h"
@@ -28,16 +30,28 @@ absl::StatusOr<Report> ReadMergeInput(const std::string& path, std::string& buff
   return report;
 }
 
-// Reads merge inputs in order on two threads: the caller's reads the even
-// ones, a helper the odd ones, at most one ahead of the merge (so at most two
-// parsed reports exist besides the merged one). Reading and parsing are
-// nearly all of a merge's time, and the reports are independent.
+// A report read and parsed, out of memory included (a huge report).
+absl::StatusOr<Report> ParseMergeInput(const std::string& path, std::string& buffer) {
+  try {
+    return ReadMergeInput(path, buffer);
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError(absl::StrCat(path, ": out of memory reading the report"));
+  }
+}
+
+// Reads merge inputs on two threads, the caller's and a helper, handed out
+// in order to the caller: each thread parses the next report nobody has
+// taken yet, at most kAhead beyond the last one merged (so at most kAhead + 1
+// parsed reports exist besides the merged one). The caller parses while the
+// report it needs next is not ready, and merges the reports in order; so
+// both cores parse all the time, and the caller's merging is balanced by
+// the helper parsing more (before, each thread parsed every other report and
+// the caller, which also merges, was the bottleneck). Reading and parsing
+// are most of a merge's time, and the reports are independent.
 class MergeInputs {
  public:
   explicit MergeInputs(const std::vector<std::string>& paths) : paths_(paths), ready_(paths.size()) {
-    if (paths_.size() > 1 && std::thread::hardware_concurrency() > 1) {
-      helper_ = std::thread([this] { ReadOdd(); });
-    }
+    if (paths_.size() > 1 && std::thread::hardware_concurrency() > 1) helper_ = std::thread([this] { Help(); });
   }
   ~MergeInputs() {
     {
@@ -50,9 +64,14 @@ class MergeInputs {
 
   // The i-th report, i = 0, 1, ... in order; Consumed(i) once it is merged.
   absl::StatusOr<Report> Take(size_t i) {
-    if (!helper_.joinable() || i % 2 == 0) return ReadMergeInput(paths_[i], buffer_);
     std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [&] { return ready_[i].has_value(); });
+    while (!ready_[i].has_value()) {
+      if (Claimable()) {
+        ParseNext(lock, buffer_);
+      } else {
+        cv_.wait(lock);
+      }
+    }
     absl::StatusOr<Report> report = *std::move(ready_[i]);
     ready_[i].reset();
     return report;
@@ -66,35 +85,38 @@ class MergeInputs {
   }
 
  private:
-  void ReadOdd() {
+  static constexpr size_t kAhead = 2;
+
+  // Under mu_: a report nobody has taken, within kAhead of the merge.
+  bool Claimable() const { return next_ < paths_.size() && next_ <= consumed_ + kAhead; }
+
+  // Takes the next report and parses it with mu_ released.
+  void ParseNext(std::unique_lock<std::mutex>& lock, std::string& buffer) {
+    const size_t j = next_++;
+    lock.unlock();
+    absl::StatusOr<Report> report = ParseMergeInput(paths_[j], buffer);
+    lock.lock();
+    ready_[j] = std::move(report);
+    cv_.notify_all();
+  }
+
+  void Help() {
     std::string buffer;
-    for (size_t i = 1; i < paths_.size(); i += 2) {
-      {
-        // Starts report i while the caller reads i - 1.
-        std::unique_lock<std::mutex> lock(mu_);
-        cv_.wait(lock, [&] { return stop_ || consumed_ + 1 >= i; });
-        if (stop_) return;
-      }
-      absl::StatusOr<Report> report = absl::InternalError("not read");
-      try {
-        report = ReadMergeInput(paths_[i], buffer);
-      } catch (const std::bad_alloc&) {
-        report = absl::ResourceExhaustedError(absl::StrCat(paths_[i], ": out of memory reading the report"));
-      }
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        ready_[i] = std::move(report);
-      }
-      cv_.notify_all();
+    std::unique_lock<std::mutex> lock(mu_);
+    while (true) {
+      cv_.wait(lock, [&] { return stop_ || next_ >= paths_.size() || Claimable(); });
+      if (stop_ || next_ >= paths_.size()) return;
+      ParseNext(lock, buffer);
     }
   }
 
   const std::vector<std::string>& paths_;
-  std::string buffer_;
+  std::string buffer_;  // the caller's
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<std::optional<absl::StatusOr<Report>>> ready_;
-  size_t consumed_ = 0;
+  size_t next_ = 0;      // the first report nobody has taken
+  size_t consumed_ = 0;  // reports merged
   bool stop_ = false;
   std::thread helper_;
 };
@@ -102,7 +124,7 @@ class MergeInputs {
 }  // namespace
 
 int RunMerge(const CliOptions& options, std::FILE* out, std::FILE* err) {
-  if (absl::Status valid = Validate(options); !valid.ok()) return Fail(err, kExitUsage, valid);
+  if (absl::Status valid = ValidateCommon(options); !valid.ok()) return Fail(err, kExitUsage, valid);
   if (int code = CheckOutputs(options, err); code != kExitOk) return code;
   ReportMerger merger;
   merger.Expect(static_cast<int>(options.merge.size()));
@@ -126,7 +148,15 @@ int RunMerge(const CliOptions& options, std::FILE* out, std::FILE* err) {
   CliOptions files_only;  // no trace or annotation for merged reports
   files_only.output = options.output;
   files_only.html = options.html;
-  return WriteOutputs(files_only, *merged, *std::move(main), out, err);
+  const int code = WriteOutputs(files_only, *merged, *std::move(main), out, err);
+  if (options.exit_when_done) {
+    // The merged report and the merger are not freed: a 64-report merge of
+    // a 10k-node graph holds ~100 MB in small blocks.
+    std::fflush(out);
+    std::fflush(err);
+    std::_Exit(code);
+  }
+  return code;
 }
 
 }  // namespace graphprof::cli

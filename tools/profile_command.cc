@@ -40,6 +40,7 @@
 #include "profilers/toolbox/sizes.h"
 #include "tools/model_source.h"
 #include "tools/check_command.h"
+#include "tools/profiling_options.h"
 #include "tools/progress.h"
 #include "tools/report_output.h"
 #include "common/terminal_text.h"

@@ -2,244 +2,66 @@
 //
 //   ./bazelw run //tools:profile_graph                     # zoo resnet18, hotspot report
 //   ./bazelw run //tools:profile_graph -- --model=m.pt --input=1x3x224x224:float32 --memory
+//   profile_graph merge rank*.json --output=merged.json
 //
-// See README.md for every flag; --helpfull lists them too.
+// README.md and docs/cli.md describe every flag; --help lists them.
+//
+// This program is the front, without LibTorch: it parses the command line,
+// answers --help and merges reports itself (loading LibTorch takes 0.5-1 s,
+// more than reading a report), and for everything else replaces itself
+// (execv, same arguments) by profile_graph_full, which must be beside it.
 #include <unistd.h>
 
+#include <cerrno>
+#include <climits>
 #include <cstdio>
-#include <cstdlib>
-#include <ctime>
+#include <cstring>
 #include <string>
 
-#include "absl/flags/flag.h"
-#include "absl/strings/numbers.h"
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
-#include "common/big_stack.h"
 #include "common/interrupt.h"
 #include "tools/cli_options.h"
-#include "tools/flag_parser.h"
+#include "tools/command_line.h"
 #include "tools/merge_command.h"
-#include "tools/profile_command.h"
-#include "tools/trace_pattern.h"
-
-ABSL_FLAG(std::string, model, "", "TorchScript module file (.pt) saved by torch.jit.save or Module::save");
-ABSL_FLAG(std::string, zoo, "", "built-in model: resnet18 (default), mlp, gcn, transformer, control_flow, tiny1000");
-ABSL_FLAG(std::string, ir, "", "file with TorchScript IR text (graph(%x : Tensor): ...)");
-ABSL_FLAG(std::string, method, "forward", "method of the module to profile");
-ABSL_FLAG(bool, freeze, false, "freeze the module first (torch.jit.freeze; needs eval mode)");
-ABSL_FLAG(bool, list_zoo, false, "list the zoo models with their default inputs and exit");
-ABSL_FLAG(std::string, passes, "", "LibTorch passes to apply before profiling, in order: freeze,optimize_for_inference,...");
-ABSL_FLAG(bool, list_passes, false, "list the passes --passes and --ab accept and exit");
-ABSL_FLAG(std::string, ab, "",
-          "A/B: profile the module as loaded (A) and after these passes (B), print B and the diff");
-ABSL_FLAG(int, ab_copies, 3,
-          "--ab: run each side on this many separately prepared copies of the module (own weights and plan), "
-          "timed runs spread over them; the diff takes the copies as its unit of variation (1: one copy a side)");
-ABSL_FLAG(double, rtol, 1e-4, "--verify after passes: relative tolerance");
-ABSL_FLAG(double, atol, 1e-5, "--verify after passes: absolute tolerance");
-ABSL_FLAG(bool, diff_all, false, "diffs (--compare, --ab) also list nodes that never ran");
-ABSL_FLAG(double, min_effect, 0.02,
-          "diffs: a row whose time changed by less than this fraction is 'same'; beyond it and significant, "
-          "'faster' or 'slower'");
-ABSL_FLAG(double, alpha, 0.05, "diffs: significance level on Benjamini-Hochberg q-values across each table's rows");
-ABSL_FLAG(std::string, input, "",
-          "random inputs, comma-separated: 1x3x224x224:float32, 2x5000:int64[0:1000], =3 (an int)");
-ABSL_FLAG(std::string, inputs, "", "inputs saved in Python with torch.save(tensor | tuple | list, FILE)");
-ABSL_FLAG(uint64_t, seed, 0, "seed for random inputs (and zoo weights)");
-ABSL_FLAG(int, warmup, 3, "untimed warm-up runs");
-ABSL_FLAG(std::string, runs, "10",
-          "timed runs, or auto: until the intervals of the run and of the nodes holding 80% of it are narrower than "
-          "--min_effect (at most --max_time seconds of runs)");
-ABSL_FLAG(double, max_time, 60, "with --runs=auto: the most seconds spent in timed runs");
-ABSL_FLAG(std::string, clock, "",
-          "time source: tsc (the CPU's invariant time-stamp counter) or steady (steady_clock); default tsc where "
-          "available");
-ABSL_FLAG(bool, compensate, true,
-          "take the timer's measured cost off the times (each node's own reads, and each child's off its parent and "
-          "the run)");
-ABSL_FLAG(bool, backward, false,
-          "training step: forward with gradients, then backward of the loss; per-node backward time, saved memory, "
-          "gradients verified");
-ABSL_FLAG(int, loss_output, -1,
-          "with --backward: differentiate output K (a one-element tensor) instead of the sum of all floating outputs");
-ABSL_FLAG(int, threads, 1, "intra-op threads (at::set_num_threads); memory is measured on one thread");
-ABSL_FLAG(std::string, format, "table", "output format: table, csv or json");
-ABSL_FLAG(std::string, group_by, "node", "rows: node, kind, module or shape");
-ABSL_FLAG(std::string, sort, "",
-          "sort column: mean, self, std, median, p90, min, max, calls, percent, alloc, peak, id, name, order; with "
-          "--backward also backward, backward_self, backward_fns, backward_fns_self");
-ABSL_FLAG(int, top, -1, "rows to show (0: all; default 20 in tables, all in CSV)");
-ABSL_FLAG(std::string, modules, "",
-          "only these module paths and their submodules, comma-separated (layer1,layer2.0): module rows, or the "
-          "nodes inside them in other views");
-ABSL_FLAG(std::string, output, "", "write the report to this file (atomically) instead of stdout");
-ABSL_FLAG(std::string, trace, "",
-          "write a Chrome trace (chrome://tracing, Perfetto) to this file; placeholders {model}, {date} (UTC "
-          "yyyymmdd-hhmmss), {pid}, {n} (first free number) make a new file every run, never replacing one");
-ABSL_FLAG(std::string, annotate, "", "write the graph's IR annotated with per-node times to this file");
-ABSL_FLAG(std::string, html, "", "write a self-contained HTML report (tables, module icicle, timeline, IR) to this file");
-ABSL_FLAG(bool, memory, false, "add per-node memory columns (allocated, peak, output bytes)");
-ABSL_FLAG(bool, roofline, false,
-          "add GFLOP, GFLOP/s, GB/s, FLOP/B, bound and % of attainable columns; measure this machine's ceilings "
-          "(FMA peak, streaming bandwidth, LibTorch's GEMM and conv; about 2 s, then cached)");
-ABSL_FLAG(std::string, peaks, "", "the roofline's ceilings given instead of measured: GFLOPS,GBPS (e.g. 90,12)");
-ABSL_FLAG(bool, remeasure_peaks, false, "measure the roofline's ceilings again instead of using the cached ones");
-ABSL_FLAG(std::string, compare, "", "diff against a report saved with --format=json (per node and per kind)");
-ABSL_FLAG(bool, verify, true, "run native forward too; exit 3 if the outputs are not identical");
-ABSL_FLAG(bool, nvtx, false, "wrap every node in an NVTX range (build with --config=cuda)");
-ABSL_FLAG(int, nvtx_warmup, 0, "with --nvtx_iters: timed runs to skip before the recorded ones");
-ABSL_FLAG(int, nvtx_iters, 0,
-          "record this many timed runs (after --nvtx_warmup) as NVTX ranges named after the graph (MLP.forward_0, "
-          "MLP.forward_1, ...) between cudaProfilerStart/Stop, for nsys --capture-range=cudaProfilerApi; with --nvtx, "
-          "node ranges only there");
-ABSL_FLAG(std::string, device, "cpu", "where the module and inputs live: cpu, cuda or cuda:N (needs a CUDA LibTorch)");
-ABSL_FLAG(bool, cuda_profile, false,
-          "device time per node (CUDA events) and kernels per node (CUPTI); build with --config=cuda");
-ABSL_FLAG(bool, progress, true, "show progress on stderr when it is a terminal and the run is long");
-ABSL_FLAG(std::string, baseline, "", "check: the baseline report (saved with --format=json)");
-ABSL_FLAG(std::string, fail_on, "total",
-          "check: what fails the gate when slower than the baseline: total, module, node (comma-separated)");
-ABSL_FLAG(int, workers, 0,
-          "profile in this many fresh processes, one after another, and merge them: diffs then count between-process "
-          "noise (0: in this process)");
-ABSL_FLAG(std::string, worker_dir, "", "internal (--workers): write the report(s) as JSON into this directory");
 
 namespace {
 
-// `bazel run` starts the tool in its runfiles tree: relative paths are the
-// user's, so resolve them against BUILD_WORKING_DIRECTORY.
-std::string UserPath(const std::string& path) {
-  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (path.empty() || path[0] == '/' || cwd == nullptr || *cwd == '\0') return path;
-  return absl::StrCat(cwd, "/", path);
-}
+namespace cli = graphprof::cli;
 
-int Main(int argc, char** argv) {
-  namespace cli = graphprof::cli;
-  // Ctrl-C leaves no temporary output file and no half-drawn progress line.
-  graphprof::InstallInterruptHandlers();
-  absl::StatusOr<cli::CommandLine> command_line = cli::ParseFlags(argc, argv);
-  if (!command_line.ok()) return cli::Fail(stderr, cli::kExitUsage, command_line.status());
-  if (command_line->help) {
-    std::printf(
-        "profile_graph: profile a TorchScript graph node by node (README.md has examples)\n\n"
-        "  profile_graph [--model=FILE.pt | --zoo=NAME | --ir=FILE] [flags]\n"
-        "  profile_graph merge A.json B.json ... [--output=FILE] [--format=...]\n"
-        "  profile_graph check --baseline=BASE.json [CURRENT.json | profiling flags] [--fail_on=total,module,node]\n\n"
-        "flags:\n%s",
-        cli::DescribeFlags("tools/profile_graph.cc").c_str());
-    return cli::kExitOk;
+// profile_graph_full in this program's directory (symbolic links followed:
+// under `bazel run` and in tests this program is reached through one).
+std::string FullProgram() {
+  char self[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  std::string dir = ".";
+  if (n > 0) {
+    dir.assign(self, static_cast<size_t>(n));
+    const size_t slash = dir.rfind('/');
+    dir = slash == std::string::npos ? "." : dir.substr(0, slash);
   }
-  // Empty is not absent for these: --ab= would silently profile plainly.
-  for (const std::string& name : command_line->empty_values) {
-    if (name == "ab" || name == "passes" || name == "compare") {
-      return cli::Fail(stderr, cli::kExitUsage,
-                       absl::StrCat("--", name, " needs a value",
-                                    name == "compare" ? " (a report saved with --format=json)"
-                                                      : " (pass names, e.g. cse; --ab=none profiles the module "
-                                                        "against itself)"));
-    }
-  }
-  const std::vector<std::string>& positional = command_line->positional;
-  cli::CliOptions o;
-  if (!positional.empty() && positional[0] == "check") {
-    o.check = true;
-    if (positional.size() > 2) {
-      return cli::Fail(stderr, cli::kExitUsage,
-                       "check takes at most one report file: profile_graph check --baseline=BASE.json [CURRENT.json]");
-    }
-    if (positional.size() == 2) o.check_current = UserPath(positional[1]);
-  } else if (!positional.empty() && positional[0] == "merge") {
-    for (size_t i = 1; i < positional.size(); ++i) o.merge.push_back(UserPath(positional[i]));
-    if (o.merge.empty()) {
-      return cli::Fail(stderr, cli::kExitUsage, "merge needs report files: profile_graph merge A.json B.json ...");
-    }
-  } else if (!positional.empty()) {
-    return cli::Fail(stderr, cli::kExitUsage,
-                     absl::StrCat("unexpected argument '", positional[0], "' (flags look like --model=FILE)"));
-  }
-  o.model = UserPath(absl::GetFlag(FLAGS_model));
-  o.zoo = absl::GetFlag(FLAGS_zoo);
-  o.ir = UserPath(absl::GetFlag(FLAGS_ir));
-  o.method = absl::GetFlag(FLAGS_method);
-  o.freeze = absl::GetFlag(FLAGS_freeze);
-  o.list_zoo = absl::GetFlag(FLAGS_list_zoo);
-  o.passes = absl::GetFlag(FLAGS_passes);
-  o.list_passes = absl::GetFlag(FLAGS_list_passes);
-  o.ab = absl::GetFlag(FLAGS_ab);
-  o.ab_copies = absl::GetFlag(FLAGS_ab_copies);
-  o.rtol = absl::GetFlag(FLAGS_rtol);
-  for (const std::string& name : command_line->given) {
-    if (name == "rtol" || name == "atol") o.tolerance_given = true;
-  }
-  o.atol = absl::GetFlag(FLAGS_atol);
-  o.diff_all = absl::GetFlag(FLAGS_diff_all);
-  o.min_effect = absl::GetFlag(FLAGS_min_effect);
-  o.alpha = absl::GetFlag(FLAGS_alpha);
-  o.input = absl::GetFlag(FLAGS_input);
-  o.inputs = UserPath(absl::GetFlag(FLAGS_inputs));
-  o.seed = absl::GetFlag(FLAGS_seed);
-  o.warmup = absl::GetFlag(FLAGS_warmup);
-  if (const std::string runs = absl::GetFlag(FLAGS_runs); runs == "auto") {
-    o.runs_auto = true;
-    o.runs = cli::kAutoMaxRuns;
-  } else if (!absl::SimpleAtoi(runs, &o.runs)) {
-    return cli::Fail(stderr, cli::kExitUsage, absl::StrCat("--runs=", runs, ": expected a number of runs or auto"));
-  }
-  o.max_time = absl::GetFlag(FLAGS_max_time);
-  for (const std::string& name : command_line->given) {
-    if (name == "max_time") o.max_time_given = true;
-  }
-  o.clock = absl::GetFlag(FLAGS_clock);
-  o.compensate = absl::GetFlag(FLAGS_compensate);
-  o.backward = absl::GetFlag(FLAGS_backward);
-  o.loss_output = absl::GetFlag(FLAGS_loss_output);
-  o.threads = absl::GetFlag(FLAGS_threads);
-  o.sort = absl::GetFlag(FLAGS_sort);
-  o.top = absl::GetFlag(FLAGS_top);
-  if (const std::string modules = absl::GetFlag(FLAGS_modules); !modules.empty()) {
-    o.modules = absl::StrSplit(modules, ',');
-  }
-  o.output = UserPath(absl::GetFlag(FLAGS_output));
-  o.trace = UserPath(absl::GetFlag(FLAGS_trace));
-  o.annotate = UserPath(absl::GetFlag(FLAGS_annotate));
-  o.html = UserPath(absl::GetFlag(FLAGS_html));
-  o.memory = absl::GetFlag(FLAGS_memory);
-  o.roofline = absl::GetFlag(FLAGS_roofline);
-  o.peaks = absl::GetFlag(FLAGS_peaks);
-  o.remeasure_peaks = absl::GetFlag(FLAGS_remeasure_peaks);
-  o.compare = UserPath(absl::GetFlag(FLAGS_compare));
-  o.verify = absl::GetFlag(FLAGS_verify);
-  o.nvtx = absl::GetFlag(FLAGS_nvtx);
-  o.nvtx_warmup = absl::GetFlag(FLAGS_nvtx_warmup);
-  o.nvtx_iters = absl::GetFlag(FLAGS_nvtx_iters);
-  o.progress = absl::GetFlag(FLAGS_progress);
-  o.device = absl::GetFlag(FLAGS_device);
-  o.cuda_profile = absl::GetFlag(FLAGS_cuda_profile);
-  o.baseline = UserPath(absl::GetFlag(FLAGS_baseline));
-  o.fail_on = absl::StrSplit(absl::GetFlag(FLAGS_fail_on), ',', absl::SkipEmpty());
-  o.workers = absl::GetFlag(FLAGS_workers);
-  o.worker_dir = absl::GetFlag(FLAGS_worker_dir);
-  o.argv.assign(argv, argv + argc);
-  absl::StatusOr<cli::Format> format = cli::ParseFormat(absl::GetFlag(FLAGS_format));
-  if (!format.ok()) return cli::Fail(stderr, cli::kExitUsage, format.status());
-  o.format = *format;
-  absl::StatusOr<graphprof::GroupBy> group_by = graphprof::ParseGroupBy(absl::GetFlag(FLAGS_group_by));
-  if (!group_by.ok()) return cli::Fail(stderr, cli::kExitUsage, absl::StrCat("--group_by: ", group_by.status().message()));
-  o.group_by = *group_by;
-  if (absl::Status trace = cli::ResolveTracePattern(o, std::time(nullptr), getpid()); !trace.ok()) {
-    return cli::Fail(stderr, absl::IsInvalidArgument(trace) ? cli::kExitUsage : cli::kExitFailure, trace);
-  }
-  o.exit_when_done = true;
-  if (!o.merge.empty()) return cli::RunMerge(o, stdout, stderr);
-  return cli::RunProfileGraph(o, stdout, stderr);
+  return absl::StrCat(dir, "/profile_graph_full");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Deep graphs make LibTorch's parser and native executor recurse deeply.
-  return graphprof::RunWithStack(graphprof::kBigStackBytes, [&] { return Main(argc, argv); });
+  absl::StatusOr<cli::Invocation> invocation = cli::ParseCommandLine(argc, argv);
+  if (!invocation.ok()) return cli::Fail(stderr, cli::kExitUsage, invocation.status());
+  if (invocation->help) {
+    std::fputs(cli::HelpText().c_str(), stdout);
+    return cli::kExitOk;
+  }
+  cli::CliOptions& o = invocation->options;
+  if (!o.merge.empty()) {
+    // Ctrl-C leaves no temporary output file.
+    graphprof::InstallInterruptHandlers();
+    o.exit_when_done = true;
+    return cli::RunMerge(o, stdout, stderr);
+  }
+  const std::string full = FullProgram();
+  execv(full.c_str(), argv);
+  return cli::Fail(stderr, cli::kExitFailure,
+                   absl::StrCat("cannot start ", full, " (", std::strerror(errno),
+                                "): profiling needs profile_graph_full installed beside profile_graph"));
 }

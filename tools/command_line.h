@@ -1,0 +1,31 @@
+// profile_graph's command line: every flag is defined in command_line.cc
+// (the README's flag table is checked against that file), and parsed here
+// into CliOptions. No LibTorch: the merge front (profile_graph) and the
+// profiling program (profile_graph_full) parse the same way.
+#ifndef GRAPHPROF_TOOLS_COMMAND_LINE_H_
+#define GRAPHPROF_TOOLS_COMMAND_LINE_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "tools/cli_options.h"
+
+namespace graphprof::cli {
+
+struct Invocation {
+  bool help = false;  // --help, -h or --helpfull: print HelpText() and exit 0
+  CliOptions options;
+};
+
+// Parses argv (flags anywhere; `merge FILE...` or `check [FILE]` first among
+// the other arguments). InvalidArgument, in one sentence, for a usage error
+// (exit kExitUsage). Relative paths are the user's under `bazel run` too.
+// A --trace pattern is left as given (ResolveTracePattern expands it).
+absl::StatusOr<Invocation> ParseCommandLine(int argc, char** argv);
+
+// --help's text: the three forms of the command and every flag.
+std::string HelpText();
+
+}  // namespace graphprof::cli
+
+#endif  // GRAPHPROF_TOOLS_COMMAND_LINE_H_

@@ -1,0 +1,45 @@
+// profile_graph_full: profile_graph with LibTorch, for everything it does
+// (profiling, A/B, check, merge, --workers). Users run `profile_graph`, the
+// front without LibTorch (profile_graph.cc), which merges reports itself
+// and starts this program, beside it, for the rest.
+#include <unistd.h>
+
+#include <cstdio>
+#include <ctime>
+
+#include "absl/status/status.h"
+#include "common/big_stack.h"
+#include "common/interrupt.h"
+#include "tools/cli_options.h"
+#include "tools/command_line.h"
+#include "tools/merge_command.h"
+#include "tools/profile_command.h"
+#include "tools/trace_pattern.h"
+
+namespace {
+
+int Main(int argc, char** argv) {
+  namespace cli = graphprof::cli;
+  // Ctrl-C leaves no temporary output file and no half-drawn progress line.
+  graphprof::InstallInterruptHandlers();
+  absl::StatusOr<cli::Invocation> invocation = cli::ParseCommandLine(argc, argv);
+  if (!invocation.ok()) return cli::Fail(stderr, cli::kExitUsage, invocation.status());
+  if (invocation->help) {
+    std::fputs(cli::HelpText().c_str(), stdout);
+    return cli::kExitOk;
+  }
+  cli::CliOptions& o = invocation->options;
+  o.exit_when_done = true;
+  if (!o.merge.empty()) return cli::RunMerge(o, stdout, stderr);
+  if (absl::Status trace = cli::ResolveTracePattern(o, std::time(nullptr), getpid()); !trace.ok()) {
+    return cli::Fail(stderr, absl::IsInvalidArgument(trace) ? cli::kExitUsage : cli::kExitFailure, trace);
+  }
+  return cli::RunProfileGraph(o, stdout, stderr);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Deep graphs make LibTorch's parser and native executor recurse deeply.
+  return graphprof::RunWithStack(graphprof::kBigStackBytes, [&] { return Main(argc, argv); });
+}
