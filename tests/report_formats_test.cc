@@ -432,6 +432,37 @@ TEST(StreamedRenderingsTest, SameBytesAsTheWholeString) {
   EXPECT_GT(chunks, 10);
 }
 
+// Big reports render their nodes on two threads (blocks of 256, the odd
+// ones on a helper): the text is byte for byte one thread's, into a string,
+// through a sink of tiny chunks and HTML-safe, for 1 block up to several.
+TEST(ReportJsonTest, NodesRenderedOnTwoThreadsGiveTheSameText) {
+  for (int n : {3, 300, 1100}) {
+    std::string ir = "graph(%x : Tensor):\n  %v0 : Tensor = aten::relu(%x)\n";
+    for (int i = 1; i < n; ++i) absl::StrAppend(&ir, "  %v", i, " : Tensor = aten::relu(%v", i - 1, ")\n");
+    absl::StrAppend(&ir, "  return (%v", n - 1, ")\n");
+    const Report report = ProfileOnTestClock(ir, {torch::ones({3})}, 3);
+    ASSERT_EQ(report.nodes.size(), static_cast<size_t>(n));
+    for (bool html_safe : {false, true}) {
+      std::string one, two, streamed;
+      JsonWriter w1(&one, html_safe);
+      WriteReportJson(report, w1, /*parallel_nodes=*/std::numeric_limits<size_t>::max());
+      JsonWriter w2(&two, html_safe);
+      WriteReportJson(report, w2, /*parallel_nodes=*/1);
+      EXPECT_EQ(two, one) << n << " nodes";
+      TextSink sink(
+          [&](absl::string_view bytes) {
+            streamed.append(bytes.data(), bytes.size());
+            return absl::OkStatus();
+          },
+          /*chunk_bytes=*/5);
+      JsonWriter w3(&sink, html_safe);
+      WriteReportJson(report, w3, /*parallel_nodes=*/1);
+      ASSERT_TRUE(sink.Finish().ok());
+      EXPECT_EQ(streamed, one) << n << " nodes, streamed";
+    }
+  }
+}
+
 TEST(OutputFileTest, StreamedOutputsAreWrittenWholeAndTogether) {
   const std::string dir = testing::TempDir("output_file_streamed");
   const std::string a = dir + "/a.json", b = dir + "/b.json";

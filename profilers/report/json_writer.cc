@@ -92,6 +92,17 @@ void JsonWriter::BeforeValue() {
   }
 }
 
+void JsonWriter::RenderedElements(absl::string_view text) {
+  if (text.empty()) return;
+  if (!has_element_.empty()) {
+    if (has_element_.back()) out_->push_back(',');
+    has_element_.back() = true;
+  }
+  pending_newline_ = false;
+  out_->append(text.data(), text.size());
+  Chunk();
+}
+
 void JsonWriter::BeginObject() {
   BeforeValue();
   out_->push_back('{');

@@ -62,6 +62,12 @@ class JsonWriter {
     if (sink_ != nullptr) sink_->Chunk();
   }
 
+  // Array elements rendered by another JsonWriter (same html_safe) into a
+  // string after its BeginArray(), with that '[' removed: appended as this
+  // array's next elements, the same text as writing them here.
+  void RenderedElements(absl::string_view text);
+  bool html_safe() const { return html_safe_; }
+
   // `text` escaped as a JSON string, quotes included.
   static std::string Quote(absl::string_view text, bool html_safe = false);
 

@@ -201,16 +201,22 @@ double Report::CoverageOf(int m) const {
   const std::vector<int64_t>& run_total = metrics[m].run_total;
   const std::vector<int64_t>& unattributed = metrics[m].unattributed;
   if (run_total.empty()) return 0;
+  // Node by node, each run's sum in its own accumulator: the same additions
+  // in the same order as run by run, but each node's series is read once,
+  // in order (a merge of 64 reports: 640 runs x 10k nodes).
+  std::vector<double> inside(run_total.size(), 0.0);
+  for (size_t r = 0; r < run_total.size() && r < unattributed.size(); ++r) {
+    inside[r] = static_cast<double>(unattributed[r]);
+  }
+  for (const NodeRecord& node : nodes) {
+    if (node.identity.parent >= 0 || node.metrics.size() <= static_cast<size_t>(m)) continue;
+    const std::vector<int64_t>& total = node.metrics[m].total;
+    const size_t runs = std::min(total.size(), run_total.size());
+    for (size_t r = 0; r < runs; ++r) inside[r] += static_cast<double>(total[r]);
+  }
   double sum = 0;
   for (size_t r = 0; r < run_total.size(); ++r) {
-    double inside = r < unattributed.size() ? static_cast<double>(unattributed[r]) : 0;
-    for (const NodeRecord& node : nodes) {
-      if (node.identity.parent < 0 && node.metrics.size() > static_cast<size_t>(m) &&
-          r < node.metrics[m].total.size()) {
-        inside += static_cast<double>(node.metrics[m].total[r]);
-      }
-    }
-    sum += run_total[r] > 0 ? inside / static_cast<double>(run_total[r]) : 0;
+    sum += run_total[r] > 0 ? inside[r] / static_cast<double>(run_total[r]) : 0;
   }
   return sum / static_cast<double>(run_total.size());
 }

@@ -2,9 +2,13 @@
 #include "profilers/report/report_json.h"
 
 #include <cmath>
+#include <condition_variable>
 #include <cstdint>
 #include <iterator>
+#include <mutex>
+#include <new>
 #include <optional>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -144,7 +148,107 @@ void WriteEvents(JsonWriter& w, const std::vector<TraceEvent>& events) {
 
 }  // namespace
 
-void WriteReportJson(const Report& report, JsonWriter& w) {
+namespace {
+
+// The nodes of a big report on two threads: a helper renders every other
+// block of kBlockNodes nodes into a string, at most kBlocksAhead blocks
+// ahead of the writer; this thread renders the other blocks straight into
+// the writer and appends the helper's in order. The text is what one thread
+// writes, in about half the time (a merge of 64 reports of a 10k-node graph
+// writes 50 MB), and at most a few blocks are held beside the sink's chunk.
+void WriteNodes(JsonWriter& w, const Report& report, size_t parallel_nodes) {
+  const std::vector<NodeRecord>& nodes = report.nodes;
+  if (nodes.size() < parallel_nodes || std::thread::hardware_concurrency() < 2) {
+    for (const NodeRecord& node : nodes) {
+      w.Newline();
+      WriteNode(w, report, node);
+    }
+    return;
+  }
+  constexpr size_t kBlockNodes = 256;
+  constexpr size_t kBlocksAhead = 4;
+  const size_t blocks = (nodes.size() + kBlockNodes - 1) / kBlockNodes;
+  struct Shared {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<std::optional<std::string>> rendered;
+    size_t written = 0;  // blocks written by this thread
+    bool stop = false;
+    bool out_of_memory = false;
+  } shared;
+  shared.rendered.resize(blocks);
+  const bool html_safe = w.html_safe();
+  std::thread helper([&] {
+    for (size_t b = 1; b < blocks; b += 2) {
+      {
+        std::unique_lock<std::mutex> lock(shared.mu);
+        shared.cv.wait(lock, [&] { return shared.stop || b <= shared.written + kBlocksAhead; });
+        if (shared.stop) return;
+      }
+      std::string text;
+      try {
+        JsonWriter h(&text, html_safe);
+        h.BeginArray();
+        for (size_t i = b * kBlockNodes; i < nodes.size() && i < (b + 1) * kBlockNodes; ++i) {
+          h.Newline();
+          WriteNode(h, report, nodes[i]);
+        }
+        text.erase(0, 1);  // the '['
+      } catch (const std::bad_alloc&) {
+        std::lock_guard<std::mutex> lock(shared.mu);
+        shared.out_of_memory = true;
+        shared.cv.notify_all();
+        return;
+      }
+      {
+        std::lock_guard<std::mutex> lock(shared.mu);
+        shared.rendered[b] = std::move(text);
+      }
+      shared.cv.notify_all();
+    }
+  });
+  // The helper is stopped and joined however this thread leaves (a sink
+  // that throws, out of memory).
+  struct Join {
+    Shared& shared;
+    std::thread& helper;
+    ~Join() {
+      {
+        std::lock_guard<std::mutex> lock(shared.mu);
+        shared.stop = true;
+      }
+      shared.cv.notify_all();
+      helper.join();
+    }
+  } join{shared, helper};
+  for (size_t b = 0; b < blocks; ++b) {
+    if (b % 2 == 0) {
+      for (size_t i = b * kBlockNodes; i < nodes.size() && i < (b + 1) * kBlockNodes; ++i) {
+        w.Newline();
+        WriteNode(w, report, nodes[i]);
+      }
+    } else {
+      std::string text;
+      {
+        std::unique_lock<std::mutex> lock(shared.mu);
+        shared.cv.wait(lock, [&] { return shared.rendered[b].has_value() || shared.out_of_memory; });
+        if (!shared.rendered[b].has_value()) throw std::bad_alloc();
+        text = *std::move(shared.rendered[b]);
+        shared.rendered[b].reset();
+      }
+      w.RenderedElements(text);
+    }
+    {
+      std::lock_guard<std::mutex> lock(shared.mu);
+      shared.written = b + 1;
+    }
+    shared.cv.notify_all();
+  }
+}
+
+}  // namespace
+
+void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes) {
   w.BeginObject();
   w.Key("schema_version"); w.Int(Report::kSchemaVersion);
   w.Key("model"); w.String(report.model);
@@ -277,10 +381,7 @@ void WriteReportJson(const Report& report, JsonWriter& w) {
   }
   w.Key("nodes");
   w.BeginArray();
-  for (const NodeRecord& node : report.nodes) {
-    w.Newline();
-    WriteNode(w, report, node);
-  }
+  WriteNodes(w, report, parallel_nodes);
   w.EndArray();
   w.Key("ir");
   w.BeginArray();

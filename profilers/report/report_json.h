@@ -54,6 +54,7 @@
 #ifndef GRAPHPROF_PROFILERS_REPORT_REPORT_JSON_H_
 #define GRAPHPROF_PROFILERS_REPORT_REPORT_JSON_H_
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -70,8 +71,10 @@ std::string ReportToJson(const Report& report);
 void StreamReportJson(const Report& report, TextSink& sink);
 
 // Writes the report as one JSON object (for documents that embed reports,
-// such as the A/B output).
-void WriteReportJson(const Report& report, JsonWriter& writer);
+// such as the A/B output). From `parallel_nodes` nodes on, the nodes are
+// rendered on two threads (the same text; tests lower it to check that).
+inline constexpr size_t kParallelJsonNodes = 4096;
+void WriteReportJson(const Report& report, JsonWriter& writer, size_t parallel_nodes = kParallelJsonNodes);
 
 absl::StatusOr<Report> ReportFromJson(absl::string_view json);
 
