@@ -23,11 +23,12 @@ std::string Gib(int64_t bytes) { return absl::StrFormat("%.1f GiB", static_cast<
 
 // Reads a regular file whole, once, into `out` (a std::string or std::vector<char>).
 template <typename Buffer>
-absl::Status ReadInto(const std::string& path, Buffer& out) {
+absl::Status ReadInto(const std::string& path, Buffer& out, size_t spare = 0) {
   absl::StatusOr<int64_t> size = RegularFileSize(path);
   if (!size.ok()) return size.status();
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) return OpenError(path, errno);
+  if (out.capacity() < static_cast<size_t>(*size) + spare) out.reserve(static_cast<size_t>(*size) + spare);
   out.resize(static_cast<size_t>(*size));
   const size_t got = out.empty() ? 0 : std::fread(out.data(), 1, out.size(), file);
   const bool failed = std::ferror(file) != 0;
@@ -56,7 +57,7 @@ absl::StatusOr<int64_t> RegularFileSize(const std::string& path) {
   return static_cast<int64_t>(st.st_size);
 }
 
-absl::Status ReadFileInto(const std::string& path, std::string& out) { return ReadInto(path, out); }
+absl::Status ReadFileInto(const std::string& path, std::string& out, size_t spare) { return ReadInto(path, out, spare); }
 absl::Status ReadFileInto(const std::string& path, std::vector<char>& out) { return ReadInto(path, out); }
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {

@@ -3,6 +3,7 @@
 #ifndef GRAPHPROF_COMMON_READ_FILE_H_
 #define GRAPHPROF_COMMON_READ_FILE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,8 +24,10 @@ absl::StatusOr<int64_t> RegularFileSize(const std::string& path);
 // Reads a whole regular file once (checked as RegularFileSize does); a short
 // read is DataLoss.
 absl::StatusOr<std::string> ReadFile(const std::string& path);
-// The same into `out`, reusing its capacity (many files read in turn).
-absl::Status ReadFileInto(const std::string& path, std::string& out);
+// The same into `out`, reusing its capacity (many files read in turn),
+// with at least `spare` bytes allocated beyond its end (for parsers that
+// read past the text, such as simdjson).
+absl::Status ReadFileInto(const std::string& path, std::string& out, size_t spare = 0);
 absl::Status ReadFileInto(const std::string& path, std::vector<char>& out);
 
 }  // namespace graphprof

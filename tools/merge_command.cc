@@ -21,11 +21,11 @@
 namespace graphprof::cli {
 namespace {
 
-// One merge input read and parsed into `buffer` (reused: no fresh 10 MB
-// buffer, and no page faults, per report). Errors name the file.
+// One merge input read into `buffer` (reused: no fresh 10 MB buffer, and
+// no page faults, per report) and parsed in place. Errors name the file.
 absl::StatusOr<Report> ReadMergeInput(const std::string& path, std::string& buffer) {
-  if (absl::Status read = ReadFileInto(path, buffer); !read.ok()) return read;
-  absl::StatusOr<Report> report = ReportFromJson(buffer);
+  if (absl::Status read = ReadFileInto(path, buffer, kJsonPadding); !read.ok()) return read;
+  absl::StatusOr<Report> report = ReportFromPaddedJson(buffer);
   if (!report.ok()) return absl::Status(report.status().code(), absl::StrCat(path, ": ", report.status().message()));
   return report;
 }

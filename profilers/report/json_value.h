@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 
 namespace graphprof::json_internal {
@@ -199,7 +200,8 @@ class Members {
     return nullptr;
   }
 
-  std::vector<Member> members_;
+  // Inline up to 40 members (a node has about 30): no allocation per object.
+  absl::InlinedVector<Member, 40> members_;
   mutable size_t next_ = 0;
 };
 

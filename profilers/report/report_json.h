@@ -77,6 +77,11 @@ inline constexpr size_t kParallelJsonNodes = 4096;
 void WriteReportJson(const Report& report, JsonWriter& writer, size_t parallel_nodes = kParallelJsonNodes);
 
 absl::StatusOr<Report> ReportFromJson(absl::string_view json);
+// The same for text followed by at least kJsonPadding readable bytes (any
+// values; e.g. ReadFileInto(path, text, kJsonPadding)): parsed in place,
+// without copying it (a merge reads hundreds of MB).
+inline constexpr size_t kJsonPadding = 64;
+absl::StatusOr<Report> ReportFromPaddedJson(absl::string_view json);
 
 // Ceilings::bandwidth as JSON: [[bytes, GB/s], ...], smallest working set
 // first (the report's "bandwidth" and the HTML roofline's).

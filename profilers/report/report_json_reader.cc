@@ -155,15 +155,19 @@ std::vector<TraceEvent> EventsFromJson(const Json& j, const char* key) {
 
 }  // namespace
 
-absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
-  // The parser and its tape live while the report is read; the text is
-  // copied once into simdjson's padded buffer. A thread keeps its parser
-  // for reports up to 16 MB, so that reading many (merge) reuses the tape's
-  // memory instead of faulting in a new one each time; a bigger report gets
-  // a parser of its own, freed afterwards.
+namespace {
+
+// Parses `text`; `padded`: kJsonPadding readable bytes follow it, so
+// simdjson reads it in place instead of from a padded copy.
+absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place) {
+  static_assert(kJsonPadding >= simdjson::SIMDJSON_PADDING, "simdjson reads further past the text");
+  // The parser and its tape live while the report is read. A thread keeps
+  // its parser for reports up to 16 MB, so that reading many (merge) reuses
+  // the tape's memory instead of faulting in a new one each time; a bigger
+  // report gets a parser of its own, freed afterwards.
   // (A parser holds several times the document: 16 MB keeps it near 200 MB.)
-  // The padded copy of the text is kept the same way: a fresh 10 MB buffer
-  // per report cost more in page faults than the copy itself.
+  // Text without padding is copied into a padded buffer, kept the same way:
+  // a fresh 10 MB buffer per report cost more in page faults than the copy.
   constexpr size_t kKeptParserBytes = size_t{16} << 20;
   thread_local dom::parser kept;
   thread_local std::vector<char> kept_text;
@@ -171,14 +175,18 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
   std::vector<char> own_text;
   const bool keep = text.size() <= kKeptParserBytes;
   dom::parser& parser = keep ? kept : own.emplace();
-  std::vector<char>& padded = keep ? kept_text : own_text;
   dom::element root;
   // A UTF-8 byte order mark (editors write one) is not JSON; skip it.
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-  if (padded.size() < text.size() + simdjson::SIMDJSON_PADDING) padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
-  std::copy(text.begin(), text.end(), padded.begin());
-  std::fill_n(padded.begin() + text.size(), simdjson::SIMDJSON_PADDING, '\0');
-  if (const simdjson::error_code error = parser.parse(padded.data(), text.size(), false).get(root);
+  const char* data = text.data();
+  if (!padded_in_place) {
+    std::vector<char>& padded = keep ? kept_text : own_text;
+    if (padded.size() < text.size() + simdjson::SIMDJSON_PADDING) padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
+    std::copy(text.begin(), text.end(), padded.begin());
+    std::fill_n(padded.begin() + text.size(), simdjson::SIMDJSON_PADDING, '\0');
+    data = padded.data();
+  }
+  if (const simdjson::error_code error = parser.parse(data, text.size(), false).get(root);
       error != simdjson::SUCCESS) {
     return absl::InvalidArgumentError(absl::StrCat("report is not valid JSON (", simdjson::error_message(error), ")"));
   }
@@ -346,5 +354,11 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view text) {
     return absl::InvalidArgumentError(absl::StrCat("malformed report JSON: ", e.what()));
   }
 }
+
+}  // namespace
+
+absl::StatusOr<Report> ReportFromJson(absl::string_view json) { return ParseReport(json, false); }
+
+absl::StatusOr<Report> ReportFromPaddedJson(absl::string_view json) { return ParseReport(json, true); }
 
 }  // namespace graphprof
