@@ -3,6 +3,7 @@
 
 #include <pybind11/stl.h>
 
+#include <iterator>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -13,28 +14,40 @@
 namespace graphprof::python {
 namespace {
 
-// The verdict columns of a diff table (the same names as its CSV and JSON).
+// A comparison's statistics as Python sees them, one table for both shapes:
+// a dict per row (StatsDict) and a column per field in diff tables
+// (StatsColumns, the same names as the CSV and JSON; only `in_columns`).
+struct StatsField {
+  const char* name;
+  py::object (*value)(const RowComparison&);
+  bool in_columns;
+};
+const StatsField kStatsFields[] = {
+    {"verdict", [](const RowComparison& s) -> py::object { return py::str(VerdictName(s.verdict)); }, true},
+    {"change", [](const RowComparison& s) -> py::object { return py::float_(s.change); }, true},
+    {"change_low", [](const RowComparison& s) -> py::object { return py::float_(s.change_low); }, true},
+    {"change_high", [](const RowComparison& s) -> py::object { return py::float_(s.change_high); }, true},
+    {"p", [](const RowComparison& s) -> py::object { return py::float_(s.p); }, true},
+    {"q", [](const RowComparison& s) -> py::object { return py::float_(s.q); }, true},
+    {"base_median_us", [](const RowComparison& s) -> py::object { return py::float_(s.base_median / 1e3); }, true},
+    {"current_median_us", [](const RowComparison& s) -> py::object { return py::float_(s.current_median / 1e3); }, true},
+    {"base_mean_us", [](const RowComparison& s) -> py::object { return py::float_(s.base_mean / 1e3); }, false},
+    {"current_mean_us", [](const RowComparison& s) -> py::object { return py::float_(s.current_mean / 1e3); }, false},
+    {"reason", [](const RowComparison& s) -> py::object { return py::str(s.reason); }, false},
+};
+
+// The verdict columns of a diff table.
 struct StatsColumns {
-  py::list verdict, change, change_low, change_high, p, q, base_median_us, current_median_us;
+  py::list columns[std::size(kStatsFields)];
   void Append(const RowComparison& s) {
-    verdict.append(VerdictName(s.verdict));
-    change.append(s.change);
-    change_low.append(s.change_low);
-    change_high.append(s.change_high);
-    p.append(s.p);
-    q.append(s.q);
-    base_median_us.append(s.base_median / 1e3);
-    current_median_us.append(s.current_median / 1e3);
+    for (size_t f = 0; f < std::size(kStatsFields); ++f) {
+      if (kStatsFields[f].in_columns) columns[f].append(kStatsFields[f].value(s));
+    }
   }
   void Into(py::dict& out) const {
-    out["verdict"] = verdict;
-    out["change"] = change;
-    out["change_low"] = change_low;
-    out["change_high"] = change_high;
-    out["p"] = p;
-    out["q"] = q;
-    out["base_median_us"] = base_median_us;
-    out["current_median_us"] = current_median_us;
+    for (size_t f = 0; f < std::size(kStatsFields); ++f) {
+      if (kStatsFields[f].in_columns) out[kStatsFields[f].name] = columns[f];
+    }
   }
 };
 
@@ -187,17 +200,7 @@ std::string RenderText(const Report& report, const std::string& group_by, int to
 
 py::dict StatsDict(const RowComparison& s) {
   py::dict out;
-  out["verdict"] = VerdictName(s.verdict);
-  out["change"] = s.change;
-  out["change_low"] = s.change_low;
-  out["change_high"] = s.change_high;
-  out["p"] = s.p;
-  out["q"] = s.q;
-  out["base_median_us"] = s.base_median / 1e3;
-  out["current_median_us"] = s.current_median / 1e3;
-  out["base_mean_us"] = s.base_mean / 1e3;
-  out["current_mean_us"] = s.current_mean / 1e3;
-  out["reason"] = s.reason;
+  for (const StatsField& field : kStatsFields) out[field.name] = field.value(s);
   return out;
 }
 
