@@ -1,15 +1,19 @@
 #include "tools/command_line.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "common/interrupt.h"
 #include "tools/flag_parser.h"
+#include "tools/merge_command.h"
 
 ABSL_FLAG(std::string, model, "", "TorchScript module file (.pt) saved by torch.jit.save or Module::save");
 ABSL_FLAG(std::string, zoo, "", "built-in model: resnet18 (default), mlp, gcn, transformer, control_flow, tiny1000");
@@ -221,6 +225,21 @@ absl::StatusOr<Invocation> ParseCommandLine(int argc, char** argv) {
   if (!group_by.ok()) return absl::InvalidArgumentError(absl::StrCat("--group_by: ", group_by.status().message()));
   o.group_by = *group_by;
   return invocation;
+}
+
+std::optional<int> RunCommandsWithoutLibTorch(int argc, char** argv, CliOptions& options) {
+  // Ctrl-C leaves no temporary output file and no half-drawn progress line.
+  InstallInterruptHandlers();
+  absl::StatusOr<Invocation> invocation = ParseCommandLine(argc, argv);
+  if (!invocation.ok()) return Fail(stderr, kExitUsage, invocation.status());
+  if (invocation->help) {
+    std::fputs(HelpText().c_str(), stdout);
+    return kExitOk;
+  }
+  options = std::move(invocation->options);
+  options.exit_when_done = true;
+  if (!options.merge.empty()) return RunMerge(options, stdout, stderr);
+  return std::nullopt;
 }
 
 }  // namespace graphprof::cli

@@ -5,6 +5,7 @@
 #ifndef GRAPHPROF_TOOLS_COMMAND_LINE_H_
 #define GRAPHPROF_TOOLS_COMMAND_LINE_H_
 
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -25,6 +26,13 @@ absl::StatusOr<Invocation> ParseCommandLine(int argc, char** argv);
 
 // --help's text: the three forms of the command and every flag.
 std::string HelpText();
+
+// What both programs (the front and profile_graph_full) do first, none of
+// it with LibTorch: parse argv into `options` (a usage error: one line on
+// stderr, kExitUsage), answer --help, run `merge` (with Ctrl-C leaving no
+// temporary file). Returns the exit code when that was the whole command,
+// nullopt when profiling is to follow with `options`.
+std::optional<int> RunCommandsWithoutLibTorch(int argc, char** argv, CliOptions& options);
 
 }  // namespace graphprof::cli
 

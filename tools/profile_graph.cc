@@ -16,14 +16,13 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "common/interrupt.h"
 #include "tools/cli_options.h"
 #include "tools/command_line.h"
-#include "tools/merge_command.h"
 
 namespace {
 
@@ -46,19 +45,8 @@ std::string FullProgram() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::StatusOr<cli::Invocation> invocation = cli::ParseCommandLine(argc, argv);
-  if (!invocation.ok()) return cli::Fail(stderr, cli::kExitUsage, invocation.status());
-  if (invocation->help) {
-    std::fputs(cli::HelpText().c_str(), stdout);
-    return cli::kExitOk;
-  }
-  cli::CliOptions& o = invocation->options;
-  if (!o.merge.empty()) {
-    // Ctrl-C leaves no temporary output file.
-    graphprof::InstallInterruptHandlers();
-    o.exit_when_done = true;
-    return cli::RunMerge(o, stdout, stderr);
-  }
+  cli::CliOptions options;
+  if (std::optional<int> code = cli::RunCommandsWithoutLibTorch(argc, argv, options)) return *code;
   const std::string full = FullProgram();
   execv(full.c_str(), argv);
   return cli::Fail(stderr, cli::kExitFailure,

@@ -6,13 +6,12 @@
 
 #include <cstdio>
 #include <ctime>
+#include <optional>
 
 #include "absl/status/status.h"
 #include "common/big_stack.h"
-#include "common/interrupt.h"
 #include "tools/cli_options.h"
 #include "tools/command_line.h"
-#include "tools/merge_command.h"
 #include "tools/profile_command.h"
 #include "tools/trace_pattern.h"
 
@@ -20,17 +19,8 @@ namespace {
 
 int Main(int argc, char** argv) {
   namespace cli = graphprof::cli;
-  // Ctrl-C leaves no temporary output file and no half-drawn progress line.
-  graphprof::InstallInterruptHandlers();
-  absl::StatusOr<cli::Invocation> invocation = cli::ParseCommandLine(argc, argv);
-  if (!invocation.ok()) return cli::Fail(stderr, cli::kExitUsage, invocation.status());
-  if (invocation->help) {
-    std::fputs(cli::HelpText().c_str(), stdout);
-    return cli::kExitOk;
-  }
-  cli::CliOptions& o = invocation->options;
-  o.exit_when_done = true;
-  if (!o.merge.empty()) return cli::RunMerge(o, stdout, stderr);
+  cli::CliOptions o;
+  if (std::optional<int> code = cli::RunCommandsWithoutLibTorch(argc, argv, o)) return *code;
   if (absl::Status trace = cli::ResolveTracePattern(o, std::time(nullptr), getpid()); !trace.ok()) {
     return cli::Fail(stderr, absl::IsInvalidArgument(trace) ? cli::kExitUsage : cli::kExitFailure, trace);
   }
