@@ -3,7 +3,14 @@
 # //profilers/report:html_assets_cc).
 file(READ "${HTML}/template.html" _template)
 file(READ "${HTML}/report.css" _style)
-file(READ "${HTML}/report.js" _script)
+# The script: the files html/scripts.txt lists, in order, inside one function.
+file(STRINGS "${HTML}/scripts.txt" _names REGEX "^[^#]")
+set(_script "(function () {\n  'use strict';\n")
+foreach(_name IN LISTS _names)
+  file(READ "${HTML}/${_name}" _part)
+  string(APPEND _script "${_part}")
+endforeach()
+string(APPEND _script "})();\n")
 file(WRITE "${OUT}.tmp"
   "// Generated from profilers/report/html/ by cmake/embed_html.cmake.\n"
   "#include \"profilers/report/html_assets.h\"\n"

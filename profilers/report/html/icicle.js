@@ -1,0 +1,164 @@
+  // graphprof HTML report, icicle.js: The module icicle (Icicle) and its section.
+  // One of the files scripts.txt lists, concatenated in that order inside one
+  // function by the build (profilers/report/BUILD, cmake/embed_html.cmake).
+  // ---------------------------------------------------------------- icicle
+  class Icicle {
+    constructor(tree, container, crumbs, resetBtn) {
+      this.container = container;
+      this.crumbs = crumbs;
+      this.resetBtn = resetBtn;
+      this.rowH = 22;
+      this.root = this.normalize(tree, null, 0);
+      this.byPath = new Map();
+      const stack = [this.root];
+      while (stack.length) {
+        const n = stack.pop();
+        if (!this.byPath.has(n.path)) this.byPath.set(n.path, n);
+        for (const c of n.children) stack.push(c);
+      }
+      // colour: by top-level module (child of the root)
+      this.root.children.forEach((c, i) => this.paint(c, PALETTE[i % PALETTE.length]));
+      this.root.color = '#94a3b8';
+      this.zoomNode = this.root;
+      this.charW = textWidth('abcdefghijklmnopqrstuvwxyz0123456789._', `11px ${getComputedStyleFont()}`) / 38;
+      container.addEventListener('mousemove', (e) => this.onHover(e));
+      container.addEventListener('mouseleave', () => tooltip.hide());
+      container.addEventListener('click', (e) => {
+        const r = e.target.closest('rect[data-path]');
+        if (!r) return;
+        const node = this.byPath.get(r.getAttribute('data-path'));
+        if (!node) return;
+        if (node === this.zoomNode && node.parent) this.zoom(node.parent);
+        else this.zoom(node);
+      });
+      resetBtn.addEventListener('click', () => this.zoom(this.root));
+    }
+
+    normalize(t, parent, depth) {
+      const n = {
+        name: asStr(t && t.name), path: asStr(t && t.path), time: isNum(t && t.time_ns) ? Math.max(0, t.time_ns) : 0,
+        self: isNum(t && t.self_ns) ? t.self_ns : null, nodes: isNum(t && t.nodes) ? t.nodes : null,
+        parent, depth, children: [], color: null,
+      };
+      if (!n.name) n.name = parent ? n.path.split('.').pop() : '(root)';
+      if (depth < 200) for (const c of asArray(t && t.children)) if (c && typeof c === 'object') n.children.push(this.normalize(c, n, depth + 1));
+      return n;
+    }
+
+    paint(n, base) {
+      const stack = [[n, 0]];
+      while (stack.length) {
+        const [x, k] = stack.pop();
+        x.color = mix(base, Math.min(0.62, k * 0.16));
+        for (const c of x.children) stack.push([c, k + 1]);
+      }
+    }
+
+    shortName(n) {
+      return /^\d+$/.test(n.name) && n.parent && n.parent.parent ? `${n.parent.name}.${n.name}` : n.name;
+    }
+
+    zoom(node) {
+      this.zoomNode = node;
+      tooltip.hide();
+      this.render();
+    }
+
+    render() {
+      const c = this.container;
+      const width = Math.max(200, c.clientWidth || 1000);
+      this.width = width;
+      const root = this.zoomNode;
+      const rowH = this.rowH;
+      const scale = root.time > 0 ? width / root.time : 0;
+      const g = svg('g');
+      let maxDepth = 0;
+      const rootDepth = root.depth;
+      const charW = this.charW;
+      // iterative DFS; children are packed from the left in execution order
+      const stack = [[root, 0]];
+      while (stack.length) {
+        const [n, x] = stack.pop();
+        const w = n.time * scale;
+        if (w < 1 && n !== root) continue;
+        const d = n.depth - rootDepth;
+        if (d > maxDepth) maxDepth = d;
+        const y = d * rowH;
+        const rw = Math.max(1, n === root ? width : w);
+        const rect = svg('rect', {
+          x: x.toFixed(2), y, width: Math.max(0.5, rw - 0.5).toFixed(2), height: rowH - 1,
+          fill: n.color || '#94a3b8', 'data-path': n.path, class: n === root && n.parent ? 'ic-root' : null,
+        });
+        g.appendChild(rect);
+        const maxChars = Math.floor((rw - 8) / charW);
+        if (maxChars >= 3) {
+          let label = n === this.root ? '(root)' : (n === root ? n.path : this.shortName(n));
+          const t = `${label}  ${fmtNs(n.time)}`;
+          if (t.length <= maxChars) label = t;
+          else if (label.length > maxChars) label = `${label.slice(0, maxChars - 1)}\u2026`;
+          const text = svg('text', { x: (x + 4).toFixed(2), y: y + (rowH - 1) / 2 });
+          text.textContent = label;
+          g.appendChild(text);
+        }
+        let cx = x;
+        const kids = [];
+        for (const ch of n.children) { kids.push([ch, cx]); cx += ch.time * scale; }
+        for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+      }
+      const height = (maxDepth + 1) * rowH;
+      const s = svg('svg', { width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'module time icicle chart' });
+      s.appendChild(g);
+      clear(c);
+      c.appendChild(s);
+      this.renderCrumbs();
+    }
+
+    renderCrumbs() {
+      const cr = this.crumbs;
+      clear(cr);
+      const chain = [];
+      for (let n = this.zoomNode; n; n = n.parent) chain.unshift(n);
+      chain.forEach((n, i) => {
+        if (i) cr.appendChild(h('span', { class: 'sep', text: '\u203a' }));
+        const label = n.parent ? n.name : '(root)';
+        if (i === chain.length - 1) cr.appendChild(h('span', { class: 'cur', text: label }));
+        else cr.appendChild(h('button', { type: 'button', text: label, 'data-path': null, onclick: () => this.zoom(n) }));
+      });
+      this.resetBtn.disabled = this.zoomNode === this.root;
+    }
+
+    onHover(e) {
+      const r = e.target.closest && e.target.closest('rect[data-path]');
+      if (!r) { tooltip.hide(); return; }
+      const n = this.byPath.get(r.getAttribute('data-path'));
+      if (!n) { tooltip.hide(); return; }
+      const total = this.root.time;
+      const rows = [
+        ['time', `${fmtUs(n.time / 1e3)} us (${fmtNs(n.time)})`],
+        ['of run', total > 0 ? fmtPct(100 * n.time / total) : '-'],
+      ];
+      if (n.parent && n.parent.time > 0) rows.push(['of parent', fmtPct(100 * n.time / n.parent.time)]);
+      if (n.self != null) rows.push(['self', `${fmtUs(n.self / 1e3)} us`]);
+      if (n.nodes != null) rows.push(['nodes', n.nodes.toLocaleString('en-US')]);
+      rows.push(['', n === this.zoomNode ? (n.parent ? 'click to zoom out' : '') : 'click to zoom in']);
+      tooltip.show(n.path || '(root)', rows, e.clientX, e.clientY);
+    }
+  }
+
+  function renderIcicle(main, d) {
+    const { el, head } = section('icicle-section', 'Module time', 'icicle chart: width = time, rows = module depth');
+    main.appendChild(el);
+    guarded('icicle', el, () => {
+      const t = d.tree;
+      if (!t || typeof t !== 'object') { el.appendChild(h('div', { class: 'gp-empty', text: 'No module tree in this report.' })); return; }
+      const crumbs = h('nav', { class: 'ic-crumbs', id: 'icicle-crumbs', 'aria-label': 'icicle zoom path' });
+      const reset = h('button', { class: 'gp-btn', type: 'button', id: 'icicle-reset', text: 'Reset zoom' });
+      head.append(h('span', { class: 'gp-spacer' }), h('span', { class: 'gp-hint', text: 'click a box to zoom \u00b7 click the top box to zoom out' }), reset);
+      const box = h('div', { id: 'icicle' });
+      el.appendChild(h('div', { class: 'ic-wrap' }, h('div', { style: 'margin-bottom:8px' }, crumbs), box));
+      const ic = new Icicle(t, box, crumbs, reset);
+      app.icicle = ic;
+      ic.render();
+    });
+  }
+

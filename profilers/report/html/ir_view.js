@@ -1,0 +1,171 @@
+  // graphprof HTML report, ir_view.js: The annotated IR (IrView) and its section.
+  // One of the files scripts.txt lists, concatenated in that order inside one
+  // function by the build (profilers/report/BUILD, cmake/embed_html.cmake).
+  // ---------------------------------------------------------------- IR
+  class IrView {
+    constructor(lines, host) {
+      this.lines = lines;
+      this.lineH = 18;
+      this.hl = null;
+      this.lineByNode = new Map();
+      let maxShare = 0; let maxLen = 0;
+      for (let i = 0; i < lines.length; i++) {
+        const l = lines[i];
+        if (isNum(l[1]) && l[1] >= 0 && !this.lineByNode.has(l[1])) this.lineByNode.set(l[1], i);
+        if (isNum(l[2]) && l[2] > maxShare) maxShare = l[2];
+        if (l[0].length > maxLen) maxLen = l[0].length;
+      }
+      this.maxShare = maxShare;
+      this.inner = h('div', { class: 'ir-inner' });
+      this.inner.style.height = `${lines.length * this.lineH}px`;
+      this.inner.style.minWidth = `calc(${Math.min(maxLen, 2000) + 2}ch + 140px)`;
+      this.scroll = h('div', { class: 'ir-scroll', id: 'ir' }, this.inner);
+      this.scroll.style.height = `${Math.min(560, lines.length * this.lineH + 18)}px`;
+      host.appendChild(this.scroll);
+      this.rendered = [-1, -1];
+      let raf = 0;
+      this.scroll.addEventListener('scroll', () => {
+        if (raf) return;
+        raf = requestAnimationFrame(() => { raf = 0; this.render(); });
+      }, { passive: true });
+      this.inner.addEventListener('click', (e) => {
+        const el = e.target.closest('.ir-line[data-line-node]');
+        if (!el) return;
+        const id = Number(el.getAttribute('data-line-node'));
+        this.highlight(id, false);
+        selectNode(id, 'ir');
+      });
+      this.inner.addEventListener('mousemove', (e) => {
+        const el = e.target.closest('.ir-line[data-line-node]');
+        if (!el) { tooltip.hide(); return; }
+        const id = Number(el.getAttribute('data-line-node'));
+        const x = app.nodeIndex.get(id);
+        const l = this.lines[Number(el.getAttribute('data-line'))];
+        const rows = [['share', isNum(l[2]) ? fmtPct(100 * l[2]) : '-']];
+        if (x) { if (isNum(x.mean_us)) rows.unshift(['time', `${fmtUs(x.mean_us)} us`]); if (x.module) rows.push(['module', x.module]); }
+        rows.push(['', 'click to find the node row']);
+        tooltip.show(`#${id} ${x ? x.name : ''}`, rows, e.clientX, e.clientY);
+      });
+      this.inner.addEventListener('mouseleave', () => tooltip.hide());
+    }
+
+    // Annotation for node lines that come without one ("  # 12.3 us 0.45% (x8) | module"), built
+    // from the node table, so the data may carry bare IR lines to save space.
+    annotation(id) {
+      const x = app.nodeIndex.get(id);
+      if (!x || !isNum(x.mean_us)) return '';
+      let a = `${fmtUs(x.mean_us)} us`;
+      if (isNum(x.percent)) a += ` ${x.percent.toFixed(2)}%`;
+      if (isNum(x.calls) && x.calls !== 1) a += ` (x${x.calls})`;
+      if (x.module) a += ` | ${x.module}`;
+      return a;
+    }
+
+    lineOf(id) { const i = this.lineByNode.get(id); return i === undefined ? -1 : i; }
+
+    heat(share) {
+      if (!isNum(share) || share <= 0 || this.maxShare <= 0) return 0;
+      return Math.sqrt(Math.min(1, share / this.maxShare));
+    }
+
+    render(force) {
+      const n = this.lines.length;
+      const st = this.scroll.scrollTop;
+      const vh = this.scroll.clientHeight || 500;
+      const over = 20;
+      const start = Math.max(0, Math.floor(st / this.lineH) - over);
+      const end = Math.min(n, Math.ceil((st + vh) / this.lineH) + over);
+      if (!force && start === this.rendered[0] && end === this.rendered[1]) return;
+      this.rendered = [start, end];
+      const frag = document.createDocumentFragment();
+      const digits = String(n).length;
+      for (let i = start; i < end; i++) {
+        const [text, node, share] = this.lines[i];
+        const el = document.createElement('div');
+        el.className = 'ir-line';
+        el.style.top = `${i * this.lineH}px`;
+        el.setAttribute('data-line', String(i));
+        const hasNode = isNum(node) && node >= 0;
+        if (hasNode) {
+          el.setAttribute('data-line-node', String(node));
+          el.className += ' has-node';
+          if (node === this.hl) el.className += ' hl';
+        }
+        const heat = this.heat(share);
+        if (heat > 0.03) el.style.backgroundColor = `rgba(239, 68, 68, ${(0.55 * heat).toFixed(3)})`;
+        const ln = document.createElement('span');
+        ln.className = 'ln';
+        ln.textContent = String(i + 1).padStart(digits, ' ');
+        el.appendChild(ln);
+        const hb = document.createElement('span');
+        hb.className = hasNode ? 'hb' : 'hb none';
+        if (hasNode && heat > 0) {
+          const bar = document.createElement('i');
+          bar.style.width = `${Math.max(1, Math.round(40 * share / this.maxShare))}px`;
+          hb.appendChild(bar);
+        }
+        el.appendChild(hb);
+        const cut = hasNode ? text.lastIndexOf('  # ') : -1;
+        if (cut > 0) {
+          el.appendChild(document.createTextNode(text.slice(0, cut + 2)));
+          const ann = document.createElement('span');
+          ann.className = 'ann';
+          ann.textContent = text.slice(cut + 2);
+          el.appendChild(ann);
+        } else {
+          el.appendChild(document.createTextNode(text));
+          const gen = hasNode ? this.annotation(node) : '';
+          if (gen) {
+            const ann = document.createElement('span');
+            ann.className = 'ann';
+            ann.textContent = `  # ${gen}`;
+            el.appendChild(ann);
+          }
+        }
+        frag.appendChild(el);
+      }
+      clear(this.inner);
+      this.inner.appendChild(frag);
+    }
+
+    highlight(id, scroll) {
+      this.hl = id;
+      const i = this.lineOf(id);
+      if (scroll && i >= 0) {
+        const vh = this.scroll.clientHeight || 400;
+        const top = i * this.lineH;
+        if (top < this.scroll.scrollTop || top + this.lineH > this.scroll.scrollTop + vh) {
+          this.scroll.scrollTop = Math.max(0, top - vh / 2);
+        }
+        this.render(true);
+      }
+      for (const el of this.inner.querySelectorAll('.ir-line.hl')) el.classList.remove('hl');
+      if (i >= 0) {
+        const el = this.inner.querySelector(`.ir-line[data-line="${i}"]`);
+        if (el) el.classList.add('hl');
+      }
+    }
+  }
+
+  function renderIr(main, d) {
+    const { el, head } = section('ir-section', 'Annotated IR', 'background = share of run time');
+    main.appendChild(el);
+    guarded('IR', el, () => {
+      const lines = asArray(d.ir).filter(Array.isArray).map((l) => [asStr(l[0]), isNum(l[1]) ? l[1] : -1, isNum(l[2]) ? l[2] : 0]);
+      if (!lines.length) { el.appendChild(h('div', { class: 'gp-empty', text: 'No IR in this report.' })); return; }
+      head.append(h('span', { class: 'gp-spacer' }), h('span', { class: 'gp-sub', text: `${lines.length.toLocaleString('en-US')} lines` }),
+        h('span', { class: 'ir-legend' }, 'cold', h('span', { class: 'ramp' }), 'hot'),
+        h('span', { class: 'gp-hint', text: 'click a node line to find its table row' }));
+      const ir = new IrView(lines, el);
+      app.ir = ir;
+      ir.render(true);
+      let hot = -1;
+      for (let i = 0; i < lines.length; i++) if (lines[i][1] >= 0 && (hot < 0 || lines[i][2] > lines[hot][2])) hot = i;
+      if (hot >= 0 && lines[hot][2] > 0) {
+        head.appendChild(h('button', { class: 'gp-btn', type: 'button', id: 'ir-hottest', text: 'Hottest line', title: 'select the node with the largest share of run time',
+          onclick: () => selectNode(lines[hot][1], 'ir-hot') }));
+      }
+    });
+  }
+
+  // ---------------------------------------------------------------- tables

@@ -1,0 +1,106 @@
+  // graphprof HTML report, main.js: The tables section, the top bar, and start(): builds the page once the document is read.
+  // One of the files scripts.txt lists, concatenated in that order inside one
+  // function by the build (profilers/report/BUILD, cmake/embed_html.cmake).
+  const pendingShows = [];
+  function renderTables(main, d) {
+    const { el, head } = section('tables-section', 'Tables');
+    main.appendChild(el);
+    guarded('tables', el, () => {
+      const selbar = h('div', { class: 'gp-selbar', id: 'selection-bar' });
+      app.selbar = selbar;
+      const g = tableGroup('', d.tables || {}, ['node', 'kind', 'module', 'shape'],
+        { node: 'Nodes', kind: 'Kinds', module: 'Modules', shape: 'Shapes' },
+        { node: { onRowClick: (r, id) => { if (isNum(id)) selectNode(id, 'table'); } } });
+      app.tables = g;
+      app.nodeTable = g.views.get('node') || null;
+      if (!g.views.size) { el.appendChild(h('div', { class: 'gp-empty', text: 'No tables in this report.' })); return; }
+      head.appendChild(g.tabs);
+      el.appendChild(g.body);
+      if (app.nodeTable) el.appendChild(selbar);
+      updateSelbar();
+      g.select(g.views.has('node') ? 'node' : [...g.views.keys()][0]);
+    });
+  }
+
+  // ================================================================ main
+  function topbar(d) {
+    const s = (d && d.summary) || {};
+    const nav = h('nav', { class: 'gp-nav' });
+    const links = [['summary', 'Summary'], ['diff', 'Comparison'], ['icicle-section', 'Modules'], ['timeline-section', 'Timeline'], ['tables-section', 'Tables'], ['roofline-section', 'Roofline'], ['ir-section', 'IR']];
+    for (const [id, label] of links) {
+      if (id === 'diff' && !(d && d.diff)) continue;
+      if (id === 'roofline-section' && !(d && d.roofline)) continue;
+      const a = h('a', { href: `#${id}`, text: label });
+      a.addEventListener('click', (e) => { const t = document.getElementById(id); if (t) { e.preventDefault(); t.scrollIntoView({ block: 'start' }); } });
+      nav.appendChild(a);
+    }
+    return h('header', { class: 'gp-topbar' }, h('span', { class: 'gp-brand' }, h('span', { class: 'gp-logo' }), 'graphprof'),
+      h('span', { class: 'gp-topbar-model', text: asStr(s.model) }), nav);
+  }
+
+  function start() {
+    const t0 = performance.now();
+    const app0 = document.getElementById('app') || document.body.appendChild(h('div', { id: 'app' }));
+    clear(app0);
+    let d;
+    try {
+      d = readData();
+    } catch (e) {
+      console.error('graphprof: cannot read report data:', e);
+      app0.appendChild(h('div', { class: 'gp-error', text: `Cannot read the report data: ${e && e.message ? e.message : e}` }));
+      window.__graphprofReady = true;
+      return;
+    }
+    app.data = d;
+    const timings = { parse: Math.round(performance.now() - t0) };
+    let tm = performance.now();
+    const lap = (name) => { const now = performance.now(); timings[name] = Math.round(now - tm); tm = now; };
+    const tables = d.tables && typeof d.tables === 'object' ? d.tables : {};
+    app.nodeIndex = buildNodeIndex(normTable(tables.node));
+    app0.appendChild(topbar(d));
+    const main = h('main');
+    app0.appendChild(main);
+    lap('index');
+    renderSummary(main, d); lap('summary');
+    renderDiff(main, d); lap('diff');
+    renderRoofline(main, d); lap('roofline');
+    renderIcicle(main, d); lap('icicle');
+    renderTimeline(main, d); lap('timeline');
+    renderTables(main, d); lap('tables');
+    renderIr(main, d); lap('ir');
+    for (const f of pendingShows) guarded('diff tables', main, f);
+    updateSelbar();
+    lap('finish');
+    window.__graphprofTimings = timings;
+
+    let resizeTimer = 0;
+    let lastW = window.innerWidth;
+    window.addEventListener('resize', () => {
+      if (window.innerWidth === lastW) return;
+      lastW = window.innerWidth;
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(() => {
+        if (app.icicle && app.icicle.container.clientWidth !== app.icicle.width) app.icicle.render();
+        if (app.timeline && app.timeline.evCanvas.parentNode.clientWidth !== app.timeline.W) app.timeline.draw();
+        for (const g of [app.tables, app.diffTables]) {
+          if (!g) continue;
+          for (const v of g.views.values()) if (v.built) v.applyWidths();
+        }
+      }, 120);
+    });
+    window.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && app.icicle && app.icicle.zoomNode.parent && !(e.target && e.target.tagName === 'INPUT')) app.icicle.zoom(app.icicle.zoomNode.parent);
+    });
+    window.__graphprofRenderMs = performance.now() - t0;
+    const done = () => {
+      if (window.__graphprofReady) return;
+      window.__graphprofReadyMs = performance.now();
+      window.__graphprofReady = true;
+    };
+    requestAnimationFrame(() => setTimeout(done, 0));
+    setTimeout(done, 1000);  // in case animation frames are throttled (background tab)
+  }
+
+  window.graphprofReport = { app, selectNode };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();

@@ -1,0 +1,482 @@
+  // graphprof HTML report, table_view.js: TableView: a virtual (windowed) sortable, searchable table, and tabbed groups of them.
+  // One of the files scripts.txt lists, concatenated in that order inside one
+  // function by the build (profilers/report/BUILD, cmake/embed_html.cmake).
+  // ================================================================ virtual table
+  const NAME_KEYS = ['name', 'module', 'kind', 'shape', 'path'];
+  const SEARCH_KEYS = ['name', 'kind', 'module', 'shape'];
+  const TABLE_FONT = `12.5px ${getComputedStyleFont()}`;
+  function getComputedStyleFont() {
+    return 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", "Noto Sans", "Liberation Sans", "DejaVu Sans", Arial, sans-serif';
+  }
+
+  class TableView {
+    // id: "node" -> <table id="table-node">, <input id="search-node">.
+    constructor(id, table, opts) {
+      this.id = id;
+      this.t = table;
+      this.opts = opts || {};
+      const cols = table.columns;
+      this.keyIdx = new Map(cols.map((c, i) => [c.key, i]));
+      const ik = table.indent_key != null ? this.keyIdx.get(table.indent_key) : undefined;
+      this.indentIdx = ik === undefined ? -1 : ik;
+      this.vis = cols.map((c, i) => i).filter((i) => i !== this.indentIdx);
+      let nameIdx = -1;
+      for (const k of NAME_KEYS) {
+        const i = this.keyIdx.get(k);
+        if (i !== undefined && cols[i].type === 'text') { nameIdx = i; break; }
+      }
+      if (nameIdx < 0) nameIdx = this.vis.find((i) => cols[i].type === 'text') ?? -1;
+      this.nameIdx = nameIdx;
+      const idI = this.keyIdx.get('id');
+      this.idIdx = idI === undefined ? -1 : idI;
+      let search = SEARCH_KEYS.map((k) => this.keyIdx.get(k)).filter((i) => i !== undefined && cols[i].type === 'text');
+      if (!search.length) search = cols.map((c, i) => i).filter((i) => cols[i].type === 'text');
+      this.searchIdx = search;
+      const ds = table.default_sort;
+      this.defaultSort = ds && this.keyIdx.has(ds.key) ? { key: ds.key, desc: !!ds.desc } : null;
+      this.sortKey = this.defaultSort ? this.defaultSort.key : null;
+      this.sortDesc = this.defaultSort ? this.defaultSort.desc : false;
+      this.query = '';
+      this.order = null;          // row indices after sort + filter
+      this.sortCache = new Map();
+      this.hay = null;            // lowercase search strings, built lazily
+      this.selectedId = null;
+      this.rowH = 24;
+      this.built = false;
+      this.rendered = [-1, -1];
+      this.root = h('div', { class: 'tv', id: `view-${id}` });
+    }
+
+    ensureBuilt() {
+      if (this.built) return;
+      this.built = true;
+      const t = this.t;
+      const cols = t.columns;
+      this.search = h('input', {
+        class: 'tv-search', id: `search-${this.id}`, type: 'search', spellcheck: 'false', autocomplete: 'off',
+        placeholder: this.searchPlaceholder(), 'aria-label': `Filter ${this.id} table`,
+      });
+      this.count = h('span', { class: 'tv-count' });
+      this.resetBtn = h('button', { class: 'gp-btn', type: 'button', id: `sort-reset-${this.id}`, text: this.defaultSort ? 'Default sort' : 'Original order', title: 'Restore the initial row order' });
+      this.resetBtn.addEventListener('click', () => this.setSort(this.defaultSort ? this.defaultSort.key : null, this.defaultSort ? this.defaultSort.desc : false));
+      const toolbar = h('div', { class: 'tv-toolbar' }, h('span', { class: 'tv-search-wrap' }, this.search), this.count,
+        h('span', { class: 'gp-spacer', style: 'flex:1 1 auto' }), this.resetBtn);
+      this.table = h('table', { class: 'grid', id: `table-${this.id}` });
+      this.colgroup = h('colgroup');
+      const tr = h('tr');
+      this.ths = new Map();
+      for (const i of this.vis) {
+        const c = cols[i];
+        const num = NUMERIC_TYPES.has(c.type);
+        const th = h('th', { 'data-key': c.key, class: num ? 'num' : null, title: `${c.label} - click to sort`, scope: 'col' });
+        const arrow = h('span', { class: 'arrow' });
+        if (num) add(th, [arrow, h('span', { text: c.label })]); else add(th, [h('span', { text: c.label }), arrow]);
+        this.ths.set(c.key, th);
+        tr.appendChild(th);
+        this.colgroup.appendChild(h('col'));
+      }
+      this.thead = h('thead', null, tr);
+      this.tbody = h('tbody');
+      this.table.append(this.colgroup, this.thead, this.tbody);
+      if (t.sums) {
+        const ftr = h('tr', { class: 'sums' });
+        for (const i of this.vis) {
+          const c = cols[i];
+          const [text, cls] = formatCell(c.type, t.sums[i]);
+          ftr.appendChild(h('td', { class: `${NUMERIC_TYPES.has(c.type) ? 'num' : ''} ${cls}`.trim() || null, text }));
+        }
+        this.tfoot = h('tfoot', null, ftr);
+        this.table.appendChild(this.tfoot);
+      }
+      this.scroll = h('div', { class: 'tv-scroll' }, this.table);
+      this.root.append(toolbar, this.scroll);
+      if (this.opts.footer) this.root.appendChild(this.opts.footer);
+
+      this.thead.addEventListener('click', (e) => {
+        const th = e.target.closest('th');
+        if (!th) return;
+        const key = th.getAttribute('data-key');
+        const c = cols[this.keyIdx.get(key)];
+        if (this.sortKey === key) this.setSort(key, !this.sortDesc);
+        else this.setSort(key, NUMERIC_TYPES.has(c.type));
+      });
+      this.tbody.addEventListener('click', (e) => {
+        const tr2 = e.target.closest('tr.row');
+        if (!tr2 || !this.opts.onRowClick) return;
+        const r = Number(tr2.getAttribute('data-row'));
+        const id = this.idIdx >= 0 ? this.t.rows[r][this.idIdx] : null;
+        this.opts.onRowClick(r, id);
+      });
+      let timer = 0;
+      this.search.addEventListener('input', () => {
+        clearTimeout(timer);
+        const delay = this.t.rows.length > 20000 ? 180 : 60;
+        timer = setTimeout(() => this.setQuery(this.search.value), delay);
+      });
+      this.search.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') { clearTimeout(timer); this.setQuery(this.search.value); }
+        if (e.key === 'Escape') { this.search.value = ''; clearTimeout(timer); this.setQuery(''); }
+      });
+      let raf = 0;
+      this.scroll.addEventListener('scroll', () => {
+        if (raf) return;
+        raf = requestAnimationFrame(() => { raf = 0; this.renderRows(); });
+      }, { passive: true });
+      if (this.opts.onRowClick && this.idIdx >= 0) {
+        // keyboard: up/down move the selection through the (sorted, filtered) rows
+        this.scroll.tabIndex = 0;
+        this.scroll.addEventListener('keydown', (e) => {
+          if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+          const n = this.order.length;
+          if (!n) return;
+          const pos = this.selectedId == null ? -1 : this.positionOf(this.selectedId);
+          const next = pos < 0 ? 0 : clamp(pos + (e.key === 'ArrowDown' ? 1 : -1), 0, n - 1);
+          const r = this.order[next];
+          const id = this.t.rows[r][this.idIdx];
+          if (id == null) return;
+          e.preventDefault();
+          this.opts.onRowClick(r, id);
+          this.revealId(id);
+        });
+      }
+
+      this.computeWidths();
+      this.recompute();
+      this.updateHeader();
+      this.layout();
+      this.renderRows(true);
+    }
+
+    searchPlaceholder() {
+      const keys = this.searchIdx.map((i) => this.t.columns[i].key);
+      return keys.length ? `Filter by ${keys.join(', ')}\u2026` : 'Filter\u2026';
+    }
+
+    computeWidths() {
+      const cols = this.t.columns;
+      const rows = this.t.rows;
+      const order = this.sortedIndices();
+      const sample = [];
+      const n = Math.min(order.length, 400);
+      for (let k = 0; k < n; k++) sample.push(order[k]);
+      // also sample evenly across the table
+      const step = Math.max(1, Math.floor(rows.length / 200));
+      for (let r = 0; r < rows.length && sample.length < 700; r += step) sample.push(r);
+      let maxIndent = 0;
+      if (this.indentIdx >= 0) for (const r of sample) { const d = rows[r][this.indentIdx]; if (isNum(d)) maxIndent = Math.max(maxIndent, d); }
+      const widths = [];
+      let total = 0;
+      for (const i of this.vis) {
+        const c = cols[i];
+        const num = NUMERIC_TYPES.has(c.type);
+        const font = c.key === 'source' || c.key === 'shapes' ? `11.5px ${getComputedStyleFont()}` : TABLE_FONT;
+        let w = textWidth(c.label, `600 ${TABLE_FONT}`) + 36; // padding + sort arrow
+        let longest = '';
+        for (const r of sample) {
+          const [text] = formatCell(c.type, rows[r][i]);
+          if (text.length > longest.length) longest = text;
+        }
+        if (this.t.sums) { const [text] = formatCell(c.type, this.t.sums[i]); if (text.length > longest.length) longest = text; }
+        w = Math.max(w, textWidth(longest, font) + 20);
+        if (i === this.nameIdx) w += maxIndent * 14;
+        const max = num ? 150 : i === this.nameIdx ? 460 : c.key === 'source' ? 300 : c.key === 'shapes' ? 280 : 260;
+        w = Math.ceil(clamp(w, num ? 56 : 64, max));
+        widths.push(w);
+        total += w;
+      }
+      this.widths = widths;
+      this.totalWidth = total;
+      this.applyWidths();
+    }
+
+    // The name column takes the free width of the panel, up to 420 px; any rest stays empty.
+    applyWidths() {
+      const colsEls = this.colgroup.children;
+      const avail = (this.scroll && this.scroll.clientWidth) || this.root.clientWidth || 1200;
+      const slack = Math.max(0, avail - this.totalWidth);
+      let total = 0;
+      this.vis.forEach((i, k) => {
+        let w = this.widths[k];
+        if (i === this.nameIdx) w = Math.min(Math.max(w, 420), w + slack);
+        colsEls[k].style.width = `${w}px`;
+        total += w;
+      });
+      this.table.style.width = `${total}px`;
+    }
+
+    layout() {
+      const n = this.order.length;
+      const headH = this.thead.offsetHeight || 30;
+      const footH = this.tfoot ? this.tfoot.offsetHeight || 26 : 0;
+      const body = n === 0 ? 41 : n * this.rowH;
+      const want = headH + body + footH + 16; // room for a horizontal scrollbar
+      const max = Math.max(260, Math.min(560, Math.round(window.innerHeight * 0.62)));
+      this.scroll.style.height = `${Math.min(want, max)}px`;
+    }
+
+    sortedIndices() {
+      const key = this.sortKey;
+      const cacheKey = `${key}|${this.sortDesc}`;
+      const cached = this.sortCache.get(cacheKey);
+      if (cached) return cached;
+      const rows = this.t.rows;
+      const n = rows.length;
+      const idx = new Array(n);
+      for (let i = 0; i < n; i++) idx[i] = i;
+      if (key != null) {
+        const ci = this.keyIdx.get(key);
+        const type = this.t.columns[ci].type;
+        const desc = this.sortDesc;
+        if (NUMERIC_TYPES.has(type)) {
+          const vals = new Float64Array(n);
+          for (let i = 0; i < n; i++) {
+            const v = rows[i][ci];
+            vals[i] = isNum(v) ? v : Array.isArray(v) && isNum(v[0]) ? v[0] : NaN;
+          }
+          const cmp = (a, b) => {
+            const x = vals[a]; const y = vals[b];
+            const xn = x !== x; const yn = y !== y;           // NaN: null/missing -> always last
+            if (xn || yn) return xn && yn ? a - b : xn ? 1 : -1;
+            return (desc ? y - x : x - y) || a - b;
+          };
+          let sorted = true;                                  // rows often come pre-sorted
+          for (let i = 1; i < n; i++) if (cmp(i - 1, i) > 0) { sorted = false; break; }
+          if (!sorted) idx.sort(cmp);
+        } else {
+          const vals = new Array(n);
+          for (let i = 0; i < n; i++) { const v = rows[i][ci]; vals[i] = v == null ? null : String(v).toLowerCase(); }
+          idx.sort((a, b) => {
+            const x = vals[a]; const y = vals[b];
+            if (x === null || y === null) return x === null && y === null ? a - b : x === null ? 1 : -1;
+            const c = x < y ? -1 : x > y ? 1 : 0;
+            return (desc ? -c : c) || a - b;
+          });
+        }
+      }
+      if (this.sortCache.size > 6) this.sortCache.clear();
+      this.sortCache.set(cacheKey, idx);
+      return idx;
+    }
+
+    buildHay() {
+      if (this.hay) return;
+      const rows = this.t.rows;
+      const hay = new Array(rows.length);
+      const si = this.searchIdx;
+      for (let r = 0; r < rows.length; r++) {
+        const row = rows[r];
+        let s = '';
+        for (let k = 0; k < si.length; k++) { const v = row[si[k]]; if (v != null) s += `${String(v).toLowerCase()}\u0001`; }
+        hay[r] = s;
+      }
+      this.hay = hay;
+    }
+
+    recompute() {
+      const base = this.sortedIndices();
+      const q = this.query.trim().toLowerCase();
+      if (!q) this.order = base;
+      else {
+        this.buildHay();
+        const hay = this.hay;
+        this.order = base.filter((r) => hay[r].includes(q));
+      }
+      const n = this.order.length; const total = this.t.rows.length;
+      this.count.textContent = q ? `${n.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows` : `${total.toLocaleString('en-US')} rows`;
+      this.table.setAttribute('data-filter', this.query.trim());
+      this.table.setAttribute('data-rows', String(n));
+      const isDefault = this.defaultSort ? this.sortKey === this.defaultSort.key && this.sortDesc === this.defaultSort.desc : this.sortKey == null;
+      this.resetBtn.disabled = isDefault;
+      this.posById = null;
+    }
+
+    updateHeader() {
+      for (const [key, th] of this.ths) {
+        const on = key === this.sortKey;
+        th.setAttribute('aria-sort', on ? (this.sortDesc ? 'descending' : 'ascending') : 'none');
+        th.querySelector('.arrow').textContent = on ? (this.sortDesc ? '\u25bc' : '\u25b2') : '';
+      }
+      this.table.setAttribute('data-sort', this.sortKey ? `${this.sortKey}:${this.sortDesc ? 'desc' : 'asc'}` : '');
+    }
+
+    setSort(key, desc) {
+      this.sortKey = key; this.sortDesc = !!desc;
+      this.recompute();
+      this.updateHeader();
+      this.scroll.scrollTop = 0;
+      this.renderRows(true);
+    }
+
+    setQuery(q) {
+      if (q === this.query) return;
+      this.query = q;
+      this.recompute();
+      this.layout();
+      this.scroll.scrollTop = 0;
+      this.renderRows(true);
+    }
+
+    indentActive() { return this.indentIdx >= 0 && this.sortKey == null; }
+
+    renderRows(force) {
+      if (!this.built) return;
+      const order = this.order;
+      const n = order.length;
+      const rowH = this.rowH;
+      const st = this.scroll.scrollTop;
+      const vh = this.scroll.clientHeight || 500;
+      const over = 10;
+      const start = Math.max(0, Math.floor(st / rowH) - over);
+      const end = Math.min(n, Math.ceil((st + vh) / rowH) + over);
+      if (!force && start === this.rendered[0] && end === this.rendered[1]) return;
+      this.rendered = [start, end];
+      const cols = this.t.columns;
+      const rows = this.t.rows;
+      const frag = document.createDocumentFragment();
+      const nvis = this.vis.length;
+      const spacer = (px) => {
+        const tr = h('tr', { class: 'spacer', 'aria-hidden': 'true' });
+        const td = h('td', { colspan: nvis });
+        td.style.height = `${px}px`;
+        tr.appendChild(td);
+        return tr;
+      };
+      if (n === 0) {
+        const tr = h('tr', { class: 'empty' }, h('td', { colspan: nvis, text: this.query ? `No rows match \u201c${this.query}\u201d` : 'No rows' }));
+        frag.appendChild(tr);
+      } else {
+        frag.appendChild(spacer(start * rowH));
+        const indent = this.indentActive();
+        const clickable = !!this.opts.onRowClick;
+        for (let k = start; k < end; k++) {
+          const r = order[k];
+          const row = rows[r];
+          const tr = document.createElement('tr');
+          tr.className = clickable ? 'row clickable' : 'row';
+          tr.setAttribute('data-row', String(r));
+          if (this.idIdx >= 0 && row[this.idIdx] != null) {
+            tr.setAttribute('data-id', String(row[this.idIdx]));
+            if (row[this.idIdx] === this.selectedId) tr.className += ' selected';
+          }
+          for (let j = 0; j < nvis; j++) {
+            const i = this.vis[j];
+            const c = cols[i];
+            const v = row[i];
+            const [text, cls] = formatCell(c.type, v);
+            const td = document.createElement('td');
+            let cn = NUMERIC_TYPES.has(c.type) ? 'num' : 't-text';
+            if (c.key === 'source' || c.key === 'shapes') cn = 't-mono';
+            else if (c.key === 'kind') cn = 't-kind';
+            if (c.type === 'pct') {
+              cn += ' t-pct';
+              if (isNum(v)) td.style.setProperty('--p', `${clamp(v, 0, 100).toFixed(2)}%`);
+            }
+            if (cls) cn += ` ${cls}`;
+            td.className = cn;
+            td.textContent = text;
+            if (c.type === 'change' && Array.isArray(v)) {
+              const vi = this.keyIdx.get('verdict');
+              td.appendChild(whisker(v, vi !== undefined ? row[vi] : ''));
+            }
+            if (i === this.nameIdx) {
+              if (indent) { const d = row[this.indentIdx]; if (isNum(d) && d > 0) td.style.paddingLeft = `${8 + 14 * Math.min(d, 40)}px`; }
+              td.title = text;
+            } else if (c.type === 'text' && text.length > 24) td.title = text;
+            tr.appendChild(td);
+          }
+          frag.appendChild(tr);
+        }
+        frag.appendChild(spacer((n - end) * rowH));
+      }
+      clear(this.tbody);
+      this.tbody.appendChild(frag);
+      if (!this.measured && n > 0) {
+        this.measured = true;
+        const first = this.tbody.querySelector('tr.row');
+        const real = first ? first.getBoundingClientRect().height : 0;
+        if (real > 4 && Math.abs(real - rowH) > 0.5) { this.rowH = real; this.layout(); this.renderRows(true); }
+      }
+    }
+
+    setSelected(id) {
+      this.selectedId = id;
+      if (!this.built) return;
+      for (const tr of this.tbody.querySelectorAll('tr.row.selected')) tr.classList.remove('selected');
+      if (id == null) return;
+      const tr = this.tbody.querySelector(`tr.row[data-id="${CSS.escape(String(id))}"]`);
+      if (tr) tr.classList.add('selected');
+    }
+
+    // Scrolls so that the row with this id is visible (clearing the filter if it hides it).
+    revealId(id) {
+      this.ensureBuilt();
+      if (this.idIdx < 0) return false;
+      let pos = this.positionOf(id);
+      if (pos < 0 && this.query) {
+        this.search.value = '';
+        this.setQuery('');
+        pos = this.positionOf(id);
+      }
+      if (pos < 0) return false;
+      const vh = this.scroll.clientHeight || 400;
+      const top = pos * this.rowH;
+      const st = this.scroll.scrollTop;
+      const headH = this.thead.offsetHeight || 30;
+      const footH = this.tfoot ? this.tfoot.offsetHeight : 0;
+      if (top < st || top + this.rowH > st + vh - headH - footH) {
+        this.scroll.scrollTop = Math.max(0, top - (vh - headH) / 2);
+      }
+      this.renderRows(true);
+      return true;
+    }
+
+    positionOf(id) {
+      if (!this.posById) {
+        const m = new Map();
+        const order = this.order; const rows = this.t.rows; const ci = this.idIdx;
+        for (let k = 0; k < order.length; k++) { const v = rows[order[k]][ci]; if (v != null && !m.has(v)) m.set(v, k); }
+        this.posById = m;
+      }
+      const p = this.posById.get(id);
+      return p === undefined ? -1 : p;
+    }
+
+    onShow() { this.ensureBuilt(); this.applyWidths(); this.layout(); this.renderRows(true); }
+  }
+
+  // Tabbed group of TableViews.
+  function tableGroup(prefix, tables, order, labels, opts) {
+    const views = new Map();
+    const tabs = h('div', { class: 'gp-tabs', role: 'tablist' });
+    const body = h('div', { class: 'tv-group' });
+    let active = null;
+    const tabEls = new Map();
+    const select = (key) => {
+      if (!views.has(key)) return;
+      active = key;
+      for (const [k, v] of views) {
+        const on = k === key;
+        v.root.hidden = !on;
+        tabEls.get(k).setAttribute('aria-selected', on ? 'true' : 'false');
+        tabEls.get(k).tabIndex = on ? 0 : -1;
+      }
+      views.get(key).onShow();
+    };
+    for (const key of order) {
+      const t = normTable(tables ? tables[key] : null);
+      if (!t) continue;
+      const id = prefix ? `${prefix}-${key}` : key;
+      const view = new TableView(id, t, (opts && opts[key]) || {});
+      views.set(key, view);
+      const tab = h('button', { class: 'gp-tab', role: 'tab', type: 'button', id: `tab-${id}`, 'data-view': key, 'aria-controls': `view-${id}` },
+        labels[key] || key, h('span', { class: 'gp-count', text: t.rows.length.toLocaleString('en-US') }));
+      tab.addEventListener('click', () => select(key));
+      tabEls.set(key, tab);
+      tabs.appendChild(tab);
+      view.root.hidden = true;
+      view.root.setAttribute('role', 'tabpanel');
+      body.appendChild(view.root);
+    }
+    return { tabs, body, views, select, get active() { return active; } };
+  }
+

@@ -1,0 +1,486 @@
+  // graphprof HTML report, timeline.js: The timeline of runs and nodes (Timeline: canvas, pan and zoom) and its section.
+  // One of the files scripts.txt lists, concatenated in that order inside one
+  // function by the build (profilers/report/BUILD, cmake/embed_html.cmake).
+  // ---------------------------------------------------------------- timeline
+  class Timeline {
+    constructor(tl, host) {
+      this.host = host;
+      const ev = asArray(tl.events).filter((e) => Array.isArray(e) && isNum(e[1]) && isNum(e[2]));
+      const n = ev.length;
+      this.n = n;
+      this.ids = new Float64Array(n); this.st = new Float64Array(n); this.du = new Float64Array(n);
+      this.dp = new Int32Array(n);
+      let maxEnd = 0; let maxDepth = 0;
+      for (let i = 0; i < n; i++) {
+        const e = ev[i];
+        this.ids[i] = isNum(e[0]) ? e[0] : -1; this.st[i] = e[1]; this.du[i] = Math.max(0, e[2]);
+        const d = isNum(e[3]) ? clamp(Math.floor(e[3]), 0, 63) : 0;
+        this.dp[i] = d;
+        if (d > maxDepth) maxDepth = d;
+        if (e[1] + e[2] > maxEnd) maxEnd = e[1] + e[2];
+      }
+      this.maxDepth = n ? maxDepth : 0;
+      // per-depth index lists sorted by start
+      this.byDepth = [];
+      for (let d = 0; d <= this.maxDepth; d++) this.byDepth.push([]);
+      for (let i = 0; i < n; i++) this.byDepth[this.dp[i]].push(i);
+      for (const list of this.byDepth) {
+        let sorted = true;
+        for (let j = 1; j < list.length; j++) if (this.st[list[j]] < this.st[list[j - 1]]) { sorted = false; break; }
+        if (!sorted) list.sort((a, b) => this.st[a] - this.st[b]);
+      }
+      this.byDepth = this.byDepth.map((l) => Int32Array.from(l));
+      this.duration = isNum(tl.duration_ns) && tl.duration_ns > 0 ? Math.max(tl.duration_ns, maxEnd) : Math.max(maxEnd, 1);
+      const mem = asArray(tl.memory).filter((p) => Array.isArray(p) && isNum(p[0]) && isNum(p[1]));
+      mem.sort((a, b) => a[0] - b[0]);
+      this.memT = Float64Array.from(mem.map((p) => p[0]));
+      this.memB = Float64Array.from(mem.map((p) => p[1]));
+      this.peak = tl.peak && isNum(tl.peak.t_ns) ? tl.peak : null;
+      let maxB = 0;
+      for (let i = 0; i < this.memB.length; i++) if (this.memB[i] > maxB) maxB = this.memB[i];
+      if (this.peak && isNum(this.peak.bytes)) maxB = Math.max(maxB, this.peak.bytes);
+      this.maxBytes = maxB;
+      this.hasMem = this.memT.length > 0 || (this.peak && isNum(this.peak.bytes));
+      this.t0 = 0; this.t1 = this.duration;
+      this.rowH = 20; this.axisH = 22;
+      this.charW = textWidth('abcdefghijklmnopqrstuvwxyz_./0123456789', `11px ${getComputedStyleFont()}`) / 39;
+      this.selected = null;
+      this.colorBy = 'kind';
+      this.computeColors();
+      this.build();
+    }
+
+    hasNode(id) { if (!this.idSet) this.idSet = new Set(this.ids); return this.idSet.has(id); }
+
+    computeColors() {
+      const info = app.nodeIndex;
+      const cat = (id) => {
+        const x = info.get(id);
+        if (!x) return '?';
+        if (this.colorBy === 'kind') return x.kind || '?';
+        const m = x.module || '';
+        return m ? m.split('.')[0] : '(top level)';
+      };
+      const totals = new Map();
+      const cats = new Array(this.n);
+      for (let i = 0; i < this.n; i++) {
+        const c = cat(this.ids[i]);
+        cats[i] = c;
+        totals.set(c, (totals.get(c) || 0) + this.du[i]);
+      }
+      const ranked = [...totals.entries()].sort((a, b) => b[1] - a[1]);
+      const colorOf = new Map();
+      ranked.forEach(([c], i) => colorOf.set(c, i < PALETTE.length ? PALETTE[i] : OTHER_COLOR));
+      this.legend = ranked.slice(0, PALETTE.length).map(([c, t]) => [c, colorOf.get(c), t]);
+      this.legendOther = ranked.length > PALETTE.length;
+      this.col = new Array(this.n);
+      for (let i = 0; i < this.n; i++) this.col[i] = colorOf.get(cats[i]);
+    }
+
+    build() {
+      const host = this.host;
+      this.evCanvas = h('canvas', { id: 'timeline-events', 'aria-label': 'timeline of node executions' });
+      this.memCanvas = h('canvas', { id: 'timeline-memory', 'aria-label': 'live bytes over time' });
+      this.range = h('span', { class: 'tl-range' });
+      this.legendEl = h('div', { class: 'tl-legend' });
+      const wrap = h('div', { class: 'tl-canvas-wrap' }, this.evCanvas);
+      host.appendChild(wrap);
+      if (this.hasMem) {
+        const label = h('div', { class: 'tl-mem-label' }, h('span', { text: 'live bytes' }));
+        if (this.peak && isNum(this.peak.bytes)) {
+          const info = isNum(this.peak.node) ? app.nodeIndex.get(this.peak.node) : null;
+          label.appendChild(h('span', { style: 'color:#b91c1c', text: `\u25b2 peak ${fmtBytes(this.peak.bytes)} at ${fmtNs(this.peak.t_ns)}${isNum(this.peak.node) ? ` \u00b7 node #${this.peak.node}` : ''}${info ? ` ${info.name}` : ''}` }));
+        }
+        host.append(label, h('div', { class: 'tl-canvas-wrap' }, this.memCanvas));
+      }
+      host.appendChild(this.legendEl);
+      this.renderLegend();
+      this.attach();
+    }
+
+    renderLegend() {
+      clear(this.legendEl);
+      for (const [c, color] of this.legend) {
+        this.legendEl.appendChild(h('span', { class: 'item', title: c }, h('span', { class: 'sw', style: `background:${color}` }), c));
+      }
+      if (this.legendOther) this.legendEl.appendChild(h('span', { class: 'item' }, h('span', { class: 'sw', style: `background:${OTHER_COLOR}` }), 'other'));
+    }
+
+    setColorBy(v) { this.colorBy = v; this.computeColors(); this.renderLegend(); this.draw(); }
+
+    xOf(t) { return (t - this.t0) * this.W / (this.t1 - this.t0); }
+    tOf(x) { return this.t0 + x * (this.t1 - this.t0) / this.W; }
+
+    setupCanvas(cv, cssH) {
+      const dpr = window.devicePixelRatio || 1;
+      const W = Math.max(200, cv.parentNode.clientWidth || 1000);
+      cv.style.height = `${cssH}px`;
+      if (cv.width !== Math.round(W * dpr) || cv.height !== Math.round(cssH * dpr)) {
+        cv.width = Math.round(W * dpr); cv.height = Math.round(cssH * dpr);
+      }
+      const ctx = cv.getContext('2d');
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      return [ctx, W];
+    }
+
+    niceStep(span, px) {
+      const raw = span / Math.max(1, px / 110);
+      const p = 10 ** Math.floor(Math.log10(raw));
+      const m = raw / p;
+      return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+    }
+
+    fmtTick(ns, step) {
+      if (step >= 1e6) return `${(ns / 1e6).toFixed(step >= 1e7 ? 0 : 1)} ms`;
+      if (step >= 1e3) return `${(ns / 1e3).toFixed(step >= 1e4 ? 0 : 1)} us`;
+      return `${ns.toFixed(0)} ns`;
+    }
+
+    draw() {
+      const evH = this.axisH + (this.maxDepth + 1) * this.rowH + 4;
+      const [ctx, W] = this.setupCanvas(this.evCanvas, evH);
+      this.W = W;
+      const span = this.t1 - this.t0;
+      const k = W / span;
+      ctx.clearRect(0, 0, W, evH);
+      ctx.fillStyle = '#ffffff';
+      ctx.fillRect(0, 0, W, evH);
+      // axis + grid
+      const step = this.niceStep(span, W);
+      ctx.font = `10.5px ${getComputedStyleFont()}`;
+      ctx.textBaseline = 'middle';
+      ctx.fillStyle = '#f8fafc';
+      ctx.fillRect(0, 0, W, this.axisH);
+      ctx.fillStyle = '#e2e8f0';
+      ctx.fillRect(0, this.axisH - 1, W, 1);
+      for (let t = Math.ceil(this.t0 / step) * step; t <= this.t1; t += step) {
+        const x = Math.round((t - this.t0) * k) + 0.5;
+        ctx.fillStyle = '#eef2f6';
+        ctx.fillRect(x, this.axisH, 1, evH - this.axisH);
+        ctx.fillStyle = '#cbd5e1';
+        ctx.fillRect(x, this.axisH - 5, 1, 5);
+        ctx.fillStyle = '#64748b';
+        ctx.fillText(this.fmtTick(t, step), x + 3, this.axisH / 2);
+      }
+      // events
+      const rowH = this.rowH;
+      const info = app.nodeIndex;
+      ctx.font = `11px ${getComputedStyleFont()}`;
+      const selRects = [];
+      for (let d = 0; d <= this.maxDepth; d++) {
+        const list = this.byDepth[d];
+        const y = this.axisH + 2 + d * rowH;
+        let lastPx = -1; let lastCol = null;
+        // first event that may be visible: binary search by start, then step back over long events
+        let lo = this.lowerBound(list, this.t0);
+        while (lo > 0 && this.st[list[lo - 1]] + this.du[list[lo - 1]] > this.t0) { lo--; if (this.st[list[lo]] + this.du[list[lo]] < this.t0 - span) break; }
+        for (let j = lo; j < list.length; j++) {
+          const i = list[j];
+          const s0 = this.st[i];
+          if (s0 > this.t1) break;
+          const e0 = s0 + this.du[i];
+          if (e0 < this.t0) continue;
+          const x0 = (s0 - this.t0) * k; const x1 = (e0 - this.t0) * k;
+          const w = x1 - x0;
+          const col = this.col[i];
+          if (this.ids[i] === this.selected) selRects.push([x0, y, Math.max(w, 2)]);
+          if (w < 1) {
+            const px = Math.floor(x0);
+            if (px === lastPx && col === lastCol) continue;
+            lastPx = px; lastCol = col;
+            ctx.fillStyle = col;
+            ctx.fillRect(px, y, 1, rowH - 2);
+            continue;
+          }
+          lastPx = Math.floor(x1); lastCol = null;
+          ctx.fillStyle = col;
+          const cx0 = Math.max(x0, -2); const cx1 = Math.min(x1, W + 2);
+          ctx.fillRect(cx0, y, Math.max(1, cx1 - cx0 - (w > 3 ? 1 : 0)), rowH - 2);
+          if (cx1 - cx0 > 30) {
+            const label = this.fitLabel(this.ids[i], Math.floor((cx1 - cx0 - 8) / this.charW));
+            if (label) {
+              ctx.fillStyle = '#0f172a';
+              ctx.fillText(label, cx0 + 4, y + (rowH - 2) / 2 + 0.5);
+            }
+          }
+        }
+      }
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = '#f59e0b';
+      for (const [x, y, w] of selRects) ctx.strokeRect(x - 1, y - 1, w + 2, rowH);
+      this.drawPeak(ctx, this.axisH, evH);
+      this.range.textContent = this.t0 <= 0 && this.t1 >= this.duration ? `whole run: ${fmtNs(this.duration)}` : `${fmtNs(this.t0)} \u2013 ${fmtNs(this.t1)} (${fmtNs(span)} of ${fmtNs(this.duration)})`;
+      if (this.hasMem) this.drawMemory();
+    }
+
+    // "layer1.0.conv1/conv2d" -> "conv1/conv2d" -> "conv2d" -> "conv2\u2026", whichever fits.
+    fitLabel(id, chars) {
+      if (chars < 3) return '';
+      const x = app.nodeIndex.get(id);
+      const name = x ? x.name : `#${id}`;
+      if (name.length <= chars) return name;
+      const slash = name.lastIndexOf('/');
+      const dot = name.lastIndexOf('.', slash >= 0 ? slash : name.length);
+      const mid = dot >= 0 ? name.slice(dot + 1) : name;
+      if (mid.length <= chars) return mid;
+      const op = slash >= 0 ? name.slice(slash + 1) : mid;
+      if (op.length <= chars) return op;
+      return `${op.slice(0, chars - 1)}\u2026`;
+    }
+
+    drawPeak(ctx, y0, y1) {
+      if (!this.peak) return;
+      const x = this.xOf(this.peak.t_ns);
+      if (x < -1 || x > this.W + 1) return;
+      ctx.save();
+      ctx.strokeStyle = 'rgba(220, 38, 38, 0.85)';
+      ctx.setLineDash([4, 3]);
+      ctx.lineWidth = 1;
+      ctx.beginPath(); ctx.moveTo(Math.round(x) + 0.5, y0); ctx.lineTo(Math.round(x) + 0.5, y1); ctx.stroke();
+      ctx.restore();
+    }
+
+    drawMemory() {
+      const H = 90;
+      const [ctx, W] = this.setupCanvas(this.memCanvas, H);
+      const top = 12; const bottom = H - 16;
+      ctx.fillStyle = '#ffffff'; ctx.fillRect(0, 0, W, H);
+      ctx.fillStyle = '#e2e8f0'; ctx.fillRect(0, bottom, W, 1);
+      ctx.font = `10.5px ${getComputedStyleFont()}`;
+      ctx.textBaseline = 'middle';
+      const maxB = this.maxBytes > 0 ? this.maxBytes : 1;
+      const yOf = (b) => bottom - (b / maxB) * (bottom - top);
+      // grid lines at 50% / 100%
+      ctx.fillStyle = '#f1f5f9';
+      ctx.fillRect(0, Math.round(yOf(maxB)), W, 1);
+      ctx.fillRect(0, Math.round(yOf(maxB / 2)), W, 1);
+      const T = this.memT; const B = this.memB; const n = T.length;
+      if (n) {
+        // Aggregate the step function per pixel column: min, max over [t(px), t(px + 1)).
+        const cols = Math.ceil(W);
+        const cMin = new Float64Array(cols); const cMax = new Float64Array(cols);
+        const k = W / (this.t1 - this.t0);
+        let j = this.upperBoundT(this.t0) - 1;        // last point at or before t0
+        let cur = j >= 0 ? B[j] : NaN;
+        j++;
+        const lastT = Math.min(this.t1, this.duration);
+        const lastCol = Math.min(cols, Math.ceil((lastT - this.t0) * k));
+        for (let c = 0; c < lastCol; c++) {
+          let lo = cur; let hi = cur;
+          const tEnd = this.t0 + (c + 1) / k;
+          while (j < n && T[j] < tEnd) {
+            cur = B[j];
+            if (!(lo <= cur)) lo = cur;
+            if (!(hi >= cur)) hi = cur;
+            j++;
+          }
+          cMin[c] = lo; cMax[c] = hi;
+        }
+        const valid = (c) => cMax[c] === cMax[c];   // not NaN (before the first sample)
+        // area under the max
+        ctx.beginPath();
+        let open = false;
+        for (let c = 0; c < lastCol; c++) {
+          if (!valid(c)) continue;
+          const y = yOf(cMax[c]);
+          if (!open) { ctx.moveTo(c, bottom); ctx.lineTo(c, y); open = true; }
+          ctx.lineTo(c, y); ctx.lineTo(c + 1, y);
+        }
+        if (open) { ctx.lineTo(lastCol, bottom); ctx.closePath(); ctx.fillStyle = 'rgba(37, 99, 235, 0.13)'; ctx.fill(); }
+        // min..max band where the value moves within a pixel
+        ctx.fillStyle = 'rgba(37, 99, 235, 0.28)';
+        for (let c = 0; c < lastCol; c++) {
+          if (!valid(c) || cMax[c] - cMin[c] <= 0) continue;
+          const y0 = yOf(cMax[c]); const y1 = yOf(cMin[c]);
+          if (y1 - y0 >= 1) ctx.fillRect(c, y0, 1, y1 - y0);
+        }
+        // the max as a line
+        ctx.beginPath();
+        open = false;
+        let prevY = 0;
+        for (let c = 0; c < lastCol; c++) {
+          if (!valid(c)) continue;
+          const y = Math.round(yOf(cMax[c])) + 0.5;
+          if (!open) { ctx.moveTo(c, y); open = true; } else if (y !== prevY) ctx.lineTo(c, y);
+          ctx.lineTo(c + 1, y);
+          prevY = y;
+        }
+        ctx.strokeStyle = '#2563eb';
+        ctx.lineWidth = 1.25;
+        ctx.stroke();
+      }
+      // y labels
+      ctx.fillStyle = '#64748b';
+      ctx.textAlign = 'right';
+      ctx.fillText(fmtBytes(maxB), W - 4, yOf(maxB) - 0.5 > 8 ? yOf(maxB) - 1 : yOf(maxB) + 7);
+      ctx.fillText('0', W - 4, bottom + 8);
+      ctx.textAlign = 'left';
+      // peak marker
+      if (this.peak && isNum(this.peak.bytes)) {
+        const x = this.xOf(this.peak.t_ns);
+        if (x >= -1 && x <= W + 1) {
+          this.drawPeak(ctx, 0, bottom);
+          const y = yOf(this.peak.bytes);
+          ctx.fillStyle = '#dc2626';
+          ctx.beginPath(); ctx.arc(x, y, 3.5, 0, Math.PI * 2); ctx.fill();
+          const label = `peak ${fmtBytes(this.peak.bytes)}`;
+          const tw = ctx.measureText(label).width;
+          const lx = x + 8 + tw > W ? x - 8 - tw : x + 8;
+          const ly = Math.max(8, y + 1);
+          ctx.fillStyle = 'rgba(255, 255, 255, 0.9)';
+          ctx.fillRect(lx - 3, ly - 7, tw + 6, 14);
+          ctx.fillStyle = '#b91c1c';
+          ctx.fillText(label, lx, ly);
+        }
+      }
+    }
+
+    lowerBound(list, t) { // first j with st[list[j]] >= t
+      let lo = 0; let hi = list.length;
+      while (lo < hi) { const m = (lo + hi) >> 1; if (this.st[list[m]] < t) lo = m + 1; else hi = m; }
+      return lo;
+    }
+    upperBoundT(t) { let lo = 0; let hi = this.memT.length; while (lo < hi) { const m = (lo + hi) >> 1; if (this.memT[m] <= t) lo = m + 1; else hi = m; } return lo; }
+
+    hit(x, y) {
+      const d = Math.floor((y - this.axisH - 2) / this.rowH);
+      if (d < 0 || d > this.maxDepth) return -1;
+      const list = this.byDepth[d];
+      const t = this.tOf(x);
+      const tol = 2 * (this.t1 - this.t0) / this.W;  // 2 px tolerance
+      let j = this.lowerBound(list, t + tol) - 1;
+      let best = -1;
+      for (let steps = 0; j >= 0 && steps < 64; j--, steps++) {
+        const i = list[j];
+        if (this.st[i] + this.du[i] + tol >= t) { best = i; if (this.st[i] + this.du[i] >= t) break; }
+        else if (best >= 0) break;
+      }
+      return best;
+    }
+
+    attach() {
+      const cv = this.evCanvas;
+      let drag = null;
+      cv.addEventListener('mousedown', (e) => {
+        if (e.button !== 0) return;
+        drag = { x: e.clientX, t0: this.t0, t1: this.t1, moved: false };
+        e.preventDefault();
+      });
+      window.addEventListener('mousemove', (e) => {
+        if (!drag) return;
+        const dx = e.clientX - drag.x;
+        if (Math.abs(dx) > 3) drag.moved = true;
+        if (!drag.moved) return;
+        cv.classList.add('dragging');
+        const span = drag.t1 - drag.t0;
+        const dt = -dx * span / this.W;
+        let t0 = drag.t0 + dt;
+        t0 = clamp(t0, 0, Math.max(0, this.duration - span));
+        this.t0 = t0; this.t1 = t0 + span;
+        tooltip.hide();
+        this.requestDraw();
+      });
+      window.addEventListener('mouseup', (e) => {
+        if (!drag) return;
+        const wasDrag = drag.moved;
+        drag = null;
+        cv.classList.remove('dragging');
+        if (!wasDrag && e.target === cv) {
+          const r = cv.getBoundingClientRect();
+          const i = this.hit(e.clientX - r.left, e.clientY - r.top);
+          if (i >= 0 && this.ids[i] >= 0) selectNode(this.ids[i], 'timeline');
+        }
+      });
+      cv.addEventListener('mousemove', (e) => {
+        if (drag && drag.moved) return;
+        const r = cv.getBoundingClientRect();
+        const i = this.hit(e.clientX - r.left, e.clientY - r.top);
+        if (i < 0) { tooltip.hide(); cv.style.cursor = ''; return; }
+        cv.style.cursor = 'pointer';
+        const x = app.nodeIndex.get(this.ids[i]);
+        const rows = [];
+        if (x && x.kind) rows.push(['kind', x.kind]);
+        if (x && x.module) rows.push(['module', x.module]);
+        rows.push(['start', fmtNs(this.st[i])], ['duration', `${fmtUs(this.du[i] / 1e3)} us`], ['depth', String(this.dp[i])]);
+        tooltip.show(`#${this.ids[i]} ${x ? x.name : ''}`, rows, e.clientX, e.clientY);
+      });
+      cv.addEventListener('mouseleave', () => tooltip.hide());
+      cv.addEventListener('wheel', (e) => {
+        if (!(e.ctrlKey || e.metaKey || e.altKey)) return;
+        e.preventDefault();
+        const r = cv.getBoundingClientRect();
+        this.zoomAt(e.clientX - r.left, e.deltaY < 0 ? 0.8 : 1.25);
+      }, { passive: false });
+      cv.addEventListener('dblclick', () => this.reset());
+      if (this.hasMem) {
+        const mc = this.memCanvas;
+        mc.addEventListener('mousemove', (e) => {
+          const r = mc.getBoundingClientRect();
+          const t = this.tOf(e.clientX - r.left);
+          const j = this.upperBoundT(t) - 1;
+          if (j < 0) { tooltip.hide(); return; }
+          tooltip.show(`live ${fmtBytes(this.memB[j])}`, [['time', fmtNs(t)]], e.clientX, e.clientY);
+        });
+        mc.addEventListener('mouseleave', () => tooltip.hide());
+      }
+    }
+
+    requestDraw() {
+      if (this.raf) return;
+      this.raf = requestAnimationFrame(() => { this.raf = 0; this.draw(); });
+    }
+
+    zoomAt(x, f) {
+      const span = this.t1 - this.t0;
+      const minSpan = Math.min(this.duration, 1000);  // 1 us
+      const ns = clamp(span * f, minSpan, this.duration);
+      const tx = this.tOf(x);
+      let t0 = tx - (x / this.W) * ns;
+      t0 = clamp(t0, 0, this.duration - ns);
+      this.t0 = t0; this.t1 = t0 + ns;
+      this.requestDraw();
+    }
+    reset() { this.t0 = 0; this.t1 = this.duration; this.requestDraw(); }
+
+    setSelected(id) { this.selected = id; this.requestDraw(); }
+
+    focusNode(id) {
+      let best = -1;
+      for (let i = 0; i < this.n; i++) if (this.ids[i] === id && (best < 0 || this.du[i] > this.du[best])) best = i;
+      if (best < 0) return;
+      const span = Math.min(this.duration, Math.max(this.du[best] * 8, 2000));
+      const c = this.st[best] + this.du[best] / 2;
+      this.t0 = clamp(c - span / 2, 0, this.duration - span); this.t1 = this.t0 + span;
+      this.selected = id;
+      this.requestDraw();
+    }
+  }
+
+  function renderTimeline(main, d) {
+    const tl = d.timeline;
+    const { el, head } = section('timeline-section', 'Timeline', tl && isNum(tl.run) ? `run ${tl.run}` : null);
+    main.appendChild(el);
+    guarded('timeline', el, () => {
+      if (!tl || typeof tl !== 'object' || (!asArray(tl.events).length && !asArray(tl.memory).length)) {
+        el.appendChild(h('div', { class: 'gp-empty', text: 'No timeline recorded for this report.' }));
+        return;
+      }
+      const host = h('div', { class: 'tl-wrap' });
+      el.appendChild(host);
+      const t = new Timeline(tl, host);
+      app.timeline = t;
+      const sel = h('select', { class: 'gp-select', id: 'timeline-color', 'aria-label': 'colour events by' },
+        h('option', { value: 'kind', text: 'kind' }), h('option', { value: 'module', text: 'top-level module' }));
+      sel.addEventListener('change', () => t.setColorBy(sel.value));
+      const btn = (text, title, fn, id) => h('button', { class: 'gp-btn', type: 'button', text, title, onclick: fn, id });
+      head.append(h('span', { class: 'gp-spacer' }), t.range,
+        h('span', { class: 'gp-label', text: 'colour by' }), sel,
+        h('span', { class: 'gp-btn-group' },
+          btn('+', 'zoom in', () => t.zoomAt(t.W / 2, 0.5), 'timeline-zoom-in'),
+          btn('\u2212', 'zoom out', () => t.zoomAt(t.W / 2, 2), 'timeline-zoom-out'),
+          btn('Reset', 'show the whole run', () => t.reset(), 'timeline-reset')),
+        h('span', { class: 'gp-hint', text: 'drag to pan \u00b7 Ctrl+wheel to zoom' }));
+      t.draw();
+    });
+  }
+

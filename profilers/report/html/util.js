@@ -1,0 +1,226 @@
+  // graphprof HTML report, util.js: DOM helpers, number and time formats, colours, the tooltip, reading the embedded data.
+  // One of the files scripts.txt lists, concatenated in that order inside one
+  // function by the build (profilers/report/BUILD, cmake/embed_html.cmake).
+  //
+  // graphprof HTML report - renders the JSON embedded in <script id="graphprof-data">.
+  // Vanilla ES2020, no dependencies, no network. All data strings go through textContent /
+  // setAttribute (never innerHTML), so model names may contain any characters.
+  // ================================================================ utilities
+  const SVGNS = 'http://www.w3.org/2000/svg';
+  const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
+  const clamp = (v, lo, hi) => (v < lo ? lo : v > hi ? hi : v);
+  const asArray = (v) => (Array.isArray(v) ? v : []);
+  const asStr = (v) => (v == null ? '' : String(v));
+
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    if (attrs) setAttrs(el, attrs);
+    for (const c of children) add(el, c);
+    return el;
+  }
+  function svg(tag, attrs) {
+    const el = document.createElementNS(SVGNS, tag);
+    if (attrs) setAttrs(el, attrs);
+    return el;
+  }
+  function setAttrs(el, attrs) {
+    for (const k of Object.keys(attrs)) {
+      const v = attrs[k];
+      if (v == null || v === false) continue;
+      if (k === 'class') el.setAttribute('class', v);
+      else if (k === 'text') el.textContent = String(v);
+      else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+      else el.setAttribute(k, v === true ? '' : String(v));
+    }
+  }
+  function add(el, c) {
+    if (c == null || c === false) return;
+    if (Array.isArray(c)) { for (const x of c) add(el, x); return; }
+    el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); }
+
+  // Number formats (match the C++ text report).
+  function fmtUs(us) {
+    if (!isNum(us)) return '';
+    const a = Math.abs(us);
+    return a >= 1000 ? us.toFixed(0) : a >= 100 ? us.toFixed(1) : a >= 10 ? us.toFixed(2) : us.toFixed(3);
+  }
+  function fmtBytes(b) {
+    if (!isNum(b)) return '';
+    const a = Math.abs(b);
+    if (a < 1024) return `${Math.round(b)} B`;
+    if (a < 1024 * 1024) return `${(b / 1024).toFixed(2)} KiB`;
+    if (a < 1024 * 1024 * 1024) return `${(b / (1024 * 1024)).toFixed(2)} MiB`;
+    return `${(b / (1024 * 1024 * 1024)).toFixed(2)} GiB`;
+  }
+  // Human time from microseconds: "812.3 us", "43.84 ms", "1.234 s".
+  function fmtTime(us) {
+    if (!isNum(us)) return '-';
+    const a = Math.abs(us);
+    if (a < 1000) return `${fmtUs(us)} us`;
+    if (a < 1e6) return `${(us / 1e3).toFixed(a < 1e4 ? 3 : 2)} ms`;
+    return `${(us / 1e6).toFixed(3)} s`;
+  }
+  const fmtNs = (ns) => fmtTime(isNum(ns) ? ns / 1e3 : null);
+  function fmtNum(v) {
+    if (!isNum(v)) return '';
+    if (Number.isInteger(v)) return String(v);
+    return String(Number(v.toPrecision(6)));
+  }
+  function fmtPct(p) { return isNum(p) ? `${p.toFixed(2)}%` : '-'; }
+
+  // Cell formatting by column type: returns [text, extra class].
+  function formatCell(type, v) {
+    if (v == null || (typeof v === 'number' && !Number.isFinite(v))) {
+      return type === 'speedup' ? ['-', 'dim'] : ['', ''];
+    }
+    switch (type) {
+      case 'int': return [typeof v === 'number' ? String(Math.round(v)) : asStr(v), ''];
+      case 'num': return [typeof v === 'number' ? fmtNum(v) : asStr(v), ''];
+      case 'us': return [typeof v === 'number' ? fmtUs(v) : asStr(v), ''];
+      case 'pct': return [typeof v === 'number' ? v.toFixed(2) : asStr(v), ''];
+      case 'bytes': return [typeof v === 'number' ? fmtBytes(v) : asStr(v), ''];
+      case 'delta_us':
+        if (typeof v !== 'number') return [asStr(v), ''];
+        return [(v > 0 ? '+' : '') + fmtUs(v), v < 0 ? 'better' : v > 0 ? 'worse' : ''];
+      case 'speedup':
+        if (typeof v !== 'number') return [asStr(v), ''];
+        if (v === 0) return ['-', 'dim'];
+        return [`${v.toFixed(2)}\u00d7`, v > 1 ? 'better' : v < 1 ? 'worse' : ''];
+      case 'change': return [fmtChange(v), ''];
+      case 'verdict':
+        return [asStr(v), v === 'faster' ? 'better' : v === 'slower' ? 'worse' : v === 'same' ? 'dim' : 'inconclusive'];
+      default: return [asStr(v), ''];
+    }
+  }
+  // A diff row's change with its 95% interval: [change, low, high] as fractions.
+  function fmtChange(v) {
+    if (!Array.isArray(v) || !isNum(v[0])) return Array.isArray(v) && v[0] === null ? 'new' : '';
+    const pct = (x) => (isNum(x) ? (100 * x).toFixed(1) : '\u221e');
+    return `${v[0] > 0 ? '+' : ''}${pct(v[0])}% [${pct(v[1])}, ${pct(v[2])}]`;
+  }
+  // The interval as a whisker on a scale of -50%..+50% (clamped), 0 marked.
+  function whisker(v, verdict) {
+    const ns = 'http://www.w3.org/2000/svg';
+    const svg = document.createElementNS(ns, 'svg');
+    svg.setAttribute('class', `gp-whisker ${verdict || ''}`);
+    svg.setAttribute('width', '64');
+    svg.setAttribute('height', '10');
+    const x = (f) => 32 + 30 * clamp(isNum(f) ? f / 0.5 : (f === null ? 1 : 0), -1, 1);
+    const line = (x1, x2, y1, y2, cls) => {
+      const l = document.createElementNS(ns, 'line');
+      l.setAttribute('x1', x1); l.setAttribute('x2', x2); l.setAttribute('y1', y1); l.setAttribute('y2', y2);
+      l.setAttribute('class', cls);
+      svg.appendChild(l);
+    };
+    line(32, 32, 0, 10, 'gp-whisker-zero');
+    const lo = isNum(v[1]) ? v[1] : -1; const hi = isNum(v[2]) ? v[2] : 1;
+    line(x(lo), x(hi), 5, 5, 'gp-whisker-range');
+    const dot = document.createElementNS(ns, 'circle');
+    dot.setAttribute('cx', x(v[0])); dot.setAttribute('cy', 5); dot.setAttribute('r', 2.5);
+    dot.setAttribute('class', 'gp-whisker-dot');
+    svg.appendChild(dot);
+    return svg;
+  }
+  const NUMERIC_TYPES = new Set(['int', 'num', 'us', 'pct', 'bytes', 'delta_us', 'speedup', 'change']);
+
+  // Categorical palette (colour-blind friendly-ish, readable with dark text).
+  const PALETTE = ['#6d9eeb', '#f6b26b', '#93c47d', '#e06666', '#b4a7d6', '#76a5af', '#ffd966',
+    '#c27ba0', '#a2c4c9', '#d5a6bd', '#b6d7a8', '#f9cb9c'];
+  const OTHER_COLOR = '#cbd5e1';
+
+  function hexToRgb(hex) {
+    const n = parseInt(hex.slice(1), 16);
+    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  }
+  function mix(hex, t) { // t>0 mixes towards white
+    const [r, g, b] = hexToRgb(hex);
+    const f = (c) => Math.round(c + (255 - c) * t);
+    return `rgb(${f(r)},${f(g)},${f(b)})`;
+  }
+
+  // Shared canvas for text measurement.
+  const measureCtx = document.createElement('canvas').getContext('2d');
+  function textWidth(text, font) {
+    measureCtx.font = font;
+    return measureCtx.measureText(text).width;
+  }
+
+  // ================================================================ tooltip
+  const tooltip = {
+    el: null,
+    show(title, rows, x, y) {
+      if (!this.el) { this.el = h('div', { class: 'gp-tooltip', role: 'tooltip' }); document.body.appendChild(this.el); }
+      const el = this.el;
+      clear(el);
+      el.appendChild(h('div', { class: 'tt-title', text: title }));
+      for (const [k, v] of rows) el.appendChild(h('div', { class: 'tt-row' }, h('span', { text: k }), h('span', { text: v })));
+      el.style.display = 'block';
+      this.move(x, y);
+    },
+    move(x, y) {
+      const el = this.el;
+      if (!el || el.style.display === 'none') return;
+      const w = el.offsetWidth; const hh = el.offsetHeight;
+      let left = x + 14; let top = y + 16;
+      if (left + w > window.innerWidth - 8) left = Math.max(8, x - w - 14);
+      if (top + hh > window.innerHeight - 8) top = Math.max(8, y - hh - 12);
+      el.style.left = `${left}px`; el.style.top = `${top}px`;
+    },
+    hide() { if (this.el) this.el.style.display = 'none'; },
+  };
+
+  // ================================================================ data
+  function readData() {
+    const el = document.getElementById('graphprof-data');
+    if (!el) throw new Error('graphprof: no <script id="graphprof-data"> element');
+    const text = el.textContent;
+    let d;
+    try {
+      d = JSON.parse(text);
+    } catch (e) {
+      // An HTML comment opener followed by a script start tag inside the JSON (possible when only
+      // the end-tag sequence was escaped) makes the HTML parser run the data element on to the end
+      // of the document; the JSON itself is intact, so cut that tail off.
+      const end = text.lastIndexOf('}');
+      try { d = JSON.parse(text.slice(0, end + 1)); } catch (e2) { throw e; }
+      console.warn('graphprof: the data element was not terminated where expected; escape every "<" in the JSON as \\u003c');
+    }
+    if (!d || typeof d !== 'object') throw new Error('graphprof: data is not an object');
+    if (d.format !== 'graphprof-html') console.warn('graphprof: unexpected data format', d.format);
+    if (d.version !== 1) console.warn('graphprof: data version', d.version, 'is newer than this page (1)');
+    return d;
+  }
+
+  function normTable(t) {
+    if (!t || typeof t !== 'object') return null;
+    const columns = asArray(t.columns).filter((c) => c && typeof c.key === 'string')
+      .map((c) => ({ key: c.key, label: c.label == null ? c.key : String(c.label), type: c.type || 'text' }));
+    const rows = asArray(t.rows).filter(Array.isArray);
+    const sums = Array.isArray(t.sums) ? t.sums : null;
+    const ds = t.default_sort && typeof t.default_sort.key === 'string' ? t.default_sort : null;
+    return { columns, rows, sums, default_sort: ds, indent_key: typeof t.indent_key === 'string' ? t.indent_key : null };
+  }
+
+  // Node info (id -> row fields) from the node table.
+  function buildNodeIndex(t) {
+    const idx = new Map();
+    if (!t) return idx;
+    const col = (k) => t.columns.findIndex((c) => c.key === k);
+    const ci = col('id'); const cn = col('name'); const ck = col('kind'); const cm = col('module');
+    const cmean = col('mean_us'); const cp = col('percent'); const cc = col('calls');
+    if (ci < 0) return idx;
+    for (let r = 0; r < t.rows.length; r++) {
+      const row = t.rows[r];
+      const id = row[ci];
+      if (!isNum(id) || idx.has(id)) continue;
+      idx.set(id, {
+        row: r, id, name: cn >= 0 ? asStr(row[cn]) : '', kind: ck >= 0 ? asStr(row[ck]) : '',
+        module: cm >= 0 ? asStr(row[cm]) : '', mean_us: cmean >= 0 ? row[cmean] : null,
+        percent: cp >= 0 ? row[cp] : null, calls: cc >= 0 ? row[cc] : null,
+      });
+    }
+    return idx;
+  }
+
