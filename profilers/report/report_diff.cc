@@ -2,247 +2,20 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <functional>
 #include <map>
-#include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "profilers/report/diff_matching.h"
 #include "profilers/report/stats.h"
 
 namespace graphprof {
 namespace {
 
-double MeanSelf(const NodeRecord& node) { return Summarize(node.time().self).mean; }
-
-// Mean self value of metric `m` (-1: the report lacks it: 0).
-double MeanSelfOf(const NodeRecord& node, int m) {
-  if (m < 0 || static_cast<size_t>(m) >= node.metrics.size()) return 0;
-  return Summarize(node.metrics[m].self).mean;
-}
-
-double Ratio(double base, double current) { return base > 0 && current > 0 ? base / current : 0; }
-
-// Op families whose members passes turn into one another (a conv into its
-// MKLDNN or fused form, a linear into matmul + add), or null.
-const char* OpFamily(const std::string& kind) {
-  const std::string name = kind.substr(kind.find(':') == std::string::npos ? 0 : kind.rfind(':') + 1);
-  for (const char* family : {"conv", "linear", "matmul", "addmm", "pool", "norm", "relu", "lstm", "gru"}) {
-    if (name.find(family) != std::string::npos) {
-      const std::string f = family;
-      if (f == "matmul" || f == "addmm") return "linear";
-      return family;
-    }
-  }
-  return nullptr;
-}
-
-std::string ParentModule(const std::string& module) {
-  const size_t dot = module.rfind('.');
-  return dot == std::string::npos ? "" : module.substr(0, dot);
-}
-
-bool InModulePrefix(const std::string& module, const std::string& prefix) {
-  if (prefix.empty()) return true;
-  return module.size() >= prefix.size() && module.compare(0, prefix.size(), prefix) == 0 &&
-         (module.size() == prefix.size() || module[prefix.size()] == '.');
-}
-
-// The nodes of one side that take part, in execution order.
-std::vector<const NodeRecord*> Participants(const Report& report, const DiffOptions& options, int* left_out) {
-  std::vector<const NodeRecord*> nodes;
-  for (const NodeRecord& node : report.nodes) {
-    if (options.include_unexecuted || node.executed()) {
-      nodes.push_back(&node);
-    } else {
-      ++*left_out;
-    }
-  }
-  return nodes;
-}
-
-class Matcher {
- public:
-  Matcher(const Report& base, const Report& current, const DiffOptions& options, ReportDiff& diff)
-      : diff_(diff), base_report_(base), current_report_(current), base_backward_(base.FindMetric("backward")),
-        current_backward_(current.FindMetric("backward")) {
-    base_nodes_ = Participants(base, options, &diff.unexecuted);
-    current_nodes_ = Participants(current, options, &diff.unexecuted);
-    base_partner_.assign(base.nodes.size(), -1);
-    current_partner_.assign(current.nodes.size(), -1);
-    gain_.assign(current.nodes.size(), 0);
-    replaced_.assign(current.nodes.size(), false);
-    current_nodes_by_id_.assign(current.nodes.size(), nullptr);
-    for (const NodeRecord* c : current_nodes_) {
-      gain_[c->identity.id] = MeanSelf(*c);
-      current_nodes_by_id_[c->identity.id] = c;
-    }
-  }
-
-  void Run() {
-    Pair(NodeDelta::Match::kSame,
-         [](const NodeRecord& n) { return absl::StrCat(n.identity.kind, "|", n.identity.module, "|", n.identity.source); });
-    Pair(NodeDelta::Match::kKindAndModule,
-         [](const NodeRecord& n) { return absl::StrCat(n.identity.kind, "|", n.identity.module); });
-    // A module's nodes whose op changed into an op of the same family
-    // (aten::conv2d -> prim::mkldnn_convolution): by family first, so that
-    // timing noise between a conv and its batch norm cannot swap them.
-    Pair(NodeDelta::Match::kReplaced, [](const NodeRecord& n) {
-      const char* family = OpFamily(n.identity.kind);
-      return n.identity.module.empty() || family == nullptr ? std::string()
-                                                            : absl::StrCat(n.identity.module, "|", family);
-    });
-    // Then a module's nodes whose op changed, heaviest with heaviest (the op
-    // a pass rewrites is the one that costs); not at the root, where every
-    // node of a bare graph lives and only the kind could tell them apart.
-    Pair(NodeDelta::Match::kReplaced,
-         [](const NodeRecord& n) { return n.identity.module.empty() ? std::string() : n.identity.module; },
-         /*by_time=*/true);
-    MergeOrRemove();
-    for (const NodeRecord* c : current_nodes_) {
-      if (current_partner_[c->identity.id] >= 0) continue;
-      NodeDelta d = Delta(nullptr, c, NodeDelta::Match::kAdded);
-      diff_.nodes.push_back(d);
-      ++diff_.added;
-    }
-  }
-
-  double matched_base_ns() const { return matched_base_ns_; }
-
- private:
-  // Pairs still unmatched nodes with equal keys, k-th with k-th in execution
-  // order (or in descending self time). An empty key takes no part.
-  void Pair(NodeDelta::Match match, const std::function<std::string(const NodeRecord&)>& key, bool by_time = false) {
-    auto heavier = [](const NodeRecord* a, const NodeRecord* b) { return MeanSelf(*a) > MeanSelf(*b); };
-    std::unordered_map<std::string, std::deque<const NodeRecord*>> waiting;
-    for (const NodeRecord* b : base_nodes_) {
-      if (base_partner_[b->identity.id] >= 0) continue;
-      std::string k = key(*b);
-      if (!k.empty()) waiting[k].push_back(b);
-    }
-    std::vector<const NodeRecord*> order = current_nodes_;
-    if (by_time) {
-      for (auto& [k, queue] : waiting) std::stable_sort(queue.begin(), queue.end(), heavier);
-      std::stable_sort(order.begin(), order.end(), heavier);
-    }
-    for (const NodeRecord* c : order) {
-      if (current_partner_[c->identity.id] >= 0) continue;
-      const std::string k = key(*c);
-      if (k.empty()) continue;
-      auto it = waiting.find(k);
-      if (it == waiting.end() || it->second.empty()) continue;
-      const NodeRecord* b = it->second.front();
-      it->second.pop_front();
-      base_partner_[b->identity.id] = c->identity.id;
-      current_partner_[c->identity.id] = b->identity.id;
-      gain_[c->identity.id] -= MeanSelf(*b);
-      matched_base_ns_ += MeanSelf(*b);
-      if (match == NodeDelta::Match::kReplaced) replaced_[c->identity.id] = true;
-      diff_.nodes.push_back(Delta(b, c, match));
-      Count(match);
-    }
-  }
-
-  // A base node left over merged into a node the pass created or changed
-  // (added or replaced) in its module or its parent module. Fusions fold a
-  // node into what produced its input (batch norm into the conv before it),
-  // so when the nearest earlier matched node of the scope was replaced, its
-  // replacement wins; else the changed node whose time grew most. Nodes that merely kept their
-  // op are never merge targets, so timing noise cannot attract merges.
-  // Without a candidate the node was removed.
-  void MergeOrRemove() {
-    for (size_t i = 0; i < base_nodes_.size(); ++i) {
-      const NodeRecord* b = base_nodes_[i];
-      if (base_partner_[b->identity.id] >= 0) continue;
-      const std::string& module = b->identity.module;
-      std::vector<std::string> scopes = {module};
-      if (!module.empty()) scopes.push_back(ParentModule(module));
-      const NodeRecord* into = nullptr;
-      for (const std::string& scope : scopes) {
-        if (into != nullptr || (scope.empty() && !module.empty())) break;
-        auto candidate = [&](int id) {
-          return id >= 0 && (current_partner_[id] < 0 || replaced_[id]) &&
-                 InModulePrefix(current_nodes_by_id_[id]->identity.module, scope);
-        };
-        // The nearest earlier base node of this scope that has a partner.
-        for (size_t j = i; j-- > 0;) {
-          const NodeRecord* earlier = base_nodes_[j];
-          const int partner = base_partner_[earlier->identity.id];
-          if (partner < 0 || !InModulePrefix(earlier->identity.module, scope)) continue;
-          if (replaced_[partner] && candidate(partner)) into = current_nodes_by_id_[partner];
-          break;
-        }
-        for (const NodeRecord* c : current_nodes_) {
-          if (into != nullptr && replaced_[into->identity.id]) break;
-          if (!candidate(c->identity.id)) continue;
-          if (into == nullptr || gain_[c->identity.id] > gain_[into->identity.id]) into = c;
-        }
-      }
-      const double ns = MeanSelf(*b);
-      if (into != nullptr) {
-        gain_[into->identity.id] -= ns;
-        matched_base_ns_ += ns;
-        NodeDelta d = Delta(b, nullptr, NodeDelta::Match::kMerged);
-        d.current_id = into->identity.id;
-        d.name = absl::StrCat(b->identity.label, " -> ", into->identity.label);
-        diff_.nodes.push_back(d);
-        ++diff_.merged;
-      } else {
-        diff_.nodes.push_back(Delta(b, nullptr, NodeDelta::Match::kRemoved));
-        ++diff_.removed;
-      }
-    }
-  }
-
-  void Count(NodeDelta::Match match) {
-    switch (match) {
-      case NodeDelta::Match::kSame: ++diff_.same; break;
-      case NodeDelta::Match::kKindAndModule: ++diff_.kind_and_module; break;
-      case NodeDelta::Match::kReplaced: ++diff_.replaced; break;
-      default: break;
-    }
-  }
-
-  NodeDelta Delta(const NodeRecord* base, const NodeRecord* current, NodeDelta::Match match) const {
-    NodeDelta d;
-    d.match = match;
-    const NodeRecord& any = current != nullptr ? *current : *base;
-    d.name = any.identity.label;
-    d.kind = any.identity.kind;
-    d.module = any.identity.module;
-    if (base != nullptr && current != nullptr && base->identity.kind != current->identity.kind) {
-      d.kind = absl::StrCat(base->identity.kind, " -> ", current->identity.kind);
-    }
-    if (base != nullptr) {
-      d.base_id = base->identity.id;
-      d.base_flops = base_report_.QuantityOf(*base, base_report_.FindQuantity("flops"));
-      d.base_ns = MeanSelf(*base);
-      d.base_backward_ns = MeanSelfOf(*base, base_backward_);
-    }
-    if (current != nullptr) {
-      d.current_id = current->identity.id;
-      d.current_flops = current_report_.QuantityOf(*current, current_report_.FindQuantity("flops"));
-      d.current_ns = MeanSelf(*current);
-      d.current_backward_ns = MeanSelfOf(*current, current_backward_);
-    }
-    return d;
-  }
-
-  ReportDiff& diff_;
-  const Report& base_report_;
-  const Report& current_report_;
-  const int base_backward_;
-  const int current_backward_;
-  std::vector<const NodeRecord*> base_nodes_;
-  std::vector<const NodeRecord*> current_nodes_;
-  std::vector<int> base_partner_;
-  std::vector<int> current_partner_;
-  std::vector<double> gain_;  // current node's time not yet explained by base nodes
-  std::vector<bool> replaced_;  // current nodes matched as kReplaced
-  std::vector<const NodeRecord*> current_nodes_by_id_;  // participants by id (else null)
-  double matched_base_ns_ = 0;
-};
+using diff_internal::MeanSelf;
+using diff_internal::MeanSelfOf;
+using diff_internal::Ratio;
 
 // A group's per-run values on both sides (sums of its nodes' self times)
 // and its executions per run, for its RowComparison.
@@ -495,8 +268,7 @@ ReportDiff DiffReports(const Report& base, const Report& current, const DiffOpti
       if (options.include_unexecuted || node.executed()) *flops += report->QuantityOf(node, q);
     }
   }
-  Matcher matcher(base, current, options, diff);
-  matcher.Run();
+  const double matched_base_ns = diff_internal::MatchNodes(base, current, options, diff);
   std::stable_sort(diff.nodes.begin(), diff.nodes.end(), [](const NodeDelta& a, const NodeDelta& b) {
     return std::fabs(a.delta_ns()) > std::fabs(b.delta_ns());
   });
@@ -504,7 +276,7 @@ ReportDiff DiffReports(const Report& base, const Report& current, const DiffOpti
   for (const NodeRecord& node : base.nodes) {
     if (options.include_unexecuted || node.executed()) base_ns += MeanSelf(node);
   }
-  diff.matched_time_fraction = base_ns > 0 ? std::min(1.0, matcher.matched_base_ns() / base_ns) : 1.0;
+  diff.matched_time_fraction = base_ns > 0 ? std::min(1.0, matched_base_ns / base_ns) : 1.0;
 
   std::map<std::string, GroupDelta> modules, kinds;
   std::map<std::string, GroupRuns> module_runs, kind_runs;

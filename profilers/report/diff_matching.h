@@ -1,0 +1,32 @@
+// The diff's node matching (report_diff.cc's first step), and the small
+// helpers both halves use. Private to //profilers/report:report_diff.
+#ifndef GRAPHPROF_PROFILERS_REPORT_DIFF_MATCHING_H_
+#define GRAPHPROF_PROFILERS_REPORT_DIFF_MATCHING_H_
+
+#include "profilers/report/report.h"
+#include "profilers/report/report_diff.h"
+#include "profilers/report/stats.h"
+
+namespace graphprof::diff_internal {
+
+inline double MeanSelf(const NodeRecord& node) { return Summarize(node.time().self).mean; }
+
+// Mean self value of metric `m` (-1: the report lacks it: 0).
+inline double MeanSelfOf(const NodeRecord& node, int m) {
+  if (m < 0 || static_cast<size_t>(m) >= node.metrics.size()) return 0;
+  return Summarize(node.metrics[m].self).mean;
+}
+
+inline double Ratio(double base, double current) { return base > 0 && current > 0 ? base / current : 0; }
+
+// Pairs the participating nodes of `base` and `current` (the same node; the
+// same kind in the same module; an op of the same family or the heaviest
+// in its module, replaced; merged into a node a pass created; added;
+// removed) and appends one NodeDelta per pair or leftover to diff.nodes,
+// with the match counts and diff.unexecuted. Returns the base's self time
+// (mean per run, ns) that found a partner.
+double MatchNodes(const Report& base, const Report& current, const DiffOptions& options, ReportDiff& diff);
+
+}  // namespace graphprof::diff_internal
+
+#endif  // GRAPHPROF_PROFILERS_REPORT_DIFF_MATCHING_H_
