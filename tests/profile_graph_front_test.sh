@@ -16,6 +16,8 @@ needed="$(readelf -d "$front" | awk '/NEEDED/ { print $NF }')"
 if grep -Eq 'libtorch|libc10|libgomp|libcuda' <<<"$needed"; then
   fail "the front loads LibTorch: $(tr '\n' ' ' <<<"$needed")"
 fi
+# Its allocator for merges (//third_party/system: jemalloc).
+grep -q 'libjemalloc' <<<"$needed" || fail "the front does not link jemalloc: $(tr '\n' ' ' <<<"$needed")"
 
 # Profiling goes through profile_graph_full: two reports of the same model.
 for side in a b; do
