@@ -28,7 +28,9 @@ absl::Status ReadInto(const std::string& path, Buffer& out, size_t spare = 0) {
   if (!size.ok()) return size.status();
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) return OpenError(path, errno);
-  if (out.capacity() < static_cast<size_t>(*size) + spare) out.reserve(static_cast<size_t>(*size) + spare);
+  // The spare bytes are allocated and initialised (zeros, or an earlier
+  // file's bytes), so a parser that reads them reads defined memory.
+  if (spare > 0) out.resize(static_cast<size_t>(*size) + spare);
   out.resize(static_cast<size_t>(*size));
   const size_t got = out.empty() ? 0 : std::fread(out.data(), 1, out.size(), file);
   const bool failed = std::ferror(file) != 0;

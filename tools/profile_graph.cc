@@ -21,6 +21,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "common/big_stack.h"
 #include "tools/cli_options.h"
 #include "tools/command_line.h"
 
@@ -29,27 +30,37 @@ namespace {
 namespace cli = graphprof::cli;
 
 // profile_graph_full in this program's directory (symbolic links followed:
-// under `bazel run` and in tests this program is reached through one).
+// under `bazel run` and in tests this program is reached through one), or
+// empty when that directory cannot be known (no /proc): never a guess such
+// as the working directory.
 std::string FullProgram() {
   char self[PATH_MAX];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  std::string dir = ".";
-  if (n > 0) {
-    dir.assign(self, static_cast<size_t>(n));
-    const size_t slash = dir.rfind('/');
-    dir = slash == std::string::npos ? "." : dir.substr(0, slash);
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self));
+  if (n <= 0 || n >= static_cast<ssize_t>(sizeof(self))) return "";
+  const std::string path(self, static_cast<size_t>(n));
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return "";
+  return absl::StrCat(path.substr(0, slash), "/profile_graph_full");
+}
+
+int Main(int argc, char** argv) {
+  cli::CliOptions options;
+  if (std::optional<int> code = cli::RunCommandsWithoutLibTorch(argc, argv, options)) return *code;
+  const std::string full = FullProgram();
+  if (full.empty()) {
+    return cli::Fail(stderr, cli::kExitFailure,
+                     "cannot find this program's directory (/proc/self/exe), where profile_graph_full must be");
   }
-  return absl::StrCat(dir, "/profile_graph_full");
+  execv(full.c_str(), argv);
+  return cli::Fail(stderr, cli::kExitFailure,
+                   absl::StrCat("cannot start ", full, " (", std::strerror(errno),
+                                "): profiling needs profile_graph_full installed beside profile_graph"));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  cli::CliOptions options;
-  if (std::optional<int> code = cli::RunCommandsWithoutLibTorch(argc, argv, options)) return *code;
-  const std::string full = FullProgram();
-  execv(full.c_str(), argv);
-  return cli::Fail(stderr, cli::kExitFailure,
-                   absl::StrCat("cannot start ", full, " (", std::strerror(errno),
-                                "): profiling needs profile_graph_full installed beside profile_graph"));
+  // The same stack as profile_graph_full's: deeply nested reports (module
+  // paths, --html's module tree) recurse.
+  return graphprof::RunWithStack(graphprof::kBigStackBytes, [&] { return Main(argc, argv); });
 }

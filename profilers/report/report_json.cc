@@ -8,6 +8,7 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -158,13 +159,13 @@ namespace {
 // writes 50 MB), and at most a few blocks are held beside the sink's chunk.
 void WriteNodes(JsonWriter& w, const Report& report, size_t parallel_nodes) {
   const std::vector<NodeRecord>& nodes = report.nodes;
-  if (nodes.size() < parallel_nodes || std::thread::hardware_concurrency() < 2) {
+  auto one_thread = [&] {
     for (const NodeRecord& node : nodes) {
       w.Newline();
       WriteNode(w, report, node);
     }
-    return;
-  }
+  };
+  if (nodes.size() < parallel_nodes || std::thread::hardware_concurrency() < 2) return one_thread();
   constexpr size_t kBlockNodes = 256;
   constexpr size_t kBlocksAhead = 4;
   const size_t blocks = (nodes.size() + kBlockNodes - 1) / kBlockNodes;
@@ -178,35 +179,40 @@ void WriteNodes(JsonWriter& w, const Report& report, size_t parallel_nodes) {
   } shared;
   shared.rendered.resize(blocks);
   const bool html_safe = w.html_safe();
-  std::thread helper([&] {
-    for (size_t b = 1; b < blocks; b += 2) {
-      {
-        std::unique_lock<std::mutex> lock(shared.mu);
-        shared.cv.wait(lock, [&] { return shared.stop || b <= shared.written + kBlocksAhead; });
-        if (shared.stop) return;
-      }
-      std::string text;
-      try {
-        JsonWriter h(&text, html_safe);
-        h.BeginArray();
-        for (size_t i = b * kBlockNodes; i < nodes.size() && i < (b + 1) * kBlockNodes; ++i) {
-          h.Newline();
-          WriteNode(h, report, nodes[i]);
+  std::thread helper;
+  try {
+    helper = std::thread([&] {
+      for (size_t b = 1; b < blocks; b += 2) {
+        {
+          std::unique_lock<std::mutex> lock(shared.mu);
+          shared.cv.wait(lock, [&] { return shared.stop || b <= shared.written + kBlocksAhead; });
+          if (shared.stop) return;
         }
-        text.erase(0, 1);  // the '['
-      } catch (const std::bad_alloc&) {
-        std::lock_guard<std::mutex> lock(shared.mu);
-        shared.out_of_memory = true;
+        std::string text;
+        try {
+          JsonWriter h(&text, html_safe);
+          h.BeginArray();
+          for (size_t i = b * kBlockNodes; i < nodes.size() && i < (b + 1) * kBlockNodes; ++i) {
+            h.Newline();
+            WriteNode(h, report, nodes[i]);
+          }
+          text.erase(0, 1);  // the '['
+        } catch (const std::bad_alloc&) {
+          std::lock_guard<std::mutex> lock(shared.mu);
+          shared.out_of_memory = true;
+          shared.cv.notify_all();
+          return;
+        }
+        {
+          std::lock_guard<std::mutex> lock(shared.mu);
+          shared.rendered[b] = std::move(text);
+        }
         shared.cv.notify_all();
-        return;
       }
-      {
-        std::lock_guard<std::mutex> lock(shared.mu);
-        shared.rendered[b] = std::move(text);
-      }
-      shared.cv.notify_all();
-    }
-  });
+    });
+  } catch (const std::system_error&) {
+    return one_thread();  // no thread to be had: the same text on this one
+  }
   // The helper is stopped and joined however this thread leaves (a sink
   // that throws, out of memory).
   struct Join {
