@@ -206,7 +206,9 @@ graph(%x : Tensor):
   options.runs = 5;
   absl::StatusOr<Report> report = Profile(plan, {torch::ones({4})}, options);
   ASSERT_TRUE(report.ok()) << report.status();
-  EXPECT_GT(report->timer_overhead_ns, 0);
+  // Measured (timed runs against plain ones, clamped at 0): on a loaded
+  // machine the difference can be 0, so only its sign is checked.
+  EXPECT_GE(report->timer_overhead_ns, 0);
   absl::StatusOr<View> view = MakeView(*report, ViewOptions{});
   ASSERT_TRUE(view.ok());
   EXPECT_EQ(view->rows[0].kind, "graphprof_test::busy_wait");

@@ -274,9 +274,12 @@ class ControlFlowTest(unittest.TestCase):
         r = graphprof.profile(self.module, self.x, 5, [True, False], runs=4, warmup=1)
         self.assertIs(r.verified, True)
         # The timer: one read per node, one per block entered, all taken off.
+        # Its cost is measured (timed runs against plain ones, clamped at 0):
+        # on a loaded machine, under ASan, the difference can be 0, so only
+        # its sign and the relations between the parts are checked here.
         self.assertIs(r.compensated, True)
-        self.assertGreater(r.timer_overhead_ns, 0)
-        self.assertGreater(r.timer_inner_ns, 0)
+        self.assertGreaterEqual(r.timer_overhead_ns, 0)
+        self.assertGreaterEqual(r.timer_inner_ns, 0)
         self.assertLessEqual(r.timer_inner_ns, r.timer_overhead_ns)
         self.assertEqual(r.timer_block_ns, r.timer_overhead_ns)
         self.assertIs(graphprof.profile(self.module, self.x, 5, [True, False], runs=1, compensate=False).compensated,
