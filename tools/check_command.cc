@@ -6,7 +6,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "common/read_file.h"
 #include "profilers/report/format.h"
 #include "profilers/report/json_writer.h"
 #include "profilers/report/report_json.h"
@@ -140,10 +139,8 @@ int RunCheckOfFiles(const CliOptions& options, std::FILE* out, std::FILE* err) {
   Report sides[2];
   const std::string paths[2] = {options.baseline, options.check_current};
   for (int i = 0; i < 2; ++i) {
-    absl::StatusOr<std::string> text = ReadFile(paths[i]);
-    if (!text.ok()) return Fail(err, kExitFailure, text.status());
-    absl::StatusOr<Report> report = ReportFromJson(*text);
-    if (!report.ok()) return Fail(err, kExitFailure, absl::StrCat(paths[i], ": ", report.status().message()));
+    absl::StatusOr<Report> report = ReadReportFile(paths[i]);
+    if (!report.ok()) return Fail(err, kExitFailure, report.status());
     sides[i] = *std::move(report);
   }
   if (const std::string warning = MachineWarning(sides[0], sides[1]); !warning.empty()) {

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
-#include <new>
 #include <optional>
 #include <string>
 #include <thread>
@@ -13,7 +12,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/terminal_text.h"
-#include "common/read_file.h"
 #include "profilers/report/merge.h"
 #include "profilers/report/report_json.h"
 #include "tools/report_output.h"
@@ -21,23 +19,6 @@
 namespace graphprof::cli {
 namespace {
 
-// One merge input read into `buffer` (reused: no fresh 10 MB buffer, and
-// no page faults, per report) and parsed in place. Errors name the file.
-absl::StatusOr<Report> ReadMergeInput(const std::string& path, std::string& buffer) {
-  if (absl::Status read = ReadFileInto(path, buffer, kJsonPadding); !read.ok()) return read;
-  absl::StatusOr<Report> report = ReportFromPaddedJson(buffer);
-  if (!report.ok()) return absl::Status(report.status().code(), absl::StrCat(path, ": ", report.status().message()));
-  return report;
-}
-
-// A report read and parsed, out of memory included (a huge report).
-absl::StatusOr<Report> ParseMergeInput(const std::string& path, std::string& buffer) {
-  try {
-    return ReadMergeInput(path, buffer);
-  } catch (const std::bad_alloc&) {
-    return absl::ResourceExhaustedError(absl::StrCat(path, ": out of memory reading the report"));
-  }
-}
 
 // Reads merge inputs on two threads, the caller's and a helper, handed out
 // in order to the caller: each thread parses the next report nobody has
@@ -94,7 +75,7 @@ class MergeInputs {
   void ParseNext(std::unique_lock<std::mutex>& lock, std::string& buffer) {
     const size_t j = next_++;
     lock.unlock();
-    absl::StatusOr<Report> report = ParseMergeInput(paths_[j], buffer);
+    absl::StatusOr<Report> report = ReadReportFile(paths_[j], buffer);
     lock.lock();
     ready_[j] = std::move(report);
     cv_.notify_all();

@@ -332,10 +332,8 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   if (options.check && !options.check_current.empty()) return RunCheckOfFiles(options, out, err);
   std::optional<Report> base;
   if (const std::string& base_path = options.check ? options.baseline : options.compare; !base_path.empty()) {
-    absl::StatusOr<std::string> text = ReadFile(base_path);
-    if (!text.ok()) return Fail(err, kExitFailure, text.status());
-    absl::StatusOr<Report> parsed = ReportFromJson(*text);
-    if (!parsed.ok()) return Fail(err, kExitFailure, absl::StrCat(base_path, ": ", parsed.status().message()));
+    absl::StatusOr<Report> parsed = ReadReportFile(base_path);
+    if (!parsed.ok()) return Fail(err, kExitFailure, parsed.status());
     base = *std::move(parsed);
   }
   if (options.workers > 0 && options.worker_dir.empty()) return RunWithWorkers(options, std::move(base), out, err);

@@ -109,9 +109,10 @@ absl::StatusOr<Exit> Spawn(const std::string& executable, const std::vector<std:
 }
 
 absl::StatusOr<Report> ReadWorkerReport(const std::string& path, int worker) {
-  absl::StatusOr<std::string> text = ReadFile(path);
-  if (!text.ok()) return absl::InternalError(absl::StrCat("worker ", worker, " wrote no report: ", text.status().message()));
-  absl::StatusOr<Report> report = ReportFromJson(*text);
+  absl::StatusOr<Report> report = ReadReportFile(path);
+  if (absl::IsNotFound(report.status())) {
+    return absl::InternalError(absl::StrCat("worker ", worker, " wrote no report: ", report.status().message()));
+  }
   if (!report.ok()) return absl::InternalError(absl::StrCat("worker ", worker, "'s report: ", report.status().message()));
   return report;
 }

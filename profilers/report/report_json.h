@@ -83,6 +83,13 @@ absl::StatusOr<Report> ReportFromJson(absl::string_view json);
 inline constexpr size_t kJsonPadding = 64;
 absl::StatusOr<Report> ReportFromPaddedJson(absl::string_view json);
 
+// A report file read and parsed in place (report_file.cc). Errors name the
+// file ("<path>: ..."); a report larger than memory is ResourceExhausted.
+// `buffer` holds the text: a caller reading many reports passes the same
+// one, reusing its capacity.
+absl::StatusOr<Report> ReadReportFile(const std::string& path, std::string& buffer);
+absl::StatusOr<Report> ReadReportFile(const std::string& path);
+
 // Ceilings::bandwidth as JSON: [[bytes, GB/s], ...], smallest working set
 // first (the report's "bandwidth" and the HTML roofline's).
 void WriteBandwidthLevels(const std::vector<BandwidthLevel>& levels, JsonWriter& writer);
