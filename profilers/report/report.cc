@@ -61,22 +61,23 @@ void DeriveSelfMemory(std::vector<NodeRecord>& nodes) {
   for (NodeRecord& node : nodes) {
     if (!node.memory.has_value()) continue;
     NodeMemory& m = *node.memory;
-    m.self_allocated_bytes = m.allocated_bytes;
-    m.self_freed_bytes = m.freed_bytes;
-    m.self_allocations = m.allocations;
-    m.self_output_bytes = m.output_bytes;
-    m.self_saved_bytes = m.saved_bytes;
+    for (const NodeMemoryField& f : kNodeMemoryFields) {
+      if (f.role == NodeMemoryField::Role::kAmount) m.*f.self = m.*f.value;
+    }
   }
   for (const NodeRecord& node : nodes) {
     const int parent = node.identity.parent;
     if (parent < 0 || parent >= static_cast<int>(nodes.size()) || !node.memory.has_value()) continue;
     std::optional<NodeMemory>& p = nodes[parent].memory;
     if (!p.has_value()) continue;
-    p->self_allocated_bytes -= node.memory->allocated_bytes;
-    p->self_freed_bytes -= node.memory->freed_bytes;
-    p->self_allocations -= node.memory->allocations;
-    p->self_output_bytes = 0;
-    p->self_saved_bytes -= node.memory->saved_bytes;
+    for (const NodeMemoryField& f : kNodeMemoryFields) {
+      if (f.role != NodeMemoryField::Role::kAmount) continue;
+      if (f.blocks_own_all) {
+        *p.*f.self = 0;
+      } else {
+        *p.*f.self -= *node.memory.*f.value;
+      }
+    }
   }
 }
 

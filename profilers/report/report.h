@@ -130,26 +130,47 @@ struct NodeMemory {
   int64_t self_saved_bytes = 0;
 };
 
-// Every NodeMemory field and its name (the JSON and Python key), in the order
-// reports write them: renderings, readers and checks loop over this list,
-// so a field added to NodeMemory is added here once.
+// Every NodeMemory field: its name (the JSON and Python key) and how it is
+// derived and grouped, in the order reports write them. Finalize's self
+// derivation, grouped views, the JSON writer and reader, the report checks
+// and Python loop over this list, so a field added to NodeMemory is added
+// here once.
 struct NodeMemoryField {
+  enum class Role {
+    // Measured, an amount: Finalize derives its `self` field (the node's
+    // value minus its block nodes'), grouped rows add the self values.
+    kAmount,
+    // Measured, a level (peak, live bytes): grouped rows take the maximum.
+    kLevel,
+    // The self field of an amount: derived, never read.
+    kSelf,
+  };
   const char* name;
   int64_t NodeMemory::*value;
+  Role role;
+  int64_t NodeMemory::*self = nullptr;  // kAmount: its self field
+  // kAmount: a node with blocks has none of it itself (an If's or a Loop's
+  // outputs are its blocks'): its self value is 0, not value minus blocks.
+  bool blocks_own_all = false;
+  // Measured only sometimes (training steps): a report without it reads 0.
+  bool optional = false;
 };
 inline constexpr NodeMemoryField kNodeMemoryFields[] = {
-    {"allocated_bytes", &NodeMemory::allocated_bytes},
-    {"freed_bytes", &NodeMemory::freed_bytes},
-    {"allocations", &NodeMemory::allocations},
-    {"peak_bytes", &NodeMemory::peak_bytes},
-    {"live_after_bytes", &NodeMemory::live_after_bytes},
-    {"output_bytes", &NodeMemory::output_bytes},
-    {"self_allocated_bytes", &NodeMemory::self_allocated_bytes},
-    {"self_freed_bytes", &NodeMemory::self_freed_bytes},
-    {"self_allocations", &NodeMemory::self_allocations},
-    {"self_output_bytes", &NodeMemory::self_output_bytes},
-    {"saved_bytes", &NodeMemory::saved_bytes},
-    {"self_saved_bytes", &NodeMemory::self_saved_bytes},
+    {"allocated_bytes", &NodeMemory::allocated_bytes, NodeMemoryField::Role::kAmount,
+     &NodeMemory::self_allocated_bytes},
+    {"freed_bytes", &NodeMemory::freed_bytes, NodeMemoryField::Role::kAmount, &NodeMemory::self_freed_bytes},
+    {"allocations", &NodeMemory::allocations, NodeMemoryField::Role::kAmount, &NodeMemory::self_allocations},
+    {"peak_bytes", &NodeMemory::peak_bytes, NodeMemoryField::Role::kLevel},
+    {"live_after_bytes", &NodeMemory::live_after_bytes, NodeMemoryField::Role::kLevel},
+    {"output_bytes", &NodeMemory::output_bytes, NodeMemoryField::Role::kAmount, &NodeMemory::self_output_bytes,
+     /*blocks_own_all=*/true},
+    {"self_allocated_bytes", &NodeMemory::self_allocated_bytes, NodeMemoryField::Role::kSelf},
+    {"self_freed_bytes", &NodeMemory::self_freed_bytes, NodeMemoryField::Role::kSelf},
+    {"self_allocations", &NodeMemory::self_allocations, NodeMemoryField::Role::kSelf},
+    {"self_output_bytes", &NodeMemory::self_output_bytes, NodeMemoryField::Role::kSelf},
+    {"saved_bytes", &NodeMemory::saved_bytes, NodeMemoryField::Role::kAmount, &NodeMemory::self_saved_bytes,
+     /*blocks_own_all=*/false, /*optional=*/true},
+    {"self_saved_bytes", &NodeMemory::self_saved_bytes, NodeMemoryField::Role::kSelf},
 };
 
 struct MemoryPoint {

@@ -43,14 +43,11 @@ int64_t OptionalCount(const Json& j, const char* key) {
 
 NodeMemory MemoryFromJson(const Json& j) {
   NodeMemory m;
-  m.allocated_bytes = j.at("allocated_bytes").get<int64_t>();
-  m.freed_bytes = j.at("freed_bytes").get<int64_t>();
-  m.allocations = j.at("allocations").get<int64_t>();
-  m.peak_bytes = j.at("peak_bytes").get<int64_t>();
-  m.live_after_bytes = j.at("live_after_bytes").get<int64_t>();
-  m.output_bytes = j.at("output_bytes").get<int64_t>();
-  m.saved_bytes = j.value("saved_bytes", int64_t{0});
-  return m;  // self_* are derived by Finalize
+  for (const NodeMemoryField& f : kNodeMemoryFields) {
+    if (f.role == NodeMemoryField::Role::kSelf) continue;  // derived by Finalize
+    m.*f.value = f.optional ? j.value(f.name, int64_t{0}) : j.at(f.name).get<int64_t>();
+  }
+  return m;
 }
 
 Metric MetricFromJson(const Json& j) {

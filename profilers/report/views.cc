@@ -47,19 +47,19 @@ Accumulator NewAccumulator(const Report& report) {
 void AddSelfMemory(std::optional<NodeMemory>& into, const std::optional<NodeMemory>& m, bool direct = true) {
   if (!m.has_value()) return;
   if (!into.has_value()) into = NodeMemory{};
-  into->allocated_bytes += m->self_allocated_bytes;
-  into->freed_bytes += m->self_freed_bytes;
-  into->allocations += m->self_allocations;
-  into->output_bytes += m->self_output_bytes;
-  into->saved_bytes += m->self_saved_bytes;
-  into->peak_bytes = std::max(into->peak_bytes, m->peak_bytes);
-  into->live_after_bytes = std::max(into->live_after_bytes, m->live_after_bytes);
-  if (!direct) return;
-  into->self_allocated_bytes += m->self_allocated_bytes;
-  into->self_freed_bytes += m->self_freed_bytes;
-  into->self_allocations += m->self_allocations;
-  into->self_output_bytes += m->self_output_bytes;
-  into->self_saved_bytes += m->self_saved_bytes;
+  for (const NodeMemoryField& f : kNodeMemoryFields) {
+    switch (f.role) {
+      case NodeMemoryField::Role::kAmount:
+        (*into).*f.value += (*m).*f.self;
+        if (direct) (*into).*f.self += (*m).*f.self;
+        break;
+      case NodeMemoryField::Role::kLevel:
+        (*into).*f.value = std::max((*into).*f.value, (*m).*f.value);
+        break;
+      case NodeMemoryField::Role::kSelf:
+        break;
+    }
+  }
 }
 
 // Adds a node's self values to both sides of a grouped row.
