@@ -7,6 +7,8 @@
 #include <fstream>
 #include <limits>
 #include <functional>
+#include <set>
+#include <string>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -500,6 +502,77 @@ TEST(OutputFileTest, WritesAtomicallyAndFailsCleanly) {
   EXPECT_FALSE(WriteFileAtomically(dir, "x").ok());  // a directory
   struct stat st;
   EXPECT_NE(stat((dir + "/no").c_str(), &st), 0) << "nothing created";
+}
+
+// kNodeMemoryFields drives self derivation, grouping and reading: every
+// amount names a self field listed as such, every self field belongs to
+// exactly one amount, and every member is listed once.
+TEST(NodeMemoryFieldsTest, EveryAmountHasItsOwnSelfField) {
+  // Member pointers have no order: compare the fields' offsets.
+  const NodeMemory probe;
+  auto offset = [&](int64_t NodeMemory::*field) {
+    return reinterpret_cast<const char*>(&(probe.*field)) - reinterpret_cast<const char*>(&probe);
+  };
+  std::set<ptrdiff_t> listed;
+  std::set<ptrdiff_t> selves;
+  std::set<std::string> names;
+  for (const NodeMemoryField& f : kNodeMemoryFields) {
+    EXPECT_TRUE(listed.insert(offset(f.value)).second) << f.name;
+    EXPECT_TRUE(names.insert(f.name).second) << f.name;
+    if (f.role == NodeMemoryField::Role::kAmount) {
+      ASSERT_NE(f.self, nullptr) << f.name;
+      EXPECT_TRUE(selves.insert(offset(f.self)).second) << f.name;
+    } else {
+      EXPECT_EQ(f.self, nullptr) << f.name;
+    }
+  }
+  for (const NodeMemoryField& f : kNodeMemoryFields) {
+    EXPECT_EQ(f.role == NodeMemoryField::Role::kSelf, selves.count(offset(f.value)) == 1) << f.name;
+  }
+  EXPECT_EQ(listed.size(), sizeof(NodeMemory) / sizeof(int64_t));
+}
+
+// The reader goes by the same list: measured fields are required (the
+// message names the missing one) except the optional saved_bytes, and the
+// self values are derived, not read: a Loop's are its own value minus its
+// body's, its self output bytes 0 (its outputs are its body's, not 24 - 16).
+TEST(NodeMemoryFieldsTest, ReadFromJsonAndSelfDerived) {
+  auto memory = [](int64_t allocated, int64_t output, const std::string& extra) {
+    return absl::StrCat(R"({"allocated_bytes": )", allocated, R"(, "freed_bytes": 8, "allocations": 2,
+        "peak_bytes": 64, "live_after_bytes": 32, "output_bytes": )", output, extra, "}");
+  };
+  auto report_with = [](const std::string& loop_memory, const std::string& body_memory) {
+    return absl::StrCat(R"({"schema_version": 3, "model": "m", "runs": 1, "warmup": 0, "timer_overhead_ns": 0,
+        "run_ns": [10], "metrics": [{"name": "time"}], "nodes": [
+        {"id": 0, "parent": -1, "depth": 0, "name": "Loop", "kind": "prim::Loop", "calls": [1], "total_ns": [9],
+         "memory": )", loop_memory, R"(},
+        {"id": 1, "parent": 0, "depth": 1, "name": "mul", "kind": "aten::mul", "calls": [3], "total_ns": [6],
+         "memory": )", body_memory, "}]}");
+  };
+  absl::StatusOr<Report> report =
+      ReportFromJson(report_with(memory(100, 24, R"(, "saved_bytes": 40)"), memory(60, 16, R"(, "saved_bytes": 30)")));
+  ASSERT_TRUE(report.ok()) << report.status();
+  const NodeMemory& loop = *report->nodes[0].memory;
+  EXPECT_EQ(loop.allocated_bytes, 100);
+  EXPECT_EQ(loop.self_allocated_bytes, 40);
+  EXPECT_EQ(loop.self_freed_bytes, 0);
+  EXPECT_EQ(loop.self_allocations, 0);
+  EXPECT_EQ(loop.self_output_bytes, 0);
+  EXPECT_EQ(loop.self_saved_bytes, 10);
+  EXPECT_EQ(loop.peak_bytes, 64);
+  const NodeMemory& body = *report->nodes[1].memory;
+  EXPECT_EQ(body.self_allocated_bytes, 60);
+  EXPECT_EQ(body.self_output_bytes, 16);
+  EXPECT_EQ(body.self_saved_bytes, 30);
+
+  report = ReportFromJson(report_with(memory(100, 16, ""), memory(60, 16, "")));
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->nodes[0].memory->saved_bytes, 0);
+
+  const std::string no_peak = absl::StrCat(R"({"allocated_bytes": 1, "freed_bytes": 0, "allocations": 1,
+      "live_after_bytes": 1, "output_bytes": 1})");
+  const absl::Status missing = ReportFromJson(report_with(no_peak, memory(60, 16, ""))).status();
+  EXPECT_TRUE(absl::StrContains(missing.message(), "'peak_bytes' is missing")) << missing;
 }
 
 }  // namespace
