@@ -64,6 +64,7 @@
 #include "profilers/report/report.h"
 #include "profilers/report/report_diff.h"
 #include "profilers/report/verdict.h"
+#include "profilers/report/verification_failure.h"
 #include "profilers/report/report_json.h"
 #include "profilers/report/text_report.h"
 #include "profilers/report/views.h"
@@ -118,20 +119,9 @@ PYBIND11_MODULE(_graphprof, m) {
       .def("summary", [](const Report& r) { return RenderSummary(r); })
       .def("verification_failure",
            [](const Report& r, const std::string& method) -> py::object {
-             // profile_command.cc VerificationExit()'s message.
-             if (r.verification.has_value() && !r.verification->passed()) {
-               const Verification& v = *r.verification;
-               return py::str(OneLine(absl::StrCat("output differs from native ", method, ": ", v.detail,
-                                                   " (max abs error ", v.max_abs_error, ", max rel error ",
-                                                   v.max_rel_error, ")")));
-             }
-             if (r.gradient_verification.has_value() && !r.gradient_verification->passed()) {
-               const Verification& v = *r.gradient_verification;
-               return py::str(OneLine(absl::StrCat("gradients differ from native ", method, " + backward: ",
-                                                   v.detail, " (max abs error ", v.max_abs_error,
-                                                   ", max rel error ", v.max_rel_error, ")")));
-             }
-             return py::none();
+             // The message profile_graph exits 3 with (verification_failure.h).
+             const std::string failure = VerificationFailure(r, method);
+             return failure.empty() ? py::object(py::none()) : py::object(py::str(OneLine(failure)));
            })
       .def("describe_verification", [](const Report& r) { return DescribeVerification(r); })
       .def("text", &RenderText, py::arg("group_by"), py::arg("top"), py::arg("sort"), py::arg("memory"),

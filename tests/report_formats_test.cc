@@ -24,6 +24,7 @@
 #include "profilers/profiler.h"
 #include "profilers/report/report_json.h"
 #include "profilers/report/text_report.h"
+#include "profilers/report/verification_failure.h"
 #include "profilers/report/views.h"
 #include "tests/test_ops.h"
 #include "tests/test_util.h"
@@ -573,6 +574,31 @@ TEST(NodeMemoryFieldsTest, ReadFromJsonAndSelfDerived) {
       "live_after_bytes": 1, "output_bytes": 1})");
   const absl::Status missing = ReportFromJson(report_with(no_peak, memory(60, 16, ""))).status();
   EXPECT_TRUE(absl::StrContains(missing.message(), "'peak_bytes' is missing")) << missing;
+}
+
+// The line profile_graph exits 3 with and graphprof raises: outputs first,
+// then gradients; nothing when both passed.
+TEST(VerificationFailureTest, OutputsThenGradientsThenNothing) {
+  Report report;
+  EXPECT_EQ(VerificationFailure(report, "forward"), "");
+  Verification ok;
+  ok.identical = true;
+  ok.compared = 1;
+  Verification bad;
+  bad.compared = 2;
+  bad.max_abs_error = 0.5;
+  bad.max_rel_error = 0.25;
+  bad.detail = "output 0 at [1]: 1 vs 1.5";
+  report.verification = ok;
+  report.gradient_verification = ok;
+  EXPECT_EQ(VerificationFailure(report, "forward"), "");
+  report.gradient_verification = bad;
+  EXPECT_EQ(VerificationFailure(report, "forward"),
+            "gradients differ from native forward + backward: output 0 at [1]: 1 vs 1.5 (max abs error 0.5, max rel "
+            "error 0.25)");
+  report.verification = bad;
+  EXPECT_EQ(VerificationFailure(report, "step"),
+            "output differs from native step: output 0 at [1]: 1 vs 1.5 (max abs error 0.5, max rel error 0.25)");
 }
 
 }  // namespace

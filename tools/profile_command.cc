@@ -33,6 +33,7 @@
 #include "profilers/report/json_writer.h"
 #include "profilers/report/report_diff.h"
 #include "profilers/report/report_json.h"
+#include "profilers/report/verification_failure.h"
 #include "profilers/report/views.h"
 #include "profilers/time_source.h"
 #include "profilers/toolbox/cpu_tensor_counter.h"
@@ -192,19 +193,8 @@ void Describe(Report& report, const ModelSource& source, const std::vector<c10::
 }
 
 int VerificationExit(const Report& report, const CliOptions& options, std::FILE* err, const char* which) {
-  if (report.verification.has_value() && !report.verification->passed()) {
-    const Verification& v = *report.verification;
-    return Fail(err, kExitMismatch,
-                absl::StrCat(which, "output differs from native ", options.method, ": ", v.detail, " (max abs error ",
-                             v.max_abs_error, ", max rel error ", v.max_rel_error, ")"));
-  }
-  if (report.gradient_verification.has_value() && !report.gradient_verification->passed()) {
-    const Verification& v = *report.gradient_verification;
-    return Fail(err, kExitMismatch,
-                absl::StrCat(which, "gradients differ from native ", options.method, " + backward: ", v.detail,
-                             " (max abs error ", v.max_abs_error, ", max rel error ", v.max_rel_error, ")"));
-  }
-  return kExitOk;
+  const std::string failure = VerificationFailure(report, options.method);
+  return failure.empty() ? kExitOk : Fail(err, kExitMismatch, absl::StrCat(which, failure));
 }
 
 }  // namespace
