@@ -183,6 +183,36 @@ TEST(MergeTest, ForwardRunsAndTrainingStepsDoNotMerge) {
   EXPECT_TRUE(absl::StrContains(mixed.message(), "training steps")) << mixed;
 }
 
+// A count metric without run totals (kernels, autograd functions) stays
+// without them; a time metric keeps its totals, zeros for a report that
+// lacks the metric.
+TEST(MergeTest, MakesUpNoRunTotals) {
+  auto with_metrics = [](int runs, bool device) {
+    Report r = MakeReport("m", 1, 1, runs);
+    Metric count;
+    count.name = "kernels";
+    count.unit = Metric::Unit::kCount;
+    count.recorded = Metric::Recorded::kSelf;
+    r.AddMetric(count);
+    if (device) {
+      Metric time;
+      time.name = "device";
+      time.recorded = Metric::Recorded::kSelf;
+      time.run_total.assign(runs, 7);
+      r.AddMetric(time);
+    }
+    return r;
+  };
+  ReportMerger merger;
+  ASSERT_TRUE(merger.Add(with_metrics(2, true), "a.json").ok());
+  ASSERT_TRUE(merger.Add(with_metrics(3, false), "b.json").ok());
+  absl::StatusOr<Report> merged = merger.Finish();
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  EXPECT_TRUE(merged->metrics[merged->FindMetric("kernels")].run_total.empty());
+  EXPECT_EQ(merged->metrics[merged->FindMetric("device")].run_total, (std::vector<int64_t>{7, 7, 0, 0, 0}));
+  EXPECT_EQ(merged->nodes[0].metrics[merged->FindMetric("kernels")].self.size(), 5u);
+}
+
 TEST(MergeTest, WarnsAboutWhatDiffers) {
   Report a = MakeReport("m", 1, 1, 2);
   Report b = MakeReport("m", 1, 1, 3);

@@ -132,9 +132,19 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
   for (size_t m = 0; m < merged_.metrics.size(); ++m) {
     Metric& into = merged_.metrics[m];
     const int theirs = report.FindMetric(into.name);
-    AppendRuns(into.run_total,
-               theirs >= 0 && !report.metrics[theirs].run_total.empty() ? report.metrics[theirs].run_total : zeros,
-               runs);
+    // Run totals where every merged report has them (a report without the
+    // metric adds zeros); none where one has the metric but no run totals
+    // (kernel and autograd-function counts): zeros there would read as
+    // totals measured to be 0.
+    if (!into.run_total.empty()) {
+      if (theirs < 0) {
+        AppendRuns(into.run_total, zeros, runs);
+      } else if (!report.metrics[theirs].run_total.empty()) {
+        AppendRuns(into.run_total, report.metrics[theirs].run_total, runs);
+      } else {
+        into.run_total.clear();
+      }
+    }
     if (!into.unattributed.empty()) {
       AppendRuns(into.unattributed,
                  theirs >= 0 && !report.metrics[theirs].unattributed.empty() ? report.metrics[theirs].unattributed
