@@ -44,12 +44,35 @@ struct StatsColumns {
       if (kStatsFields[f].in_columns) columns[f].append(kStatsFields[f].value(s));
     }
   }
-  void Into(py::dict& out) const {
+  void Into(py::dict& out, const std::string& prefix = "") const {
     for (size_t f = 0; f < std::size(kStatsFields); ++f) {
-      if (kStatsFields[f].in_columns) out[kStatsFields[f].name] = columns[f];
+      if (kStatsFields[f].in_columns) out[py::str(prefix + kStatsFields[f].name)] = columns[f];
     }
   }
 };
+
+// The diff's columns (ReportDiff::columns) of node or group rows, under the
+// CSV's and JSON's keys: base, current, delta, and a compared column's
+// statistics prefixed with its name.
+template <typename Row>
+void DiffColumnsInto(const ReportDiff& diff, const std::vector<Row>& rows, py::dict& out) {
+  for (size_t k = 0; k < diff.columns.size(); ++k) {
+    const DiffColumn& c = diff.columns[k];
+    py::list base, current, delta;
+    StatsColumns stats;
+    for (const Row& row : rows) {
+      const Sides v = k < row.values.size() ? row.values[k] : Sides{};
+      base.append(c.Written(v.base));
+      current.append(c.Written(v.current));
+      delta.append(c.Written(v.delta()));
+      if (c.compared()) stats.Append(k < row.column_stats.size() ? row.column_stats[k] : RowComparison{});
+    }
+    out[py::str(c.Key("base"))] = base;
+    out[py::str(c.Key("current"))] = current;
+    out[py::str(c.Key("delta"))] = delta;
+    if (c.compared()) stats.Into(out, c.name + "_");
+  }
+}
 
 }  // namespace
 
@@ -238,10 +261,11 @@ py::dict DiffNodeColumns(const ReportDiff& diff) {
   out["delta_us"] = delta_us;
   out["speedup"] = speedup;
   stats.Into(out);
+  DiffColumnsInto(diff, diff.nodes, out);
   return out;
 }
 
-py::dict DiffGroupColumns(const std::vector<GroupDelta>& groups, const char* key) {
+py::dict DiffGroupColumns(const ReportDiff& diff, const std::vector<GroupDelta>& groups, const char* key) {
   py::list name, depth, base_nodes, current_nodes, base_us, current_us, delta_us, speedup;
   StatsColumns stats;
   for (const GroupDelta& g : groups) {
@@ -265,6 +289,7 @@ py::dict DiffGroupColumns(const std::vector<GroupDelta>& groups, const char* key
   out["delta_us"] = delta_us;
   out["speedup"] = speedup;
   stats.Into(out);
+  DiffColumnsInto(diff, groups, out);
   return out;
 }
 

@@ -55,7 +55,7 @@ py::dict CountsDict(const VerdictCounts& counts);
 // A diff's node rows, and its kind or module rows (`key`: "kind" or
 // "module"), as columns with the verdict columns.
 py::dict DiffNodeColumns(const ReportDiff& diff);
-py::dict DiffGroupColumns(const std::vector<GroupDelta>& groups, const char* key);
+py::dict DiffGroupColumns(const ReportDiff& diff, const std::vector<GroupDelta>& groups, const char* key);
 
 }  // namespace graphprof::python
 

@@ -219,8 +219,8 @@ PYBIND11_MODULE(_graphprof, m) {
       .def("to_json", [](const ReportDiff& d) { return DiffToJson(d); })
       .def("csv", [](const ReportDiff& d) { return DiffToCsv(d); })
       .def("node_columns", &DiffNodeColumns)
-      .def("kind_columns", [](const ReportDiff& d) { return DiffGroupColumns(d.kinds, "kind"); })
-      .def("module_columns", [](const ReportDiff& d) { return DiffGroupColumns(d.modules, "module"); });
+      .def("kind_columns", [](const ReportDiff& d) { return DiffGroupColumns(d, d.kinds, "kind"); })
+      .def("module_columns", [](const ReportDiff& d) { return DiffGroupColumns(d, d.modules, "module"); });
 
   m.def(
       "profile",

@@ -144,26 +144,46 @@ TEST(BackwardTest, DiffsCarryBothSidesBackward) {
   absl::StatusOr<Report> current = Profile(plan, {torch::ones({4})}, TrainingOptions(TestClock()));
   ASSERT_TRUE(base.ok() && current.ok());
   const ReportDiff diff = DiffReports(*base, *current);
-  EXPECT_TRUE(diff.backward);
-  EXPECT_EQ(diff.base_backward_total_ns, 1600);
-  EXPECT_EQ(diff.current_backward_total_ns, 1600);
+  const int bwd = diff.FindColumn("backward");
+  ASSERT_GE(bwd, 0);
+  EXPECT_TRUE(diff.columns[bwd].compared());
+  EXPECT_TRUE(diff.columns[bwd].has_total_stats);
+  EXPECT_EQ(diff.columns[bwd].total.base, 1600);
+  EXPECT_EQ(diff.columns[bwd].total.current, 1600);
+  // The count of autograd functions is a column too, without verdicts.
+  const int fns = diff.FindColumn("backward_fns");
+  ASSERT_GE(fns, 0);
+  EXPECT_FALSE(diff.columns[fns].compared());
   bool found = false;
   for (const NodeDelta& d : diff.nodes) {
     if (d.kind == "graphprof_test::timed" && d.module == "a") {
       found = true;
-      EXPECT_EQ(d.base_backward_ns, 1000);
-      EXPECT_EQ(d.current_backward_ns, 1000);
+      EXPECT_EQ(d.values[bwd].base, 1000);
+      EXPECT_EQ(d.values[bwd].current, 1000);
+      // Compared run by run: the medians are the per-run values.
+      EXPECT_EQ(d.column_stats[bwd].base_median, 1000);
+      EXPECT_EQ(d.column_stats[bwd].current_median, 1000);
+      EXPECT_NE(d.column_stats[bwd].verdict, Verdict::kSlower);
+      EXPECT_NE(d.column_stats[bwd].verdict, Verdict::kFaster);
     }
   }
   EXPECT_TRUE(found);
-  EXPECT_NE(DiffToJson(diff).find("\"base_backward_us\""), std::string::npos);
-  EXPECT_NE(RenderDiff(diff).find("current_bwd_us"), std::string::npos);
+  const std::string json = DiffToJson(diff);
+  for (const char* key : {"\"base_backward_us\"", "\"current_backward_us\"", "\"backward_verdict\"",
+                          "\"backward_total\"", "\"base_backward_fns\""}) {
+    EXPECT_NE(json.find(key), std::string::npos) << key;
+  }
+  EXPECT_NE(RenderDiff(diff).find("current_backward_us"), std::string::npos);
+  EXPECT_NE(DiffToCsv(diff).find(",base_backward_us,current_backward_us,delta_backward_us,backward_verdict,"),
+            std::string::npos);
   // Against a forward-only report: no backward columns.
   ProfileOptions forward_only = TrainingOptions(TestClock());
   forward_only.backward.enabled = false;
   absl::StatusOr<Report> plain = Profile(plan, {torch::ones({4})}, forward_only);
   ASSERT_TRUE(plain.ok());
-  EXPECT_FALSE(DiffReports(*base, *plain).backward);
+  const ReportDiff against_plain = DiffReports(*base, *plain);
+  EXPECT_EQ(against_plain.FindColumn("backward"), -1);
+  EXPECT_EQ(RenderDiff(against_plain).find("backward"), std::string::npos);
 }
 
 TEST(BackwardTest, BenchmarkNodesSplitsEveryStepByNode) {

@@ -56,8 +56,7 @@ std::vector<const NodeRecord*> Participants(const Report& report, const DiffOpti
 class Matcher {
  public:
   Matcher(const Report& base, const Report& current, const DiffOptions& options, ReportDiff& diff)
-      : diff_(diff), base_report_(base), current_report_(current), base_backward_(base.FindMetric("backward")),
-        current_backward_(current.FindMetric("backward")) {
+      : diff_(diff), base_report_(base), current_report_(current) {
     base_nodes_ = Participants(base, options, &diff.unexecuted);
     current_nodes_ = Participants(current, options, &diff.unexecuted);
     base_partner_.assign(base.nodes.size(), -1);
@@ -205,17 +204,20 @@ class Matcher {
     if (base != nullptr && current != nullptr && base->identity.kind != current->identity.kind) {
       d.kind = absl::StrCat(base->identity.kind, " -> ", current->identity.kind);
     }
+    d.values.resize(diff_.columns.size());
     if (base != nullptr) {
       d.base_id = base->identity.id;
-      d.base_flops = base_report_.QuantityOf(*base, base_report_.FindQuantity("flops"));
       d.base_ns = MeanSelf(*base);
-      d.base_backward_ns = MeanSelfOf(*base, base_backward_);
+      for (size_t k = 0; k < diff_.columns.size(); ++k) {
+        d.values[k].base = ColumnValue(base_report_, *base, diff_.columns[k], true);
+      }
     }
     if (current != nullptr) {
       d.current_id = current->identity.id;
-      d.current_flops = current_report_.QuantityOf(*current, current_report_.FindQuantity("flops"));
       d.current_ns = MeanSelf(*current);
-      d.current_backward_ns = MeanSelfOf(*current, current_backward_);
+      for (size_t k = 0; k < diff_.columns.size(); ++k) {
+        d.values[k].current = ColumnValue(current_report_, *current, diff_.columns[k], false);
+      }
     }
     return d;
   }
@@ -223,8 +225,6 @@ class Matcher {
   ReportDiff& diff_;
   const Report& base_report_;
   const Report& current_report_;
-  const int base_backward_;
-  const int current_backward_;
   std::vector<const NodeRecord*> base_nodes_;
   std::vector<const NodeRecord*> current_nodes_;
   std::vector<int> base_partner_;

@@ -17,6 +17,14 @@ inline double MeanSelfOf(const NodeRecord& node, int m) {
   return Summarize(node.metrics[m].self).mean;
 }
 
+// A node's value of `column` in `report`, the diff's `base` side or not:
+// its mean self value per run (metrics) or its quantity; 0 where the report
+// lacks the column.
+inline double ColumnValue(const Report& report, const NodeRecord& node, const DiffColumn& column, bool base) {
+  const int index = base ? column.base : column.current;
+  return column.quantity ? report.QuantityOf(node, index) : MeanSelfOf(node, index);
+}
+
 inline double Ratio(double base, double current) { return base > 0 && current > 0 ? base / current : 0; }
 
 // Pairs the participating nodes of `base` and `current` (the same node; the

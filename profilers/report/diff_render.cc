@@ -7,6 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/types/span.h"
 #include "common/terminal_text.h"
 #include "profilers/report/csv_report.h"
 #include "profilers/report/format.h"
@@ -18,7 +20,7 @@ namespace {
 
 double Ratio(double base, double current) { return base > 0 && current > 0 ? base / current : 0; }
 
-// The statistics fields of one row, `prefix`ed ("" or "backward_").
+// The statistics fields of one row, `prefix`ed ("" or a column's "backward_").
 void WriteStats(JsonWriter& w, const RowComparison& s, const std::string& prefix) {
   w.Key(prefix + "verdict"); w.String(VerdictName(s.verdict));
   w.Key(prefix + "change"); w.Approx(s.change);
@@ -51,8 +53,21 @@ void WriteCounts(JsonWriter& w, const VerdictCounts& counts) {
   w.EndObject();
 }
 
-void WriteGroups(JsonWriter& w, const char* key, const char* name_key, const std::vector<GroupDelta>& groups,
-                 bool backward) {
+// A row's columns (ReportDiff::columns): base, current and delta under the
+// column's keys, and a compared column's statistics prefixed with its name.
+void WriteColumns(JsonWriter& w, const ReportDiff& diff, const std::vector<Sides>& values,
+                  const std::vector<RowComparison>& stats) {
+  for (size_t k = 0; k < diff.columns.size() && k < values.size(); ++k) {
+    const DiffColumn& c = diff.columns[k];
+    w.Key(c.Key("base")); w.Approx(c.Written(values[k].base));
+    w.Key(c.Key("current")); w.Approx(c.Written(values[k].current));
+    w.Key(c.Key("delta")); w.Approx(c.Written(values[k].delta()));
+    if (c.compared() && k < stats.size()) WriteStats(w, stats[k], c.name + "_");
+  }
+}
+
+void WriteGroups(JsonWriter& w, const ReportDiff& diff, const char* key, const char* name_key,
+                 const std::vector<GroupDelta>& groups) {
   w.Key(key);
   w.BeginArray();
   for (const GroupDelta& g : groups) {
@@ -65,14 +80,8 @@ void WriteGroups(JsonWriter& w, const char* key, const char* name_key, const std
     w.Key("current_us"); w.Approx(g.current_ns / 1e3);
     w.Key("delta_us"); w.Approx(g.delta_ns() / 1e3);
     w.Key("speedup"); w.Approx(g.speedup());
-    w.Key("base_flops"); w.Approx(g.base_flops);
-    w.Key("current_flops"); w.Approx(g.current_flops);
     WriteStats(w, g.stats, "");
-    if (backward) {
-      w.Key("base_backward_us"); w.Approx(g.base_backward_ns / 1e3);
-      w.Key("current_backward_us"); w.Approx(g.current_backward_ns / 1e3);
-      WriteStats(w, g.backward_stats, "backward_");
-    }
+    WriteColumns(w, diff, g.values, g.column_stats);
     w.EndObject();
   }
   w.EndArray();
@@ -91,11 +100,73 @@ std::string CsvStats(const RowComparison& s) {
                       absl::StrFormat("%.3f,%.3f", s.base_median / 1e3, s.current_median / 1e3));
 }
 
-std::string ChangeLine(const char* label, double base_ns, double current_ns, const RowComparison& s) {
+std::string ChangeLine(const std::string& label, double base_ns, double current_ns, const RowComparison& s) {
   return absl::StrCat("  ", label, FormatMicros(base_ns), " us -> ", FormatMicros(current_ns), " us  (",
                       FormatSignedMicros(current_ns - base_ns), " us, speedup ",
                       FormatSpeedup(Ratio(base_ns, current_ns)), "); median ", FormatChange(s),
                       s.reason.empty() ? "" : absl::StrCat(" (", s.reason, ")"), "\n");
+}
+
+// A column's value for text: microseconds, GFLOP, bytes or a count.
+std::string FormatColumnValue(const DiffColumn& c, double value) {
+  if (c.ns) return absl::StrCat(FormatMicros(value), " us");
+  if (c.quantity && c.quantity_unit == Quantity::Unit::kFlops) return absl::StrFormat("%.4g GFLOP", value / 1e9);
+  if (c.quantity && c.quantity_unit == Quantity::Unit::kBytes) return FormatBytes(static_cast<int64_t>(value));
+  return absl::StrFormat("%.4g", value);
+}
+
+// A column's whole-run line: "  flops      4.1 GFLOP -> 4.0 GFLOP per run (-2.4%)"
+// or, for a compared metric, the same line as the run time's.
+std::string ColumnTotalLine(const DiffColumn& c) {
+  const std::string label = absl::StrFormat("%-10s ", c.name);
+  if (c.has_total_stats) return ChangeLine(label, c.total.base, c.total.current, c.total_stats);
+  return absl::StrCat("  ", label, FormatColumnValue(c, c.total.base), " -> ", FormatColumnValue(c, c.total.current),
+                      " per run",
+                      c.total.base > 0 ? absl::StrFormat(" (%+.1f%%)", 100 * (c.total.current / c.total.base - 1)) : "",
+                      "\n");
+}
+
+// Text table columns: a compared column is three (base, current and its
+// change); another column is one ("base -> current", or the value where
+// both are equal), and only where some row of the table differs.
+bool ShownInTable(const ReportDiff& diff, size_t k, const std::vector<const std::vector<Sides>*>& rows) {
+  if (diff.columns[k].compared()) return true;
+  for (const std::vector<Sides>* values : rows) {
+    if (k < values->size() && (*values)[k].base != (*values)[k].current) return true;
+  }
+  return false;
+}
+
+void AddColumnHeaders(const ReportDiff& diff, const std::vector<bool>& shown, std::vector<TextTable::Column>& columns) {
+  for (size_t k = 0; k < diff.columns.size(); ++k) {
+    if (!shown[k]) continue;
+    const DiffColumn& c = diff.columns[k];
+    if (c.compared()) {
+      columns.push_back({c.Key("base"), TextTable::kRight});
+      columns.push_back({c.Key("current"), TextTable::kRight});
+      columns.push_back({absl::StrCat(c.name, " change"), TextTable::kLeft});
+    } else {
+      columns.push_back({c.name, TextTable::kRight});
+    }
+  }
+}
+
+void AddColumnCells(const ReportDiff& diff, const std::vector<bool>& shown, const std::vector<Sides>& values,
+                    const std::vector<RowComparison>& stats, std::vector<std::string>& row) {
+  for (size_t k = 0; k < diff.columns.size(); ++k) {
+    if (!shown[k]) continue;
+    const DiffColumn& c = diff.columns[k];
+    const Sides v = k < values.size() ? values[k] : Sides{};
+    if (c.compared()) {
+      row.push_back(FormatMicros(v.base));
+      row.push_back(FormatMicros(v.current));
+      row.push_back(k < stats.size() ? FormatChange(stats[k]) : "");
+    } else if (v.base == v.current) {
+      row.push_back(FormatColumnValue(c, v.current));
+    } else {
+      row.push_back(absl::StrCat(FormatColumnValue(c, v.base), " -> ", FormatColumnValue(c, v.current)));
+    }
+  }
 }
 
 }  // namespace
@@ -109,8 +180,8 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
   std::string out = absl::StrCat("graphprof diff: ", EscapeForTerminal(diff.base_model), " (base) -> ",
                                  EscapeForTerminal(diff.current_model), " (current)\n");
   out += ChangeLine("run time   ", diff.base_total_ns, diff.current_total_ns, diff.total);
-  if (diff.backward) {
-    out += ChangeLine("backward   ", diff.base_backward_total_ns, diff.current_backward_total_ns, diff.backward_total);
+  for (const DiffColumn& c : diff.columns) {
+    if (!c.quantity) out += ColumnTotalLine(c);
   }
   absl::StrAppend(&out, "  nodes      ", diff.same, " same, ", diff.kind_and_module, " kind+module, ", diff.replaced,
                   " replaced, ", diff.merged, " merged, ", diff.added, " added, ", diff.removed, " removed",
@@ -118,15 +189,15 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
                                       : "",
                   "\n");
   absl::StrAppendFormat(&out, "  matched    %.1f%% of the base's executed time\n", 100 * diff.matched_time_fraction);
-  if (diff.base_flops > 0 || diff.current_flops > 0) {
-    absl::StrAppendFormat(&out, "  work       %.4g GFLOP -> %.4g GFLOP per run (%+.1f%%)", diff.base_flops / 1e9,
-                          diff.current_flops / 1e9,
-                          diff.base_flops > 0 ? 100 * (diff.current_flops / diff.base_flops - 1) : 0.0);
-    if (diff.base_uncounted_percent > 0 || diff.current_uncounted_percent > 0) {
-      absl::StrAppendFormat(&out, "; not counted: %.1f%% -> %.1f%% of the run time", diff.base_uncounted_percent,
-                            diff.current_uncounted_percent);
-    }
-    out += "\n";
+  bool work = false;
+  for (const DiffColumn& c : diff.columns) {
+    if (!c.quantity || (c.total.base == 0 && c.total.current == 0)) continue;
+    out += ColumnTotalLine(c);
+    work = true;
+  }
+  if (work && (diff.base_uncounted_percent > 0 || diff.current_uncounted_percent > 0)) {
+    absl::StrAppendFormat(&out, "  uncounted  work of some kinds is not counted: %.1f%% -> %.1f%% of the run time\n",
+                          diff.base_uncounted_percent, diff.current_uncounted_percent);
   }
   absl::StrAppend(&out, "  verdicts   nodes: ", FormatVerdictCounts(diff.node_verdicts),
                   "; modules: ", FormatVerdictCounts(diff.module_verdicts),
@@ -145,18 +216,23 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
   };
 
   using C = TextTable::Column;
+  // The columns shown in a table of `n` rows (its first n).
+  auto shown_columns = [&](const auto& rows, size_t n) {
+    std::vector<const std::vector<Sides>*> values;
+    for (size_t i = 0; i < n; ++i) values.push_back(&rows[i].values);
+    std::vector<bool> shown(diff.columns.size());
+    for (size_t k = 0; k < shown.size(); ++k) shown[k] = ShownInTable(diff, k, values);
+    return shown;
+  };
   auto group_table = [&](const std::vector<GroupDelta>& groups, const char* header, bool indent) {
     std::vector<C> columns = {C{header, TextTable::kLeft, 60}, C{"nodes", TextTable::kRight},
                               C{"->", TextTable::kRight},   C{"base_us", TextTable::kRight},
                               C{"current_us", TextTable::kRight}, C{"delta_us", TextTable::kRight},
                               C{"speedup", TextTable::kRight}, C{"change (median) [95% interval] verdict", TextTable::kLeft}};
-    if (diff.backward) {
-      columns.push_back(C{"base_bwd_us", TextTable::kRight});
-      columns.push_back(C{"current_bwd_us", TextTable::kRight});
-      columns.push_back(C{"backward change", TextTable::kLeft});
-    }
-    TextTable t(std::move(columns));
     const size_t n = cut(groups.size());
+    const std::vector<bool> shown = shown_columns(groups, n);
+    AddColumnHeaders(diff, shown, columns);
+    TextTable t(std::move(columns));
     for (size_t i = 0; i < n; ++i) {
       const GroupDelta& g = groups[i];
       std::vector<std::string> row = {indent ? std::string(2 * g.depth, ' ') + g.name : g.name,
@@ -167,11 +243,7 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
                                       FormatSignedMicros(g.delta_ns()),
                                       FormatSpeedup(g.speedup()),
                                       FormatChange(g.stats)};
-      if (diff.backward) {
-        row.push_back(FormatMicros(g.base_backward_ns));
-        row.push_back(FormatMicros(g.current_backward_ns));
-        row.push_back(FormatChange(g.backward_stats));
-      }
+      AddColumnCells(diff, shown, g.values, g.column_stats, row);
       t.AddRow(std::move(row));
     }
     out += "\n" + t.Render();
@@ -185,13 +257,10 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
                                  C{"base_us", TextTable::kRight},    C{"current_us", TextTable::kRight},
                                  C{"delta_us", TextTable::kRight},   C{"speedup", TextTable::kRight},
                                  C{"change (median) [95% interval] verdict", TextTable::kLeft}};
-  if (diff.backward) {
-    node_columns.push_back(C{"base_bwd_us", TextTable::kRight});
-    node_columns.push_back(C{"current_bwd_us", TextTable::kRight});
-    node_columns.push_back(C{"backward change", TextTable::kLeft});
-  }
-  TextTable nodes(std::move(node_columns));
   const size_t n = cut(diff.nodes.size());
+  const std::vector<bool> shown = shown_columns(diff.nodes, n);
+  AddColumnHeaders(diff, shown, node_columns);
+  TextTable nodes(std::move(node_columns));
   for (size_t i = 0; i < n; ++i) {
     const NodeDelta& d = diff.nodes[i];
     std::vector<std::string> row = {d.name,
@@ -203,11 +272,7 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
                                     FormatSignedMicros(d.delta_ns()),
                                     FormatSpeedup(d.speedup()),
                                     FormatChange(d.stats)};
-    if (diff.backward) {
-      row.push_back(FormatMicros(d.base_backward_ns));
-      row.push_back(FormatMicros(d.current_backward_ns));
-      row.push_back(FormatChange(d.backward_stats));
-    }
+    AddColumnCells(diff, shown, d.values, d.column_stats, row);
     nodes.AddRow(std::move(row));
   }
   out += "\n" + nodes.Render();
@@ -216,26 +281,32 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
 }
 
 std::string DiffToCsv(const ReportDiff& diff) {
-  const char* stats = "verdict,change,change_low,change_high,p,q,base_median_us,current_median_us,base_flops,current_flops";
-  std::string out =
-      absl::StrCat("name,kind,module,match,base_id,current_id,base_us,current_us,delta_us,speedup,", stats,
-                   diff.backward ? ",base_backward_us,current_backward_us,backward_verdict,backward_change,"
-                                   "backward_change_low,backward_change_high,backward_p,backward_q,"
-                                   "backward_base_median_us,backward_current_median_us"
-                                 : "",
-                   "\n");
+  const char* stats[] = {"verdict", "change", "change_low", "change_high", "p", "q", "base_median_us",
+                         "current_median_us"};
+  std::string out = absl::StrCat("name,kind,module,match,base_id,current_id,base_us,current_us,delta_us,speedup,",
+                                 absl::StrJoin(stats, ","));
+  for (const DiffColumn& c : diff.columns) {
+    absl::StrAppend(&out, ",", c.Key("base"), ",", c.Key("current"), ",", c.Key("delta"));
+    for (const char* field : c.compared() ? absl::MakeConstSpan(stats) : absl::Span<const char* const>()) {
+      absl::StrAppend(&out, ",", c.name, "_", field);
+    }
+  }
+  out += "\n";
   for (const NodeDelta& d : diff.nodes) {
     absl::StrAppend(&out, CsvField(d.name), ",", CsvField(d.kind), ",", CsvField(d.module), ",",
                     MatchName(d.match), ",", d.base_id >= 0 ? absl::StrCat(d.base_id) : "", ",",
                     d.current_id >= 0 ? absl::StrCat(d.current_id) : "", ",",
                     absl::StrFormat("%.3f,%.3f,%.3f,%.4f", d.base_ns / 1e3, d.current_ns / 1e3, d.delta_ns() / 1e3,
                                     d.speedup()),
-                    ",", CsvStats(d.stats), ",", CsvNumber(d.base_flops), ",", CsvNumber(d.current_flops),
-                    diff.backward ? absl::StrCat(absl::StrFormat(",%.3f,%.3f", d.base_backward_ns / 1e3,
-                                                                 d.current_backward_ns / 1e3),
-                                                 ",", CsvStats(d.backward_stats))
-                                  : "",
-                    "\n");
+                    ",", CsvStats(d.stats));
+    for (size_t k = 0; k < diff.columns.size(); ++k) {
+      const DiffColumn& c = diff.columns[k];
+      const Sides v = k < d.values.size() ? d.values[k] : Sides{};
+      absl::StrAppend(&out, ",", CsvNumber(c.Written(v.base)), ",", CsvNumber(c.Written(v.current)), ",",
+                      CsvNumber(c.Written(v.delta())));
+      if (c.compared()) absl::StrAppend(&out, ",", CsvStats(k < d.column_stats.size() ? d.column_stats[k] : RowComparison{}));
+    }
+    out += "\n";
   }
   return out;
 }
@@ -249,15 +320,31 @@ void WriteDiffJson(const ReportDiff& diff, JsonWriter& w) {
   w.Key("speedup"); w.Approx(diff.speedup());
   w.Key("matched_time_fraction"); w.Approx(diff.matched_time_fraction);
   w.Key("total"); WriteTotal(w, diff.total);
-  w.Key("base_flops"); w.Approx(diff.base_flops);
-  w.Key("current_flops"); w.Approx(diff.current_flops);
   w.Key("base_uncounted_percent"); w.Approx(diff.base_uncounted_percent);
   w.Key("current_uncounted_percent"); w.Approx(diff.current_uncounted_percent);
-  if (diff.backward) {
-    w.Key("base_backward_us"); w.Approx(diff.base_backward_total_ns / 1e3);
-    w.Key("current_backward_us"); w.Approx(diff.current_backward_total_ns / 1e3);
-    w.Key("backward_total"); WriteTotal(w, diff.backward_total);
+  // Each column's whole-run values (base_flops, base_backward_us, ...), its
+  // total's comparison as <name>_total, and the columns' descriptions.
+  for (const DiffColumn& c : diff.columns) {
+    w.Key(c.Key("base")); w.Approx(c.Written(c.total.base));
+    w.Key(c.Key("current")); w.Approx(c.Written(c.total.current));
+    if (c.has_total_stats) {
+      w.Key(c.name + "_total");
+      WriteTotal(w, c.total_stats);
+    }
   }
+  w.Key("columns");
+  w.BeginArray();
+  for (const DiffColumn& c : diff.columns) {
+    w.BeginObject();
+    w.Key("name"); w.String(c.name);
+    w.Key("description"); w.String(c.description);
+    w.Key("source"); w.String(c.quantity ? "quantity" : "metric");
+    w.Key("unit"); w.String(c.ns ? "us" : c.quantity && c.quantity_unit == Quantity::Unit::kFlops ? "flops"
+                                : c.quantity && c.quantity_unit == Quantity::Unit::kBytes ? "bytes" : "count");
+    w.Key("compared"); w.Bool(c.compared());
+    w.EndObject();
+  }
+  w.EndArray();
   w.Key("min_effect"); w.Approx(diff.verdict_options.min_effect);
   w.Key("alpha"); w.Approx(diff.verdict_options.alpha);
   w.Key("noise_model"); w.String(NoiseModelName(diff.noise_model));
@@ -281,8 +368,8 @@ void WriteDiffJson(const ReportDiff& diff, JsonWriter& w) {
     w.Key(key);
     w.Int(value);
   }
-  WriteGroups(w, "modules", "module", diff.modules, diff.backward);
-  WriteGroups(w, "kinds", "kind", diff.kinds, diff.backward);
+  WriteGroups(w, diff, "modules", "module", diff.modules);
+  WriteGroups(w, diff, "kinds", "kind", diff.kinds);
   w.Key("nodes");
   w.BeginArray();
   for (const NodeDelta& d : diff.nodes) {
@@ -298,14 +385,8 @@ void WriteDiffJson(const ReportDiff& diff, JsonWriter& w) {
     w.Key("current_us"); w.Approx(d.current_ns / 1e3);
     w.Key("delta_us"); w.Approx(d.delta_ns() / 1e3);
     w.Key("speedup"); w.Approx(d.speedup());
-    w.Key("base_flops"); w.Approx(d.base_flops);
-    w.Key("current_flops"); w.Approx(d.current_flops);
     WriteStats(w, d.stats, "");
-    if (diff.backward) {
-      w.Key("base_backward_us"); w.Approx(d.base_backward_ns / 1e3);
-      w.Key("current_backward_us"); w.Approx(d.current_backward_ns / 1e3);
-      WriteStats(w, d.backward_stats, "backward_");
-    }
+    WriteColumns(w, diff, d.values, d.column_stats);
     w.EndObject();
   }
   w.EndArray();

@@ -236,6 +236,38 @@ void WriteRoofline(JsonWriter& w, const Report& report) {
   w.EndObject();
 }
 
+// The diff's columns (ReportDiff::columns) as table columns of node or
+// group rows: base, current and delta of each, and a compared column's
+// change and verdict (<name>_change, <name>_verdict).
+template <typename Row>
+void AddDiffColumns(const ReportDiff& diff, std::vector<Column<Row>>& columns,
+                    const std::function<void(JsonWriter&, const RowComparison&)>& change) {
+  for (size_t k = 0; k < diff.columns.size(); ++k) {
+    const DiffColumn& c = diff.columns[k];
+    const std::string type = c.ns ? "us" : c.quantity && c.quantity_unit == Quantity::Unit::kBytes ? "bytes" : "num";
+    auto side = [k, ns = c.ns](double Sides::*field) {
+      return [k, ns, field](JsonWriter& w, const Row& r, bool) {
+        if (k >= r.values.size()) return w.Null();
+        const double v = field != nullptr ? r.values[k].*field : r.values[k].delta();
+        if (ns) return Us(w, v);
+        w.Approx(v);
+      };
+    };
+    columns.push_back({c.Key("base"), c.Key("base"), type, side(&Sides::base)});
+    columns.push_back({c.Key("current"), c.Key("current"), type, side(&Sides::current)});
+    columns.push_back({c.Key("delta"), c.Key("delta"), c.ns ? "delta_us" : "num", side(nullptr)});
+    if (!c.compared()) continue;
+    columns.push_back({c.name + "_change", c.name + " change [95%]", "change", [k, change](JsonWriter& w, const Row& r, bool) {
+                         if (k >= r.column_stats.size()) return w.Null();
+                         change(w, r.column_stats[k]);
+                       }});
+    columns.push_back({c.name + "_verdict", c.name + " verdict", "verdict", [k](JsonWriter& w, const Row& r, bool) {
+                         if (k >= r.column_stats.size()) return w.Null();
+                         w.String(VerdictName(r.column_stats[k].verdict));
+                       }});
+  }
+}
+
 void WriteDiff(JsonWriter& w, const ReportDiff& diff) {
   w.BeginObject();
   w.Key("base_model"); w.String(diff.base_model);
@@ -266,7 +298,7 @@ void WriteDiff(JsonWriter& w, const ReportDiff& diff) {
   };
   using GroupColumn = Column<GroupDelta>;
   auto group_columns = [&](const char* name_key) {
-    return std::vector<GroupColumn>{
+    std::vector<GroupColumn> columns{
         {name_key, name_key, "text", [](JsonWriter& w, const GroupDelta& g, bool) { w.String(g.name); }},
         {"base_nodes", "nodes", "int", [](JsonWriter& w, const GroupDelta& g, bool) { w.Int(g.base_nodes); }},
         {"current_nodes", "->", "int", [](JsonWriter& w, const GroupDelta& g, bool) { w.Int(g.current_nodes); }},
@@ -277,9 +309,11 @@ void WriteDiff(JsonWriter& w, const ReportDiff& diff) {
         {"change", "change [95%]", "change", [change](JsonWriter& w, const GroupDelta& g, bool) { change(w, g.stats); }},
         {"verdict", "verdict", "verdict", [](JsonWriter& w, const GroupDelta& g, bool) { w.String(VerdictName(g.stats.verdict)); }},
     };
+    AddDiffColumns(diff, columns, change);
+    return columns;
   };
   using NodeColumn = Column<NodeDelta>;
-  const std::vector<NodeColumn> node_columns = {
+  std::vector<NodeColumn> node_columns = {
       {"id", "id", "int", [](JsonWriter& w, const NodeDelta& d, bool) {
          if (d.current_id >= 0) return w.Int(d.current_id);
          w.Null();
@@ -295,6 +329,7 @@ void WriteDiff(JsonWriter& w, const ReportDiff& diff) {
       {"change", "change [95%]", "change", [change](JsonWriter& w, const NodeDelta& d, bool) { change(w, d.stats); }},
       {"verdict", "verdict", "verdict", [](JsonWriter& w, const NodeDelta& d, bool) { w.String(VerdictName(d.stats.verdict)); }},
   };
+  AddDiffColumns(diff, node_columns, change);
   w.Key("tables");
   w.BeginObject();
   w.Key("module");

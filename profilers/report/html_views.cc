@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "profilers/report/html_table.h"
+#include "profilers/report/roofline.h"
 #include "profilers/report/stats.h"
 #include "profilers/report/views.h"
 
@@ -57,6 +58,17 @@ void AddCommonColumns(const Report& report, GroupBy group_by, std::vector<ViewCo
                    if (s.count == 0) return w.Null();
                    if (ns) return Us(w, s.mean);
                    w.Approx(s.mean);
+                 }});
+  }
+  // Every quantity the roofline section does not show: summed over the row's nodes.
+  for (size_t q = 0; q < report.quantities.size(); ++q) {
+    const Quantity& quantity = report.quantities[q];
+    if (ShownByRoofline(quantity)) continue;
+    c.push_back({quantity.name, quantity.name, quantity.unit == Quantity::Unit::kBytes ? "bytes" : "num",
+                 [q](JsonWriter& w, const ViewRow& r, bool) {
+                   const double v = q < r.quantities.size() ? r.quantities[q] : 0;
+                   if (!r.work_counted && v == 0) return w.Null();
+                   w.Approx(v);
                  }});
   }
   if (report.memory.has_value()) {

@@ -13,15 +13,16 @@
 namespace graphprof {
 namespace {
 
+using diff_internal::ColumnValue;
 using diff_internal::MeanSelf;
-using diff_internal::MeanSelfOf;
 using diff_internal::Ratio;
 
-// A group's per-run values on both sides (sums of its nodes' self times)
-// and its executions per run, for its RowComparison.
+// A group's per-run values on both sides (sums of its nodes' self times;
+// column_runs: of each compared column's self values) and its executions
+// per run, for its RowComparisons.
 struct GroupRuns {
-  std::vector<double> runs[2];           // base, current
-  std::vector<double> backward_runs[2];
+  std::vector<double> runs[2];  // base, current
+  std::vector<std::vector<double>> column_runs[2];  // parallel to ReportDiff::columns
   double calls[2] = {0, 0};
 };
 
@@ -37,31 +38,69 @@ double MeanCalls(const NodeRecord& node) {
   return sum / static_cast<double>(node.calls.size());
 }
 
-// Adds each participating node's self time to its group(s) on one side.
-void AddGroups(const Report& report, const DiffOptions& options, bool base,
+// Adds each participating node's self time and column values to its
+// group(s) on one side.
+void AddGroups(const Report& report, const DiffOptions& options, bool base, const std::vector<DiffColumn>& columns,
                const std::function<std::vector<std::string>(const NodeRecord&)>& groups_of,
                std::map<std::string, GroupDelta>& groups, std::map<std::string, GroupRuns>& runs) {
-  const int backward = report.FindMetric("backward");
-  const int flops = report.FindQuantity("flops");
   const int side = base ? 0 : 1;
+  std::vector<double> values(columns.size());
   for (const NodeRecord& node : report.nodes) {
     if (!options.include_unexecuted && !node.executed()) continue;
     const double ns = MeanSelf(node);
-    const double backward_ns = MeanSelfOf(node, backward);
     const double calls = MeanCalls(node);
+    for (size_t k = 0; k < columns.size(); ++k) values[k] = ColumnValue(report, node, columns[k], base);
     for (const std::string& name : groups_of(node)) {
       GroupDelta& g = groups[name];
       g.name = name;
       (base ? g.base_nodes : g.current_nodes) += 1;
       (base ? g.base_ns : g.current_ns) += ns;
-      (base ? g.base_backward_ns : g.current_backward_ns) += backward_ns;
-      (base ? g.base_flops : g.current_flops) += report.QuantityOf(node, flops);
+      g.values.resize(columns.size());
+      for (size_t k = 0; k < columns.size(); ++k) (base ? g.values[k].base : g.values[k].current) += values[k];
       GroupRuns& r = runs[name];
       AddRuns(r.runs[side], node.time().self);
-      if (backward >= 0) AddRuns(r.backward_runs[side], node.metrics[backward].self);
+      r.column_runs[side].resize(columns.size());
+      for (size_t k = 0; k < columns.size(); ++k) {
+        const int m = base ? columns[k].base : columns[k].current;
+        if (columns[k].compared() && m >= 0) AddRuns(r.column_runs[side][k], node.metrics[m].self);
+      }
       r.calls[side] += calls;
     }
   }
+}
+
+// The columns of `base` and `current` (ReportDiff::columns): every quantity
+// either has, then every metric other than time both have.
+std::vector<DiffColumn> Columns(const Report& base, const Report& current) {
+  std::vector<DiffColumn> columns;
+  auto add_quantity = [&](const Quantity& q) {
+    for (const DiffColumn& c : columns) {
+      if (c.name == q.name) return;
+    }
+    DiffColumn c;
+    c.name = q.name;
+    c.description = q.description;
+    c.quantity = true;
+    c.quantity_unit = q.unit;
+    c.base = base.FindQuantity(q.name);
+    c.current = current.FindQuantity(q.name);
+    columns.push_back(std::move(c));
+  };
+  for (const Quantity& q : base.quantities) add_quantity(q);
+  for (const Quantity& q : current.quantities) add_quantity(q);
+  for (size_t m = 1; m < base.metrics.size(); ++m) {
+    const Metric& metric = base.metrics[m];
+    const int theirs = current.FindMetric(metric.name);
+    if (theirs < 0) continue;
+    DiffColumn c;
+    c.name = metric.name;
+    c.description = metric.description;
+    c.ns = metric.unit == Metric::Unit::kNanoseconds;
+    c.base = static_cast<int>(m);
+    c.current = theirs;
+    columns.push_back(std::move(c));
+  }
+  return columns;
 }
 
 std::vector<GroupDelta> ByImpact(std::map<std::string, GroupDelta>& groups) {
@@ -92,8 +131,7 @@ class Significance {
   static constexpr double kFewTimerCosts = 3;
 
   Significance(const Report& base, const Report& current, const DiffOptions& options, ReportDiff& diff)
-      : base_(base), current_(current), options_(options.verdict), diff_(diff),
-        base_backward_(base.FindMetric("backward")), current_backward_(current.FindMetric("backward")) {
+      : base_(base), current_(current), options_(options.verdict), diff_(diff) {
     base_processes_ = Processes(base);
     current_processes_ = Processes(current);
     diff.base_processes = std::max<int>(1, static_cast<int>(base_processes_.size()));
@@ -121,9 +159,12 @@ class Significance {
       const double calls = std::max(b != nullptr ? MeanCalls(*b) : 0, c != nullptr ? MeanCalls(*c) : 0);
       const std::vector<double> br = SelfRuns(b, 0), cr = SelfRuns(c, 0);
       d.stats = Compare(b != nullptr ? &br : nullptr, c != nullptr ? &cr : nullptr, calls);
-      if (diff_.backward) {
-        const std::vector<double> bb = SelfRuns(b, base_backward_), cb = SelfRuns(c, current_backward_);
-        d.backward_stats = Compare(b != nullptr ? &bb : nullptr, c != nullptr ? &cb : nullptr, calls);
+      d.column_stats.resize(diff_.columns.size());
+      for (size_t k = 0; k < diff_.columns.size(); ++k) {
+        const DiffColumn& column = diff_.columns[k];
+        if (!column.compared()) continue;
+        const std::vector<double> bk = SelfRuns(b, column.base), ck = SelfRuns(c, column.current);
+        d.column_stats[k] = Compare(b != nullptr ? &bk : nullptr, c != nullptr ? &ck : nullptr, calls);
       }
     }
   }
@@ -133,9 +174,13 @@ class Significance {
       GroupRuns& r = runs[name];
       const double calls = std::max(r.calls[0], r.calls[1]);
       g.stats = Compare(g.base_nodes > 0 ? &r.runs[0] : nullptr, g.current_nodes > 0 ? &r.runs[1] : nullptr, calls);
-      if (diff_.backward) {
-        g.backward_stats = Compare(g.base_nodes > 0 ? &r.backward_runs[0] : nullptr,
-                                   g.current_nodes > 0 ? &r.backward_runs[1] : nullptr, calls);
+      g.values.resize(diff_.columns.size());
+      g.column_stats.resize(diff_.columns.size());
+      for (size_t k = 0; k < diff_.columns.size(); ++k) {
+        if (!diff_.columns[k].compared()) continue;
+        for (std::vector<std::vector<double>>& side : r.column_runs) side.resize(diff_.columns.size());
+        g.column_stats[k] = Compare(g.base_nodes > 0 ? &r.column_runs[0][k] : nullptr,
+                                    g.current_nodes > 0 ? &r.column_runs[1][k] : nullptr, calls);
       }
     }
   }
@@ -145,25 +190,29 @@ class Significance {
     diff_.total = Compare(&b, &c, 1);
     RowComparison* one[] = {&diff_.total};
     DecideVerdicts(one, options_);
-    if (diff_.backward) {
-      const std::vector<double> bb = ToDoubles(base_.metrics[base_backward_].run_total);
-      const std::vector<double> cb = ToDoubles(current_.metrics[current_backward_].run_total);
-      diff_.backward_total = Compare(&bb, &cb, 1);
-      RowComparison* backward[] = {&diff_.backward_total};
-      DecideVerdicts(backward, options_);
+    for (DiffColumn& column : diff_.columns) {
+      if (!column.has_total_stats) continue;
+      const std::vector<double> b = ToDoubles(base_.metrics[column.base].run_total);
+      const std::vector<double> c = ToDoubles(current_.metrics[column.current].run_total);
+      column.total_stats = Compare(&b, &c, 1);
+      RowComparison* total[] = {&column.total_stats};
+      DecideVerdicts(total, options_);
     }
   }
 
-  // q-values over one table's rows (forward and backward apart), verdicts, counts.
+  // q-values over one table's rows (time and each compared column apart),
+  // verdicts, counts (of time's verdicts).
   template <typename Row>
   void Decide(std::vector<Row>& rows, VerdictCounts& counts) {
-    std::vector<RowComparison*> forward, backward;
-    for (Row& row : rows) {
-      forward.push_back(&row.stats);
-      backward.push_back(&row.backward_stats);
-    }
+    std::vector<RowComparison*> forward;
+    for (Row& row : rows) forward.push_back(&row.stats);
     DecideVerdicts(forward, options_);
-    if (diff_.backward) DecideVerdicts(backward, options_);
+    for (size_t k = 0; k < diff_.columns.size(); ++k) {
+      if (!diff_.columns[k].compared()) continue;
+      std::vector<RowComparison*> column;
+      for (Row& row : rows) column.push_back(&row.column_stats[k]);
+      DecideVerdicts(column, options_);
+    }
     for (const RowComparison* row : forward) ++counts.counts[static_cast<int>(row->verdict)];
   }
 
@@ -215,8 +264,6 @@ class Significance {
   const Report& current_;
   const VerdictOptions options_;
   ReportDiff& diff_;
-  const int base_backward_;
-  const int current_backward_;
   std::vector<RunRange> base_processes_;
   std::vector<RunRange> current_processes_;
   NoiseModel model_ = NoiseModel::kRuns;
@@ -229,6 +276,15 @@ int VerdictCounts::total() const {
   int sum = 0;
   for (int c : counts) sum += c;
   return sum;
+}
+
+std::string DiffColumn::Key(const char* side) const { return absl::StrCat(side, "_", name, ns ? "_us" : ""); }
+
+int ReportDiff::FindColumn(absl::string_view name) const {
+  for (size_t k = 0; k < columns.size(); ++k) {
+    if (columns[k].name == name) return static_cast<int>(k);
+  }
+  return -1;
 }
 
 double NodeDelta::speedup() const { return Ratio(base_ns, current_ns); }
@@ -252,21 +308,24 @@ ReportDiff DiffReports(const Report& base, const Report& current, const DiffOpti
   diff.current_model = current.model;
   diff.base_total_ns = base.total_us() * 1e3;
   diff.current_total_ns = current.total_us() * 1e3;
-  const int base_backward = base.FindMetric("backward");
-  const int current_backward = current.FindMetric("backward");
-  diff.backward = base_backward >= 0 && current_backward >= 0;
-  if (diff.backward) {
-    diff.base_backward_total_ns = Summarize(base.metrics[base_backward].run_total).mean;
-    diff.current_backward_total_ns = Summarize(current.metrics[current_backward].run_total).mean;
-  }
   for (const UncountedKind& u : base.uncounted) diff.base_uncounted_percent += u.percent;
   for (const UncountedKind& u : current.uncounted) diff.current_uncounted_percent += u.percent;
-  for (const auto& [report, flops] : {std::pair<const Report*, double*>{&base, &diff.base_flops},
-                                      std::pair<const Report*, double*>{&current, &diff.current_flops}}) {
-    const int q = report->FindQuantity("flops");
-    for (const NodeRecord& node : report->nodes) {
-      if (options.include_unexecuted || node.executed()) *flops += report->QuantityOf(node, q);
+  diff.columns = Columns(base, current);
+  for (DiffColumn& column : diff.columns) {
+    for (const Report* report : {&base, &current}) {
+      const bool is_base = report == &base;
+      const int index = is_base ? column.base : column.current;
+      double& total = is_base ? column.total.base : column.total.current;
+      if (!column.quantity && !report->metrics[index].run_total.empty()) {
+        total = Summarize(report->metrics[index].run_total).mean;
+        continue;
+      }
+      for (const NodeRecord& node : report->nodes) {
+        if (options.include_unexecuted || node.executed()) total += ColumnValue(*report, node, column, is_base);
+      }
     }
+    column.has_total_stats = column.compared() && !base.metrics[column.base].run_total.empty() &&
+                             !current.metrics[column.current].run_total.empty();
   }
   const double matched_base_ns = diff_internal::MatchNodes(base, current, options, diff);
   std::stable_sort(diff.nodes.begin(), diff.nodes.end(), [](const NodeDelta& a, const NodeDelta& b) {
@@ -280,12 +339,12 @@ ReportDiff DiffReports(const Report& base, const Report& current, const DiffOpti
 
   std::map<std::string, GroupDelta> modules, kinds;
   std::map<std::string, GroupRuns> module_runs, kind_runs;
-  AddGroups(base, options, true, ModulePrefixes, modules, module_runs);
-  AddGroups(current, options, false, ModulePrefixes, modules, module_runs);
+  AddGroups(base, options, true, diff.columns, ModulePrefixes, modules, module_runs);
+  AddGroups(current, options, false, diff.columns, ModulePrefixes, modules, module_runs);
   for (auto& [name, g] : modules) g.depth = name == "(root)" ? 0 : static_cast<int>(std::count(name.begin(), name.end(), '.')) + 1;
   auto kind_of = [](const NodeRecord& n) { return std::vector<std::string>{n.identity.kind}; };
-  AddGroups(base, options, true, kind_of, kinds, kind_runs);
-  AddGroups(current, options, false, kind_of, kinds, kind_runs);
+  AddGroups(base, options, true, diff.columns, kind_of, kinds, kind_runs);
+  AddGroups(current, options, false, diff.columns, kind_of, kinds, kind_runs);
   Significance significance(base, current, options, diff);
   significance.Nodes(diff.nodes);
   significance.Groups(modules, module_runs);

@@ -15,9 +15,13 @@
 //                the pass fused it into that node (batch norm folded into
 //                the conv); of several, the one whose time grew most
 //   removed / added   the rest
-// Times are self times, means per run; when both reports are training steps
-// (--backward), every row also carries both sides' backward time (matching
-// stays by forward nodes).
+// Times are self times, means per run. Every other per-node value the
+// reports carry is a DiffColumn (ReportDiff::columns), compared row by row
+// the same way: each metric both reports have (backward time of training
+// steps, device time, kernel counts: mean self value per run) and each
+// quantity either has (flops, bytes: per run). Matching stays by forward
+// nodes and host time. Renderings iterate the columns, so a metric or
+// quantity added to reports is in every diff rendering with no edit here.
 //
 // matched_time_fraction is the share of the base's executed self time that
 // was matched (same, kind+module, replaced or merged): how much of "before"
@@ -32,13 +36,15 @@
 // separate runs), processes are the unit of variation
 // (NoiseModel::kProcesses); otherwise runs are, and unless both reports come
 // from one process (--ab) `noise_note` says that only within-process noise
-// is modelled.
+// is modelled. Columns of metrics in nanoseconds get the same comparison,
+// their q-values over their own column of the table.
 #ifndef GRAPHPROF_PROFILERS_REPORT_REPORT_DIFF_H_
 #define GRAPHPROF_PROFILERS_REPORT_REPORT_DIFF_H_
 
 #include <string>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "profilers/report/json_writer.h"
 #include "profilers/report/report.h"
 #include "profilers/report/verdict.h"
@@ -59,6 +65,39 @@ struct VerdictCounts {
   int total() const;
 };
 
+// One value of a row on both sides (0 on a side that lacks it).
+struct Sides {
+  double base = 0;
+  double current = 0;
+  double delta() const { return current - base; }
+};
+
+// A per-node value the diff compares besides host time (see above).
+struct DiffColumn {
+  std::string name;  // the metric's or quantity's name: "backward", "flops"
+  std::string description;
+  bool quantity = false;  // a Report::quantities entry; else a Report::metrics entry
+  // A metric in nanoseconds: written in microseconds (keys end in _us), and
+  // compared run by run with a verdict (RowComparison) per row.
+  bool ns = false;
+  Quantity::Unit quantity_unit = Quantity::Unit::kCount;
+  int base = -1;  // index in the base's metrics or quantities; -1: the base lacks it
+  int current = -1;
+  // Per run: the metric's run totals where both reports have them, else the
+  // sum over the participating nodes.
+  Sides total;
+  // ns metrics with run totals on both sides: the totals compared run by run.
+  bool has_total_stats = false;
+  RowComparison total_stats;
+
+  bool compared() const { return ns; }
+  // The key of one side in JSON, CSV and pandas: "base_backward_us",
+  // "current_flops", "delta_flops" (side: "base", "current" or "delta").
+  std::string Key(const char* side) const;
+  // A value as written under Key(): microseconds for ns metrics.
+  double Written(double value) const { return ns ? value / 1e3 : value; }
+};
+
 struct NodeDelta {
   enum class Match { kSame, kKindAndModule, kReplaced, kMerged, kAdded, kRemoved };
   Match match = Match::kSame;
@@ -69,16 +108,13 @@ struct NodeDelta {
   int current_id = -1;  // -1 when removed; for merged: the node it merged into
   double base_ns = 0;
   double current_ns = 0;  // 0 for merged (its time is the other node's)
-  // Training steps (both reports with backward): mean backward self time.
-  double base_backward_ns = 0;
-  double current_backward_ns = 0;
-  // The work per run ("flops" of the reports; 0 where absent): a pass that
-  // changes FLOPs (folding batch norm) shows as such.
-  double base_flops = 0;
-  double current_flops = 0;
   // Per-run self times compared (merged: the base node against nothing).
   RowComparison stats;
-  RowComparison backward_stats;  // training steps only
+  // Parallel to ReportDiff::columns: the node's values (a pass that changes
+  // FLOPs, folding batch norm, shows as such) and, for compared columns,
+  // their per-run comparison.
+  std::vector<Sides> values;
+  std::vector<RowComparison> column_stats;
 
   double delta_ns() const { return current_ns - base_ns; }
   // base / current: > 1 is faster now; 0 when one side is absent.
@@ -93,12 +129,9 @@ struct GroupDelta {
   int current_nodes = 0;
   double base_ns = 0;
   double current_ns = 0;
-  double base_backward_ns = 0;
-  double current_backward_ns = 0;
-  double base_flops = 0;
-  double current_flops = 0;
-  RowComparison stats;           // per-run sums of the nodes' self times
-  RowComparison backward_stats;  // training steps only
+  RowComparison stats;  // per-run sums of the nodes' self times
+  std::vector<Sides> values;  // parallel to ReportDiff::columns: sums over the nodes
+  std::vector<RowComparison> column_stats;
   double delta_ns() const { return current_ns - base_ns; }
   double speedup() const;
 };
@@ -108,10 +141,10 @@ struct ReportDiff {
   std::string current_model;
   double base_total_ns = 0;
   double current_total_ns = 0;
-  // Both reports are training steps: backward columns and totals.
-  bool backward = false;
-  double base_backward_total_ns = 0;
-  double current_backward_total_ns = 0;
+  // Every value compared besides host time (DiffColumn): the quantities
+  // either report has, then the metrics other than time both have, each in
+  // the base's order. Rows' values are parallel to it.
+  std::vector<DiffColumn> columns;
   std::vector<NodeDelta> nodes;     // by |delta| descending
   std::vector<GroupDelta> modules;  // by |delta| descending
   std::vector<GroupDelta> kinds;    // by |delta| descending
@@ -124,15 +157,12 @@ struct ReportDiff {
   int unexecuted = 0;  // nodes left out because they never ran (both sides)
   double matched_time_fraction = 0;
 
-  double base_flops = 0;  // all executed nodes' work per run
-  double current_flops = 0;
   // Share of each side's run time in kinds whose work is not counted
   // (Report::uncounted): a drop in FLOPs may be work that stopped being counted.
   double base_uncounted_percent = 0;
   double current_uncounted_percent = 0;
-  // The run time (and backward time) compared run by run.
+  // The run time compared run by run.
   RowComparison total;
-  RowComparison backward_total;
   VerdictOptions verdict_options;
   NoiseModel noise_model = NoiseModel::kRuns;
   // Processes on each side (1 unless merged from several).
@@ -146,6 +176,8 @@ struct ReportDiff {
   VerdictCounts kind_verdicts;
 
   int matched() const { return same + kind_and_module + replaced + merged; }
+  // Index of the column named `name` in `columns`, or -1.
+  int FindColumn(absl::string_view name) const;
   double speedup() const { return current_total_ns > 0 ? base_total_ns / current_total_ns : 0; }
 };
 
@@ -159,8 +191,10 @@ std::string DiffToJson(const ReportDiff& diff);
 void WriteDiffJson(const ReportDiff& diff, JsonWriter& writer);
 
 // One row per node delta: name,kind,module,match,base_id,current_id,base_us,
-// current_us,delta_us,speedup,base_median_us,current_median_us,change,
-// change_low,change_high,p,q,verdict (then the backward columns).
+// current_us,delta_us,speedup,verdict,change,change_low,change_high,p,q,
+// base_median_us,current_median_us, then per column base_<key>,
+// current_<key>, delta_<key> (and a compared column's <name>_verdict ...
+// <name>_current_median_us).
 std::string DiffToCsv(const ReportDiff& diff);
 
 // "3 slower, 1 faster, 250 same, 40 inconclusive".

@@ -10,6 +10,8 @@
 
 namespace graphprof {
 
+bool ShownByRoofline(const Quantity& quantity) { return quantity.name == "flops" || quantity.name == "bytes"; }
+
 double RowQuantity(const Report& report, const ViewRow& row, const char* name) {
   const int q = report.FindQuantity(name);
   return q >= 0 && static_cast<size_t>(q) < row.quantities.size() ? row.quantities[q] : 0;

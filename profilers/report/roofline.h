@@ -50,6 +50,10 @@ RooflinePoint RooflineOf(const Report& report, const ViewRow& row);
 // peak_gbps without levels.
 double MemoryRoofGbps(const Ceilings& ceilings, double bytes);
 
+// The quantities the roofline's columns show ("flops", "bytes"): the text
+// and HTML tables give every other quantity a column of its own.
+bool ShownByRoofline(const Quantity& quantity);
+
 // Work per row: the view's quantities ("flops", "bytes") summed over its
 // nodes (ViewRow::quantities holds them; this reads them by name).
 double RowQuantity(const Report& report, const ViewRow& row, const char* name);

@@ -19,6 +19,15 @@ std::string MetricValue(const Metric& metric, const Summary& s) {
   return metric.unit == Metric::Unit::kCount ? FormatCount(s.mean) : FormatMicros(s.mean);
 }
 
+// A quantity of a row (QuantityColumns): "" where the row's work was not
+// counted and it has none, as the CSV.
+std::string QuantityValue(const Quantity& quantity, const ViewRow& row, size_t q) {
+  const double v = q < row.quantities.size() ? row.quantities[q] : 0;
+  if (!row.work_counted && v == 0) return "";
+  if (quantity.unit == Quantity::Unit::kBytes) return FormatBytes(static_cast<int64_t>(v));
+  return absl::StrFormat("%.4g", v);
+}
+
 std::string MetricHeader(const Metric& metric) {
   return metric.unit == Metric::Unit::kCount ? metric.name : absl::StrCat(metric.name, "_us");
 }
@@ -222,6 +231,13 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
   for (size_t m = 1; m < report.metrics.size(); ++m) {
     columns.push_back(C{MetricHeader(report.metrics[m]), TextTable::kRight});
   }
+  // Every quantity the roofline columns do not show has a column.
+  std::vector<size_t> quantities;
+  for (size_t q = 0; q < report.quantities.size(); ++q) {
+    if (ShownByRoofline(report.quantities[q])) continue;
+    quantities.push_back(q);
+    columns.push_back(C{report.quantities[q].name, TextTable::kRight});
+  }
   const bool roofline = options.roofline && report.FindQuantity("flops") >= 0;
   if (roofline) {
     columns.push_back(C{"GFLOP", TextTable::kRight});
@@ -272,6 +288,7 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
     for (size_t m = 1; m < report.metrics.size(); ++m) {
       c.push_back(m < row.metrics.size() ? MetricValue(report.metrics[m], row.metrics[m].total) : "");
     }
+    for (size_t q : quantities) c.push_back(QuantityValue(report.quantities[q], row, q));
     if (roofline) {
       const RooflinePoint p = RooflineOf(report, row);
       const bool known = !sums && p.gflops >= 0;

@@ -574,7 +574,9 @@ class AbDiffMergeTest(unittest.TestCase):
         df = result.diff.to_pandas()
         self.assertEqual(list(df.columns), ["name", "kind", "module", "match", "base_id", "current_id", "base_us",
                                             "current_us", "delta_us", "speedup", "verdict", "change", "change_low",
-                                            "change_high", "p", "q", "base_median_us", "current_median_us"])
+                                            "change_high", "p", "q", "base_median_us", "current_median_us",
+                                            "base_flops", "current_flops", "delta_flops",
+                                            "base_bytes", "current_bytes", "delta_bytes"])
         self.assertTrue(set(df["verdict"]) <= {"faster", "slower", "same", "inconclusive"})
         self.assertIn("verdict", result.diff.to_pandas("module").columns)
         self.assertIn(result.diff.total["verdict"], {"faster", "slower", "same", "inconclusive"})
@@ -593,6 +595,33 @@ class AbDiffMergeTest(unittest.TestCase):
         self.assertIn("<html", result.html()[:200].lower())
         with self.assertRaises(TypeError):
             graphprof.ab(_double, "freeze", self.x)
+
+    def test_a_new_quantity_reaches_the_frames(self):
+        # A quantity only the report names (a collector graphprof does not
+        # know, here written into the JSON): a column of every view's frame,
+        # and base/current/delta columns of the diff's.
+        r = graphprof.profile(self.module, self.x, runs=2, warmup=1)
+        reports = []
+        for per_node in (1.0, 2.0):
+            data = json.loads(r.to_json())
+            data["quantities"].append({"name": "widgets", "unit": "count", "description": "test widgets"})
+            for node in data["nodes"]:
+                node["widgets"] = per_node
+            reports.append(graphprof.Report.from_json(json.dumps(data)))
+        for view in ("node", "kind", "module", "shape"):
+            self.assertIn("widgets", reports[0].to_pandas(view).columns, view)
+        nodes = reports[0].to_pandas("node")
+        self.assertTrue((nodes["widgets"] == 1.0).all())
+        self.assertIn("widgets", reports[0].to_pandas("node", sort="widgets").columns)
+        d = graphprof.diff(reports[0], reports[1])
+        for view in ("node", "kind", "module"):
+            df = d.to_pandas(view)
+            for column in ("base_widgets", "current_widgets", "delta_widgets"):
+                self.assertIn(column, df.columns, view)
+        df = d.to_pandas("node")
+        same = df[df["match"] == "same"]
+        self.assertGreater(len(same), 0)
+        self.assertTrue((same["delta_widgets"] == 1.0).all())
 
     def test_passes_in_profile(self):
         r = graphprof.profile(self.module, self.x, runs=2, warmup=1, passes=["freeze"])

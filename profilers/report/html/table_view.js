@@ -375,7 +375,7 @@
             td.className = cn;
             td.textContent = text;
             if (c.type === 'change' && Array.isArray(v)) {
-              const vi = this.keyIdx.get('verdict');
+              const vi = this.keyIdx.get(c.key.replace(/change$/, 'verdict'));  // a column's own: backward_verdict
               td.appendChild(whisker(v, vi !== undefined ? row[vi] : ''));
             }
             if (i === this.nameIdx) {

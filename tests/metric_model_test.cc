@@ -1,0 +1,293 @@
+// What a new per-node value costs (issue 22): a test-only collector, in this
+// file alone, adds a quantity ("widgets", one number per node) and a per-run
+// metric ("gizmo", nanoseconds per node and run) to the reports it takes part
+// in. Nothing else knows their names, yet both must show in every view
+// (node, kind, module, shape), the text, CSV and HTML tables, the JSON and
+// back through the reader, as sort keys, in the diff (text, CSV, JSON, with
+// a verdict for the metric) and in merged reports. The pandas frames are
+// python/tests/graphprof_test.py's (they use the CSV's columns, view_columns.h).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "profilers/node_observer.h"
+#include "profilers/profiler.h"
+#include "profilers/report/csv_report.h"
+#include "profilers/report/html_report.h"
+#include "profilers/report/merge.h"
+#include "profilers/report/report_diff.h"
+#include "profilers/report/report_json.h"
+#include "profilers/report/text_report.h"
+#include "profilers/report/views.h"
+#include "tests/test_ops.h"
+#include "tests/test_util.h"
+
+namespace graphprof {
+namespace {
+
+using ::graphprof::testing::DefineWithTestOps;
+using ::graphprof::testing::PlanModule;
+using ::graphprof::testing::TestClock;
+
+// The collector: counts every node's executions in every timed run (on the
+// hot path: an increment into storage sized in Prepare), then adds
+// `widgets_per_call` widgets per execution of run 0 as the quantity and
+// `gizmo_ns_per_call` per execution as the metric's per-run self value.
+class WidgetCollector final : public NodeObserver {
+ public:
+  WidgetCollector(double widgets_per_call, int64_t gizmo_ns_per_call)
+      : widgets_per_call_(widgets_per_call), gizmo_ns_per_call_(gizmo_ns_per_call) {}
+
+  absl::Status Prepare(const GraphPlan& plan, int runs, int64_t) override {
+    nodes_ = plan.nodes().size();
+    counts_.assign(static_cast<size_t>(runs) * nodes_, 0);
+    return absl::OkStatus();
+  }
+  void BeginRun(int run) override { run_ = static_cast<size_t>(run); }
+  void EndNode(const NodePlan& node) override { ++counts_[run_ * nodes_ + node.id]; }
+
+  absl::Status Contribute(Report& report) override {
+    const int q = report.AddQuantity(Quantity{"widgets", "widgets made per run (test)", Quantity::Unit::kCount});
+    Metric gizmo;
+    gizmo.name = "gizmo";
+    gizmo.description = "gizmo time (test)";
+    gizmo.recorded = Metric::Recorded::kSelf;
+    const int m = report.AddMetric(gizmo);
+    for (size_t id = 0; id < nodes_; ++id) {
+      report.nodes[id].quantities[q] = widgets_per_call_ * static_cast<double>(counts_[id]);
+      std::vector<int64_t>& self = report.nodes[id].metrics[m].self;
+      for (size_t r = 0; r < self.size(); ++r) self[r] = gizmo_ns_per_call_ * counts_[r * nodes_ + id];
+    }
+    report.Finalize();
+    return absl::OkStatus();
+  }
+
+ private:
+  const double widgets_per_call_;
+  const int64_t gizmo_ns_per_call_;
+  size_t nodes_ = 0;
+  size_t run_ = 0;
+  std::vector<int64_t> counts_;
+};
+
+// Two modules: `a` runs advance once, `b` three times in a loop.
+torch::jit::Module TwoModules() {
+  torch::jit::Module a("A");
+  DefineWithTestOps(a, "def forward(self, x):\n    return graphprof_test.advance(x, 100)\n");
+  torch::jit::Module b("B");
+  DefineWithTestOps(b,
+                    "def forward(self, x):\n"
+                    "    h = x\n"
+                    "    for i in range(3):\n"
+                    "        h = graphprof_test.advance(h, 10)\n"
+                    "    return h\n");
+  torch::jit::Module root("Root");
+  root.register_module("a", a);
+  root.register_module("b", b);
+  root.define("def forward(self, x):\n    return self.b.forward(self.a.forward(x))\n");
+  return root;
+}
+
+Report ProfileWithWidgets(double widgets_per_call, int64_t gizmo_ns_per_call, int runs = 8) {
+  torch::jit::Module module = TwoModules();
+  auto plan = PlanModule(module);
+  EXPECT_NE(plan, nullptr);
+  WidgetCollector collector(widgets_per_call, gizmo_ns_per_call);
+  ProfileOptions options;
+  options.warmup = 1;
+  options.runs = runs;
+  options.clock = TestClock();
+  options.observers = {&collector};
+  absl::StatusOr<Report> report = Profile(plan, {torch::ones({2})}, options);
+  EXPECT_TRUE(report.ok()) << report.status();
+  return report.ok() ? *std::move(report) : Report();
+}
+
+std::vector<std::string> CsvHeader(const std::string& csv) {
+  return absl::StrSplit(csv.substr(0, csv.find('\n')), ',');
+}
+
+bool Contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// The row of `view` named `name`, or null.
+const ViewRow* Row(const View& view, const std::string& name) {
+  for (const ViewRow& row : view.rows) {
+    if (row.name == name) return &row;
+  }
+  return nullptr;
+}
+
+TEST(MetricModelTest, ACollectorsQuantityAndMetricAreInEveryViewAndTable) {
+  const Report report = ProfileWithWidgets(/*widgets_per_call=*/2, /*gizmo_ns_per_call=*/50);
+  const int q = report.FindQuantity("widgets");
+  const int m = report.FindMetric("gizmo");
+  ASSERT_GE(q, 0);
+  ASSERT_GE(m, 0);
+  for (GroupBy group_by : {GroupBy::kNode, GroupBy::kKind, GroupBy::kModule, GroupBy::kShape}) {
+    SCOPED_TRACE(GroupByName(group_by));
+    absl::StatusOr<View> view = MakeView(report, ViewOptions{group_by});
+    ASSERT_TRUE(view.ok()) << view.status();
+    const std::string text = RenderTable(report, *view, TableOptions{});
+    EXPECT_TRUE(absl::StrContains(text, "widgets")) << text;
+    EXPECT_TRUE(absl::StrContains(text, "gizmo_us")) << text;
+    const std::vector<std::string> header = CsvHeader(RenderCsv(report, *view));
+    EXPECT_TRUE(Contains(header, "widgets"));
+    EXPECT_TRUE(Contains(header, "gizmo_us"));
+    EXPECT_TRUE(Contains(header, "gizmo_self_us"));
+  }
+  // The values: advance ran 1 + 3 times per run, 2 widgets and 50 ns each.
+  absl::StatusOr<View> kinds = MakeView(report, ViewOptions{GroupBy::kKind});
+  ASSERT_TRUE(kinds.ok());
+  const ViewRow* advance = Row(*kinds, "graphprof_test::advance");
+  ASSERT_NE(advance, nullptr);
+  EXPECT_EQ(advance->quantities[q], 8);
+  EXPECT_EQ(advance->metrics[m].self.mean, 200);
+  absl::StatusOr<View> modules = MakeView(report, ViewOptions{GroupBy::kModule, "order"});
+  ASSERT_TRUE(modules.ok());
+  const ViewRow* b = Row(*modules, "b");
+  ASSERT_NE(b, nullptr);
+  EXPECT_GE(b->quantities[q], 6);  // its three advances (and its loop's own nodes)
+  EXPECT_EQ(b->metrics[m].total.mean, 50 * b->quantities[q] / 2);
+
+  // The HTML page's data has a column for each in all four views.
+  const std::string html = HtmlData(report);
+  for (const char* key : {"\"widgets\"", "\"gizmo_us\""}) {
+    size_t count = 0;
+    for (size_t at = html.find(key); at != std::string::npos; at = html.find(key, at + 1)) ++count;
+    EXPECT_GE(count, 4u) << key;
+  }
+}
+
+TEST(MetricModelTest, BothAreSortKeys) {
+  const Report report = ProfileWithWidgets(2, 50);
+  const std::vector<std::string> keys = SortKeys(report);
+  for (const char* key : {"widgets", "gizmo", "gizmo_self"}) EXPECT_TRUE(Contains(keys, key)) << key;
+  const int q = report.FindQuantity("widgets");
+  const int m = report.FindMetric("gizmo");
+  for (const char* sort : {"widgets", "gizmo"}) {
+    SCOPED_TRACE(sort);
+    absl::StatusOr<View> view = MakeView(report, ViewOptions{GroupBy::kNode, sort});
+    ASSERT_TRUE(view.ok()) << view.status();
+    ASSERT_GE(view->rows.size(), 3u);
+    // Largest first; the loop body's advance (3 executions) before a's (1).
+    auto key = [&](const ViewRow& row) { return sort[0] == 'w' ? row.quantities[q] : row.metrics[m].total.mean; };
+    for (size_t i = 1; i < view->rows.size(); ++i) EXPECT_GE(key(view->rows[i - 1]), key(view->rows[i]));
+    int body = -1, once = -1;
+    for (size_t i = 0; i < view->rows.size(); ++i) {
+      if (view->rows[i].kind != "graphprof_test::advance") continue;
+      (view->rows[i].module == "b" ? body : once) = static_cast<int>(i);
+    }
+    ASSERT_GE(body, 0);
+    ASSERT_GE(once, 0);
+    EXPECT_LT(body, once);
+    EXPECT_EQ(key(view->rows[body]), 3 * key(view->rows[once]));
+  }
+}
+
+TEST(MetricModelTest, BothSurviveTheJsonRoundTrip) {
+  const Report report = ProfileWithWidgets(2, 50);
+  const std::string json = ReportToJson(report);
+  absl::StatusOr<Report> back = ReportFromJson(json);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(ReportToJson(*back), json);
+  const int q = back->FindQuantity("widgets");
+  const int m = back->FindMetric("gizmo");
+  ASSERT_GE(q, 0);
+  ASSERT_GE(m, 0);
+  EXPECT_EQ(back->quantities[q].description, "widgets made per run (test)");
+  for (size_t id = 0; id < report.nodes.size(); ++id) {
+    EXPECT_EQ(back->nodes[id].quantities[q], report.nodes[id].quantities[report.FindQuantity("widgets")]);
+    EXPECT_EQ(back->nodes[id].metrics[m].self, report.nodes[id].metrics[report.FindMetric("gizmo")].self);
+  }
+  // Flat on each node, beside the per-run series.
+  const nlohmann::json j = nlohmann::json::parse(json);
+  bool any = false;
+  for (const nlohmann::json& node : j["nodes"]) any |= node.contains("widgets") && node["widgets"].get<double>() > 0;
+  EXPECT_TRUE(any);
+}
+
+TEST(MetricModelTest, TheDiffComparesBoth) {
+  const Report base = ProfileWithWidgets(/*widgets_per_call=*/1, /*gizmo_ns_per_call=*/100);
+  const Report current = ProfileWithWidgets(/*widgets_per_call=*/3, /*gizmo_ns_per_call=*/300);
+  const ReportDiff diff = DiffReports(base, current);
+  const int widgets = diff.FindColumn("widgets");
+  const int gizmo = diff.FindColumn("gizmo");
+  ASSERT_GE(widgets, 0);
+  ASSERT_GE(gizmo, 0);
+  EXPECT_TRUE(diff.columns[widgets].quantity);
+  EXPECT_FALSE(diff.columns[widgets].compared());
+  EXPECT_TRUE(diff.columns[gizmo].compared());
+  bool found = false;
+  for (const NodeDelta& d : diff.nodes) {
+    if (d.kind != "graphprof_test::advance" || d.module != "a") continue;
+    found = true;
+    EXPECT_EQ(d.values[widgets].base, 1);
+    EXPECT_EQ(d.values[widgets].current, 3);
+    EXPECT_EQ(d.values[gizmo].base, 100);
+    EXPECT_EQ(d.values[gizmo].current, 300);
+    // Host time is the same on both sides; the metric tripled in every run.
+    EXPECT_EQ(d.column_stats[gizmo].verdict, Verdict::kSlower) << d.column_stats[gizmo].reason;
+  }
+  EXPECT_TRUE(found);
+  for (const GroupDelta& g : diff.kinds) {
+    if (g.name == "graphprof_test::advance") EXPECT_EQ(g.values[widgets].delta(), 8);
+  }
+
+  const std::string text = RenderDiff(diff);
+  // A line per column under the run time: the metric's node sums (it has no
+  // run totals), the quantity's.
+  for (const char* part : {"widgets", "base_gizmo_us", "gizmo change", "\n  gizmo      ", "\n  widgets    "}) {
+    EXPECT_TRUE(absl::StrContains(text, part)) << part << "\n" << text;
+  }
+  const std::vector<std::string> header = CsvHeader(DiffToCsv(diff));
+  for (const char* column : {"base_widgets", "current_widgets", "delta_widgets", "base_gizmo_us", "current_gizmo_us",
+                             "delta_gizmo_us", "gizmo_verdict", "gizmo_change"}) {
+    EXPECT_TRUE(Contains(header, column)) << column;
+  }
+  const nlohmann::json j = nlohmann::json::parse(DiffToJson(diff));
+  ASSERT_FALSE(j["nodes"].empty());
+  for (const char* key : {"base_widgets", "current_widgets", "delta_widgets", "base_gizmo_us", "gizmo_verdict"}) {
+    EXPECT_TRUE(j["nodes"][0].contains(key)) << key;
+    EXPECT_TRUE(j["kinds"][0].contains(key)) << key;
+  }
+  bool described = false;
+  for (const nlohmann::json& column : j["columns"]) described |= column["name"] == "widgets";
+  EXPECT_TRUE(described);
+  const std::string html = HtmlData(current, &diff);
+  EXPECT_TRUE(absl::StrContains(html, "\"delta_widgets\""));
+  EXPECT_TRUE(absl::StrContains(html, "\"gizmo_verdict\""));
+}
+
+TEST(MetricModelTest, MergedReportsKeepBoth) {
+  const Report first = ProfileWithWidgets(2, 50, /*runs=*/3);
+  const Report second = ProfileWithWidgets(2, 50, /*runs=*/5);
+  ReportMerger merger;
+  ASSERT_TRUE(merger.Add(first, "first.json").ok());
+  ASSERT_TRUE(merger.Add(second, "second.json").ok());
+  absl::StatusOr<Report> merged = merger.Finish();
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  const int q = merged->FindQuantity("widgets");
+  const int m = merged->FindMetric("gizmo");
+  ASSERT_GE(q, 0);
+  ASSERT_GE(m, 0);
+  for (size_t id = 0; id < merged->nodes.size(); ++id) {
+    EXPECT_EQ(merged->nodes[id].quantities[q], first.nodes[id].quantities[first.FindQuantity("widgets")]);
+    EXPECT_EQ(merged->nodes[id].metrics[m].self.size(), 8u);
+  }
+  // The collector measured no run totals: the merge makes none up.
+  EXPECT_TRUE(merged->metrics[m].run_total.empty());
+  EXPECT_EQ(merged->metrics[0].run_total.size(), 8u);
+  absl::StatusOr<View> view = MakeView(*merged, ViewOptions{GroupBy::kKind, "widgets"});
+  ASSERT_TRUE(view.ok());
+  EXPECT_TRUE(absl::StrContains(RenderTable(*merged, *view, TableOptions{}), "widgets"));
+}
+
+}  // namespace
+}  // namespace graphprof
