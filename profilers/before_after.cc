@@ -300,18 +300,15 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
     } catch (const std::exception& e) {
       return StatusFromException(absl::StatusCode::kInvalidArgument, absl::StrCat("native ", options.method), e);
     }
-    const std::string reference = absl::StrCat("module.", options.method);
-    result.before.verification = Verify(expected, a_output, 0, 0, reference);
+    OutputCheck check;
+    check.reference = absl::StrCat("module.", options.method);
+    check.rtol = options.rtol;
+    check.atol = options.atol;
+    check.float64_reference = options.float64_reference;
+    result.before.verification = CheckOutput(expected, a_output, check);
     // No pass: B is the module as given too, and must be identical.
-    const bool transformed = !passes.empty();
-    if (!transformed) {
-      result.after.verification = Verify(expected, b_output, 0, 0, reference);
-    } else if (options.float64_reference) {
-      result.after.verification =
-          VerifyAfterPasses(module, options.method, inputs, expected, b_output, options.rtol, options.atol, reference);
-    } else {
-      result.after.verification = Verify(expected, b_output, options.rtol, options.atol, reference);
-    }
+    check.transformed = !passes.empty();
+    result.after.verification = CheckOutput(expected, b_output, check, &module, options.method, inputs);
   }
   result.diff = DiffReports(result.before, result.after, options.diff);
   return result;

@@ -295,4 +295,14 @@ Verification VerifyAfterPasses(const torch::jit::Module& module, const std::stri
   return v;
 }
 
+Verification CheckOutput(const c10::IValue& expected, const c10::IValue& actual, const OutputCheck& check,
+                         const torch::jit::Module* module, const std::string& method,
+                         const std::vector<c10::IValue>& inputs) {
+  if (!check.transformed) return Verify(expected, actual, 0, 0, check.reference);
+  if (check.float64_reference && module != nullptr) {
+    return VerifyAfterPasses(*module, method, inputs, expected, actual, check.rtol, check.atol, check.reference);
+  }
+  return Verify(expected, actual, check.rtol, check.atol, check.reference);
+}
+
 }  // namespace graphprof

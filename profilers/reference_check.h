@@ -64,6 +64,27 @@ Verification VerifyAfterPasses(const torch::jit::Module& module, const std::stri
                                const std::vector<c10::IValue>& inputs, const c10::IValue& native,
                                const c10::IValue& actual, double rtol, double atol, std::string reference);
 
+// How a profiled output is compared with the module's native output (the
+// profiling session, each side of --ab).
+struct OutputCheck {
+  // Passes changed the graph: float rounding may differ, so the output
+  // passes within rtol/atol (or, with float64_reference, when its error
+  // against a float64 run is the size of the module's own rounding error:
+  // reference_check.h). Without passes it must be identical.
+  bool transformed = false;
+  double rtol = 1e-5;
+  double atol = 1e-6;
+  bool float64_reference = false;
+  std::string reference = "native execution";  // "module.forward"
+};
+
+// `actual` (the plan's output) against `expected` (the native run's) as
+// `check` says; `module`, `method` and `inputs` make the float64 reference
+// (null module: rtol/atol).
+Verification CheckOutput(const c10::IValue& expected, const c10::IValue& actual, const OutputCheck& check,
+                         const torch::jit::Module* module = nullptr, const std::string& method = "forward",
+                         const std::vector<c10::IValue>& inputs = {});
+
 }  // namespace graphprof
 
 #endif  // GRAPHPROF_PROFILERS_REFERENCE_CHECK_H_

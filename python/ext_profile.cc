@@ -5,11 +5,10 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "interpreter/graph_plan.h"
-#include "profilers/autograd/training_step.h"
 #include "profilers/before_after.h"
 #include "profilers/report/report_diff.h"
-#include "profilers/toolbox/sizes.h"
+#include "profilers/machine.h"
+#include "profilers/session/session.h"
 #include "python/ext_errors.h"
 
 namespace graphprof::python {
@@ -18,23 +17,6 @@ namespace {
 absl::StatusOr<std::vector<Pass>> PassesFrom(const std::string& passes) {
   if (passes.empty()) return std::vector<Pass>{};
   return ParsePasses(passes);
-}
-
-// Model facts every report carries (profile_command.cc Describe()).
-void Describe(Report& report, const Target& target, const std::vector<c10::IValue>& inputs,
-              const std::string& name) {
-  report.model = name;
-  if (target.module.has_value()) {
-    report.parameters = CountParameters(*target.module, /*trainable_only=*/false);
-    report.trainable_parameters = CountParameters(*target.module, /*trainable_only=*/true);
-    if (absl::StatusOr<int64_t> bytes = SerializedModelSize(*target.module); bytes.ok()) report.model_bytes = *bytes;
-    if (target.module->is_training()) {
-      report.notes.push_back(
-          "the module is in training mode (dropout active, batch norm on batch statistics): call .eval() for "
-          "inference numbers");
-    }
-  }
-  report.input_bytes = DataSize(inputs);
 }
 
 void CheckOptions(const CommonOptions& o) {
@@ -143,54 +125,27 @@ ReportPtr ProfileTarget(py::handle object, const py::tuple& args, const std::str
   CheckOptions(options);
   Target target = MakeTarget(object, method, passes);
   std::vector<c10::IValue> inputs = ConvertInputs(target.prepared, args);
-  const std::string applied = target.prepared.passes;
-  auto report = std::make_shared<Report>();
-  const ProfileOptions profile_options = MakeProfileOptions(options);
+  // The session profile_graph runs (profilers/session/session.h).
+  SessionModel model;
+  model.name = name.empty() ? target.prepared.name : name;
+  model.module = target.module;
+  model.method = method;
+  model.run_native = [&target](const std::vector<c10::IValue>& in) { return target.RunNative(in); };
+  SessionOptions session;
+  session.profile = MakeProfileOptions(options);
+  session.verify = options.verify;
+  session.check.transformed = target.transformed;
+  session.check.rtol = options.rtol;
+  session.check.atol = options.atol;
+  session.check.reference = target.reference;
+  model.prepared = std::move(target.prepared);
+  absl::StatusOr<Report> report;
   {
     py::gil_scoped_release no_gil;
     torch::NoGradGuard no_grad;
-    absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(std::move(target.prepared));
-    absl::Status status = plan.status();
-    c10::IValue output;
-    if (status.ok()) {
-      absl::StatusOr<Report> profiled = Profile(*plan, inputs, profile_options, &output);
-      status = profiled.status();
-      if (status.ok()) *report = *std::move(profiled);
-    }
-    if (status.ok()) {
-      Describe(*report, target, inputs, name.empty() ? report->model : name);
-      if (!applied.empty()) report->notes.push_back(absl::StrCat("passes applied: ", applied));
-      if (options.verify) {
-        absl::StatusOr<c10::IValue> expected = target.RunNative(inputs);
-        status = expected.status();
-        if (status.ok()) {
-          // Passes change float rounding: then the comparison is within tolerance.
-          const double rtol = target.transformed ? options.rtol : 0;
-          const double atol = target.transformed ? options.atol : 0;
-          report->verification = Verify(*expected, output, rtol, atol, target.reference);
-        }
-        if (status.ok() && options.backward) {
-          // The parameters hold the last timed run's gradients; RunNative
-          // runs the module as given (after passes, not the plan's clone).
-          c10::optional<c10::IValue> native_self = (*plan)->self();
-          if (target.transformed && target.module.has_value()) native_self = target.module->_ivalue();
-          const double rtol = target.transformed ? options.rtol : 0;
-          const double atol = target.transformed ? options.atol : 0;
-          absl::StatusOr<Verification> gradients = VerifyGradients(
-              (*plan)->self(), native_self, profile_options.backward,
-              [&](const std::vector<c10::IValue>& in) { return target.RunNative(in); }, inputs, rtol, atol,
-              absl::StrCat(target.reference, " + backward"));
-          status = gradients.status();
-          if (status.ok()) SetGradientVerification(*report, *std::move(gradients));
-        }
-      }
-    }
-    if (!status.ok()) {
-      py::gil_scoped_acquire gil;
-      Throw(status);
-    }
+    report = RunProfileSession(std::move(model), inputs, session);
   }
-  return report;
+  return std::make_shared<Report>(Take(std::move(report)));
 }
 
 AbResult ProfileAb(py::handle object, const std::string& passes, const py::tuple& args, const std::string& method,
@@ -219,11 +174,13 @@ AbResult ProfileAb(py::handle object, const std::string& passes, const py::tuple
   {
     py::gil_scoped_release no_gil;
     torch::NoGradGuard no_grad;
+    const Machine machine = DescribeMachine();  // before the runs add to the load
     done = ProfileBeforeAfter(*target.module, parsed, inputs, ab);
     if (done.ok()) {
       const std::string base = name.empty() ? target.name : name;
-      Describe(done->before, target, inputs, absl::StrCat(base, " (A: as given)"));
-      Describe(done->after, target, inputs, absl::StrCat(base, " (B: ", DescribePasses(parsed), ")"));
+      const torch::jit::Module* module = target.module.has_value() ? &*target.module : nullptr;
+      DescribeModel(done->before, absl::StrCat(base, " (A: as given)"), module, inputs, machine);
+      DescribeModel(done->after, absl::StrCat(base, " (B: ", DescribePasses(parsed), ")"), module, inputs, machine);
       done->diff.base_model = done->before.model;
       done->diff.current_model = done->after.model;
     }

@@ -14,7 +14,7 @@ import unittest
 # Packages with one CMake library each (the top-level CMakeLists.txt adds them).
 PACKAGES = [
     "common", "ir", "interpreter", "profilers", "profilers/report", "profilers/work",
-    "profilers/autograd", "profilers/toolbox", "profilers/gpu", "tools", "tools/zoo",
+    "profilers/autograd", "profilers/toolbox", "profilers/gpu", "profilers/session", "tools", "tools/zoo",
     "tools/gpu_check", "tests", "python",
 ]
 
@@ -68,6 +68,8 @@ class CMakeSourcesTest(unittest.TestCase):
         top = read(self.root, "CMakeLists.txt")
         added = set(re.findall(r"^\s*add_subdirectory\(([\w/]+)\)", top, re.M))
         self.assertEqual(sorted(set(PACKAGES) - added), [])
+        # And every package the top level adds is compared here.
+        self.assertEqual(sorted(added - set(PACKAGES)), [])
 
     def test_the_comparison_sees_a_missing_source(self):
         # The check itself: a file dropped from a CMake list is reported.

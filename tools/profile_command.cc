@@ -18,7 +18,6 @@
 #include "ir/ivalue_util.h"
 #include "ir/loader.h"
 #include "ir/passes.h"
-#include "profilers/autograd/training_step.h"
 #include "profilers/before_after.h"
 #include "profilers/gpu/cuda_runtime.h"
 #include "profilers/gpu/cupti_collector.h"
@@ -29,16 +28,15 @@
 #include "profilers/machine.h"
 #include "profilers/work/peaks.h"
 #include "profilers/profiler.h"
-#include "profilers/reference_check.h"
 #include "profilers/report/json_writer.h"
 #include "profilers/report/report_diff.h"
 #include "profilers/report/report_json.h"
 #include "profilers/report/verification_failure.h"
 #include "profilers/report/views.h"
+#include "profilers/session/session.h"
 #include "profilers/time_source.h"
 #include "profilers/toolbox/cpu_tensor_counter.h"
 #include "profilers/toolbox/live_memory.h"
-#include "profilers/toolbox/sizes.h"
 #include "tools/model_source.h"
 #include "tools/check_command.h"
 #include "tools/profiling_options.h"
@@ -170,26 +168,25 @@ void SetUpObservers(const CliOptions& options, std::FILE* err, Observers& o, Pro
   if (o.kernels != nullptr) profile.observers.push_back(o.kernels.get());
 }
 
-// Model facts every report of this run carries.
-void Describe(Report& report, const ModelSource& source, const std::vector<c10::IValue>& inputs,
-              const Observers& observers, const std::string& name, const Machine& machine,
-              const std::optional<Ceilings>& ceilings) {
-  report.model = name;
-  report.machine = machine;
-  report.ceilings = ceilings;
+// What the CLI adds to a report's description (RunProfileSession and
+// DescribeModel give the rest).
+void DescribeForCli(Report& report, const ModelSource& source, const Observers& observers) {
   if (!observers.device_note.empty()) report.device_note = observers.device_note;
-  if (source.module.has_value()) {
-    // The CLI profiles inference: LoadModelSource put the module in eval mode.
-    if (source.saved_in_training) {
-      report.notes.push_back(
-          "the module was saved in training mode; profiled in eval mode (.eval(): dropout off, batch norm on "
-          "running statistics), as inference runs it");
-    }
-    report.parameters = CountParameters(*source.module, /*trainable_only=*/false);
-    report.trainable_parameters = CountParameters(*source.module, /*trainable_only=*/true);
-    if (absl::StatusOr<int64_t> bytes = SerializedModelSize(*source.module); bytes.ok()) report.model_bytes = *bytes;
+  // The CLI profiles inference: LoadModelSource put the module in eval mode.
+  if (source.module.has_value() && source.saved_in_training) {
+    report.notes.push_back(
+        "the module was saved in training mode; profiled in eval mode (.eval(): dropout off, batch norm on "
+        "running statistics), as inference runs it");
   }
-  report.input_bytes = DataSize(inputs);
+}
+
+// An A/B side's description: the session's, by hand (ProfileBeforeAfter
+// profiles both sides itself).
+void DescribeSide(Report& report, const ModelSource& source, const std::vector<c10::IValue>& inputs,
+                  const Observers& observers, const std::string& name, const Machine& machine,
+                  const std::optional<Ceilings>& ceilings) {
+  DescribeModel(report, name, source.module.has_value() ? &*source.module : nullptr, inputs, machine, ceilings);
+  DescribeForCli(report, source, observers);
 }
 
 int VerificationExit(const Report& report, const CliOptions& options, std::FILE* err, const char* which) {
@@ -401,9 +398,10 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     absl::StatusOr<BeforeAfter> ab = ProfileBeforeAfter(*source->module, *passes, *inputs, ab_options);
     progress.Finish();
     if (!ab.ok()) return Fail(err, kExitFailure, ab.status());
-    Describe(ab->before, *source, *inputs, observers, absl::StrCat(source->display_name, " (A: as loaded)"), machine, ceilings);
-    Describe(ab->after, *source, *inputs, observers,
-             absl::StrCat(source->display_name, " (B: ", DescribePasses(*passes), ")"), machine, ceilings);
+    DescribeSide(ab->before, *source, *inputs, observers, absl::StrCat(source->display_name, " (A: as loaded)"),
+                 machine, ceilings);
+    DescribeSide(ab->after, *source, *inputs, observers,
+                 absl::StrCat(source->display_name, " (B: ", DescribePasses(*passes), ")"), machine, ceilings);
     ab->diff.base_model = ab->before.model;
     ab->diff.current_model = ab->after.model;
     if (!options.worker_dir.empty()) {
@@ -412,53 +410,40 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     return EmitAb(options, *ab, out, err);
   }
 
-  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(source->prepared);
-  if (!plan.ok()) return Fail(err, kExitFailure, plan.status());
+  // The session: plan (--modules checked against it first), profile,
+  // describe, verify (profilers/session/session.h).
+  SessionModel model;
+  model.name = source->display_name;
+  model.prepared = source->prepared;
+  model.module = source->module;
+  model.method = options.method;
+  model.run_native = source->run_native;
+  SessionOptions session;
+  session.profile = profile;
+  session.verify = options.verify;
+  session.check.transformed = source->transformed;
+  session.check.rtol = options.rtol;
+  session.check.atol = options.atol;
+  session.check.float64_reference = !options.tolerance_given;
+  session.check.reference = source->prepared.has_self() ? absl::StrCat("module.", options.method) : "native execution";
+  session.machine = machine;
+  session.ceilings = ceilings;
+  bool unknown_modules = false;
   if (!options.modules.empty()) {
-    std::vector<std::string> node_modules;
-    for (const NodePlan& node : (*plan)->nodes()) node_modules.push_back(node.identity.module);
-    if (absl::Status known = CheckModules(node_modules, source->display_name, options.modules); !known.ok()) {
-      return Fail(err, kExitUsage, absl::StrCat("--modules: ", known.message()));
-    }
+    session.check_plan = [&](const GraphPlan& plan) -> absl::Status {
+      std::vector<std::string> node_modules;
+      for (const NodePlan& node : plan.nodes()) node_modules.push_back(node.identity.module);
+      absl::Status known = CheckModules(node_modules, source->display_name, options.modules);
+      unknown_modules = !known.ok();
+      return known;
+    };
   }
-  c10::IValue output;
-  absl::StatusOr<Report> report = Profile(*plan, *inputs, profile, &output);
+  absl::StatusOr<Report> report = RunProfileSession(std::move(model), *inputs, session);
   progress.Finish();
+  if (unknown_modules) return Fail(err, kExitUsage, absl::StrCat("--modules: ", report.status().message()));
   if (!report.ok()) return Fail(err, kExitFailure, report.status());
-  Describe(*report, *source, *inputs, observers, source->display_name, machine, ceilings);
-  if (!source->prepared.passes.empty()) report->notes.push_back(absl::StrCat("passes applied: ", source->prepared.passes));
+  DescribeForCli(*report, *source, observers);
   if (options.memory) report->notes.push_back(absl::StrCat("live memory after the runs: ", FormatLiveMemory(ReadLiveMemory())));
-
-  if (options.verify) {
-    absl::StatusOr<std::vector<c10::IValue>> copied = CopyInputs(*inputs);
-    if (!copied.ok()) return Fail(err, kExitFailure, copied.status());
-    absl::StatusOr<c10::IValue> expected = source->run_native(*std::move(copied));
-    if (!expected.ok()) return Fail(err, kExitFailure, expected.status());
-    // Passes change float rounding: then the comparison is within tolerance.
-    const double rtol = source->transformed ? options.rtol : 0;
-    const double atol = source->transformed ? options.atol : 0;
-    const std::string reference =
-        source->prepared.has_self() ? absl::StrCat("module.", options.method) : "native execution";
-    if (source->transformed && !options.tolerance_given && source->module.has_value()) {
-      absl::StatusOr<std::vector<c10::IValue>> again = CopyInputs(*inputs);
-      if (!again.ok()) return Fail(err, kExitFailure, again.status());
-      report->verification =
-          VerifyAfterPasses(*source->module, options.method, *again, *expected, output, rtol, atol, reference);
-    } else {
-      report->verification = Verify(*expected, output, rtol, atol, reference);
-    }
-    if (options.backward) {
-      // The parameters hold the last timed run's gradients; run_native runs
-      // the module as loaded (after passes, not the plan's clone).
-      c10::optional<c10::IValue> native_self = (*plan)->self();
-      if (source->transformed && source->module.has_value()) native_self = source->module->_ivalue();
-      absl::StatusOr<Verification> gradients = VerifyGradients(
-          (*plan)->self(), native_self, profile.backward, source->run_native, *inputs, rtol, atol,
-          absl::StrCat(reference, " + backward"));
-      if (!gradients.ok()) return Fail(err, kExitFailure, gradients.status());
-      SetGradientVerification(*report, *std::move(gradients));
-    }
-  }
 
   if (!options.worker_dir.empty()) return WriteWorkerReports(options, {{kWorkerReport, &*report}}, err);
   return EmitReport(options, base, *report, out, err);

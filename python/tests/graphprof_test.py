@@ -683,6 +683,60 @@ class AbDiffMergeTest(unittest.TestCase):
         self.assertTrue(graphprof.check(slow, result.before).passed, "faster is no regression")
 
 
+# What differs between two profiles of one model by nature: the timings and
+# what follows from them, and the process's own identity.
+_TIMING_KEYS = {"total_us", "coverage", "run_ns", "run_start_ns", "events", "dropped_events", "timer_overhead_ns",
+                "timer_inner_ns", "timer_block_ns", "process", "report_id", "run_total", "unattributed", "total_ns",
+                "self_ns", "mean_us", "self_us", "std_us", "min_us", "median_us", "p90_us", "max_us", "percent",
+                "self_percent", "load_average", "cpu_mhz"}
+
+
+def _without_timings(value):
+    if isinstance(value, dict):
+        return {k: _without_timings(v) for k, v in value.items() if k not in _TIMING_KEYS}
+    if isinstance(value, list):
+        return [_without_timings(v) for v in value]
+    if isinstance(value, str):
+        return re.sub(r"0x[0-9a-f]+", "0x?", value)  # addresses in the IR
+    return value
+
+
+class SessionTest(unittest.TestCase):
+    """profile_graph and graphprof.profile() run one session
+    (profilers/session/session.h): the same model gives the same report,
+    timings aside. On models saved from Python, scripted and traced."""
+
+    def _compare(self, module, x):
+        cli = _runfile("tools/profile_graph")
+        if not os.path.exists(cli):
+            self.skipTest("no profile_graph binary")
+        with tempfile.TemporaryDirectory() as d:
+            module.save(os.path.join(d, "m.pt"))
+            torch.save(x, os.path.join(d, "in.pt"))
+            subprocess.run([cli, "--model=m.pt", "--inputs=in.pt", "--runs=2", "--warmup=1", "--format=json",
+                            "--output=cli.json"], check=True, capture_output=True, cwd=d)
+            with open(os.path.join(d, "cli.json")) as f:
+                from_cli = json.load(f)
+            loaded = torch.jit.load(os.path.join(d, "m.pt"))
+        from_python = json.loads(graphprof.profile(loaded, x, runs=2, warmup=1, name="m.pt").to_json())
+        # The module serialized again: the Python-side module's compilation
+        # unit writes a few bytes more code.
+        a, b = from_cli.pop("model_bytes"), from_python.pop("model_bytes")
+        self.assertLess(abs(a - b), 1e-3 * a)
+        self.assertTrue(from_cli["verified"])
+        self.assertIsNotNone(from_cli.get("machine"))
+        self.assertEqual(_without_timings(from_cli), _without_timings(from_python))
+
+    def test_scripted(self):
+        self._compare(torch.jit.script(ConvBn().eval()), torch.randn(1, 3, 16, 16))
+
+    def test_traced_torchvision(self):
+        import torchvision
+
+        x = torch.randn(1, 3, 64, 64)
+        self._compare(torch.jit.trace(torchvision.models.resnet18().eval(), x), x)
+
+
 class ArgumentsAndFilesTest(unittest.TestCase):
     """Wrong types are TypeError, bad values InvalidArgumentError (a
     ValueError), files FileError (an OSError): one line each, and files are
