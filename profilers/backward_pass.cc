@@ -91,25 +91,31 @@ absl::Status BackwardPass::AfterTimed(const c10::IValue& output, int run) {
   return absl::OkStatus();
 }
 
-void BackwardPass::AddTo(Report& report, int64_t origin_ns) const {
-  const int runs = report.runs;
-  report.loss = training_.DescribeLoss();
-
+void BackwardPass::Declare(Report& report) {
   Metric backward;
   backward.name = "backward";
   backward.description =
       "backward: the autograd functions each node created, with the engine's work after each (freeing what it "
       "saved)";
   backward.recorded = Metric::Recorded::kSelf;
-  backward.run_total.assign(run_ns_.begin(), run_ns_.begin() + runs);
-  backward.unattributed.assign(unattributed_ns_.begin(), unattributed_ns_.begin() + runs);
-  const int time_index = report.AddMetric(std::move(backward));
+  report.AddMetric(std::move(backward));
   Metric functions;
   functions.name = "backward_fns";
   functions.description = "autograd functions run in backward";
   functions.unit = Metric::Unit::kCount;
   functions.recorded = Metric::Recorded::kSelf;
-  const int count_index = report.AddMetric(std::move(functions));
+  report.AddMetric(std::move(functions));
+}
+
+void BackwardPass::AddTo(Report& report, int64_t origin_ns) const {
+  const int runs = report.runs;
+  report.loss = training_.DescribeLoss();
+
+  Declare(report);
+  const int time_index = report.FindMetric("backward");
+  const int count_index = report.FindMetric("backward_fns");
+  report.metrics[time_index].run_total.assign(run_ns_.begin(), run_ns_.begin() + runs);
+  report.metrics[time_index].unattributed.assign(unattributed_ns_.begin(), unattributed_ns_.begin() + runs);
   for (size_t id = 0; id < report.nodes.size() && id < num_nodes_; ++id) {
     std::vector<int64_t>& ns = report.nodes[id].metrics[time_index].self;
     std::vector<int64_t>& count = report.nodes[id].metrics[count_index].self;

@@ -55,6 +55,10 @@ class BackwardPass {
   // `origin_ns`: the clock's time of the first timed run's start (trace events).
   void AddTo(Report& report, int64_t origin_ns) const;
 
+  // The metrics AddTo adds ("backward", "backward_fns"), without values
+  // (NodeObserver::Declare's contract).
+  static void Declare(Report& report);
+
  private:
   // Loss and backward of the forward that just ran, with the recorder when
   // there is one (and `tracker` tagging memory); the wall time into `wall_ns`.

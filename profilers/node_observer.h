@@ -28,6 +28,12 @@ class NodeObserver {
   virtual void EndRun(int run) {}
   // After the runs, once the Report is built.
   virtual absl::Status Contribute(Report& report) { return absl::OkStatus(); }
+  // The metrics and quantities Contribute adds, added to `report` with no
+  // values (Report::AddMetric / AddQuantity). A report skeleton declared
+  // before the runs (DeclaredReport, profiler.h) knows every column the
+  // session's report will have: profile_graph checks --sort against it.
+  // Contribute declares through this too, so the two cannot disagree.
+  virtual void Declare(Report& report) const {}
 };
 
 }  // namespace graphprof

@@ -18,6 +18,7 @@
 #include "ir/ivalue_util.h"
 #include "ir/loader.h"
 #include "ir/prepared_graph.h"
+#include "profilers/backward_pass.h"
 #include "profilers/node_observer.h"
 #include "profilers/profile_runner.h"
 #include "interpreter/interpreter.h"
@@ -112,6 +113,20 @@ TimerCost MeasureTimerCost(const std::shared_ptr<TimeSource>& clock, bool trace,
   return cost;
 }
 
+void DeclareWork(Report& report) {
+  report.AddQuantity(
+      Quantity{"flops", "floating-point operations per run (a multiply-add is 2)", Quantity::Unit::kFlops});
+  report.AddQuantity(Quantity{"bytes", "bytes read and written per run (each storage once)", Quantity::Unit::kBytes});
+}
+
+Report DeclaredReport(const ProfileOptions& options) {
+  Report report;
+  DeclareWork(report);
+  if (options.backward.enabled) BackwardPass::Declare(report);
+  for (const NodeObserver* observer : options.observers) observer->Declare(report);
+  return report;
+}
+
 Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, TimerCost timer, bool compensate) {
   const GraphPlan& plan = interpreter.plan();
   Report report;
@@ -145,10 +160,9 @@ Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, TimerCos
     }
   }
   // The work each node did, from the inspection run.
-  const int flops = report.AddQuantity(
-      Quantity{"flops", "floating-point operations per run (a multiply-add is 2)", Quantity::Unit::kFlops});
-  const int bytes = report.AddQuantity(
-      Quantity{"bytes", "bytes read and written per run (each storage once)", Quantity::Unit::kBytes});
+  DeclareWork(report);
+  const int flops = report.FindQuantity("flops");
+  const int bytes = report.FindQuantity("bytes");
   for (const NodePlan& node : plan.nodes()) {
     if (node.id >= static_cast<int>(inspection.size())) continue;
     NodeRecord& record = report.nodes[node.id];

@@ -83,6 +83,16 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
                                const ProfileOptions& options = {},
                                c10::IValue* output = nullptr);
 
+// A report skeleton with every metric and quantity a Profile() with
+// `options` adds, without values: host time, the work quantities
+// (DeclareWork), backward's metrics for training steps and each observer's
+// (NodeObserver::Declare). SortKeys() of it are the sort keys the report
+// will have, known before any run.
+Report DeclaredReport(const ProfileOptions& options);
+// The work quantities every profile's report has ("flops", "bytes"),
+// without values.
+void DeclareWork(Report& report);
+
 // This process, as Report::process names it ("pid@host:start"): the same
 // for every report one process makes.
 const std::string& ProcessIdentity();

@@ -231,6 +231,9 @@ TEST(BackwardTest, ReportsKeepBackwardThroughJson) {
   EXPECT_TRUE(read->memory->backward);
   EXPECT_EQ(read->loss, report->loss);
   EXPECT_TRUE(read->gradient_verification->identical);
+  // The sort keys known before the run (profile_graph checks --sort against
+  // them) are the report's.
+  EXPECT_EQ(SortKeys(DeclaredReport(TrainingOptions(TestClock()))), SortKeys(*report));
 }
 
 // The zoo MLP: the two ReLUs' outputs are what backward keeps (ReluBackward

@@ -51,13 +51,19 @@ class WidgetCollector final : public NodeObserver {
   void BeginRun(int run) override { run_ = static_cast<size_t>(run); }
   void EndNode(const NodePlan& node) override { ++counts_[run_ * nodes_ + node.id]; }
 
-  absl::Status Contribute(Report& report) override {
-    const int q = report.AddQuantity(Quantity{"widgets", "widgets made per run (test)", Quantity::Unit::kCount});
+  void Declare(Report& report) const override {
+    report.AddQuantity(Quantity{"widgets", "widgets made per run (test)", Quantity::Unit::kCount});
     Metric gizmo;
     gizmo.name = "gizmo";
     gizmo.description = "gizmo time (test)";
     gizmo.recorded = Metric::Recorded::kSelf;
-    const int m = report.AddMetric(gizmo);
+    report.AddMetric(gizmo);
+  }
+
+  absl::Status Contribute(Report& report) override {
+    Declare(report);
+    const int q = report.FindQuantity("widgets");
+    const int m = report.FindMetric("gizmo");
     for (size_t id = 0; id < nodes_; ++id) {
       report.nodes[id].quantities[q] = widgets_per_call_ * static_cast<double>(counts_[id]);
       std::vector<int64_t>& self = report.nodes[id].metrics[m].self;
@@ -93,17 +99,21 @@ torch::jit::Module TwoModules() {
   return root;
 }
 
+ProfileOptions Options(NodeObserver* collector, int runs) {
+  ProfileOptions options;
+  options.warmup = 1;
+  options.runs = runs;
+  options.clock = TestClock();
+  options.observers = {collector};
+  return options;
+}
+
 Report ProfileWithWidgets(double widgets_per_call, int64_t gizmo_ns_per_call, int runs = 8) {
   torch::jit::Module module = TwoModules();
   auto plan = PlanModule(module);
   EXPECT_NE(plan, nullptr);
   WidgetCollector collector(widgets_per_call, gizmo_ns_per_call);
-  ProfileOptions options;
-  options.warmup = 1;
-  options.runs = runs;
-  options.clock = TestClock();
-  options.observers = {&collector};
-  absl::StatusOr<Report> report = Profile(plan, {torch::ones({2})}, options);
+  absl::StatusOr<Report> report = Profile(plan, {torch::ones({2})}, Options(&collector, runs));
   EXPECT_TRUE(report.ok()) << report.status();
   return report.ok() ? *std::move(report) : Report();
 }
@@ -169,6 +179,10 @@ TEST(MetricModelTest, BothAreSortKeys) {
   const Report report = ProfileWithWidgets(2, 50);
   const std::vector<std::string> keys = SortKeys(report);
   for (const char* key : {"widgets", "gizmo", "gizmo_self"}) EXPECT_TRUE(Contains(keys, key)) << key;
+  // Known before any run, from what the collector declares (profile_graph
+  // checks --sort against this).
+  WidgetCollector collector(2, 50);
+  EXPECT_EQ(SortKeys(DeclaredReport(Options(&collector, 8))), keys);
   const int q = report.FindQuantity("widgets");
   const int m = report.FindMetric("gizmo");
   for (const char* sort : {"widgets", "gizmo"}) {
@@ -237,7 +251,9 @@ TEST(MetricModelTest, TheDiffComparesBoth) {
   }
   EXPECT_TRUE(found);
   for (const GroupDelta& g : diff.kinds) {
-    if (g.name == "graphprof_test::advance") EXPECT_EQ(g.values[widgets].delta(), 8);
+    if (g.name == "graphprof_test::advance") {
+      EXPECT_EQ(g.values[widgets].delta(), 8);
+    }
   }
 
   const std::string text = RenderDiff(diff);

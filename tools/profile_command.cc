@@ -22,7 +22,6 @@
 #include "profilers/gpu/cuda_runtime.h"
 #include "profilers/gpu/cupti_collector.h"
 #include "profilers/gpu/device_timer.h"
-#include "profilers/gpu/kernel_attribution.h"
 #include "profilers/gpu/nvtx.h"
 #include "profilers/gpu/nvtx_iterations.h"
 #include "profilers/machine.h"
@@ -69,24 +68,10 @@ std::string ListPasses() {
   return out;
 }
 
-// The sort keys a report of this run will have: the basic ones and those of
-// the metrics the options switch on.
-absl::Status CheckSortKey(const CliOptions& options) {
-  std::vector<std::string> keys = BasicSortKeys();
-  for (const char* work : {"flops", "bytes", "gflops"}) keys.push_back(work);
-  if (options.cuda_profile) {
-    for (const char* metric : {DeviceEventTimer::kMetricName, KernelAttribution::kCountMetric,
-                               KernelAttribution::kTimeMetric}) {
-      keys.push_back(metric);
-      keys.push_back(absl::StrCat(metric, "_self"));
-    }
-  }
-  if (options.backward) {
-    for (const char* metric : {"backward", "backward_fns"}) {
-      keys.push_back(metric);
-      keys.push_back(absl::StrCat(metric, "_self"));
-    }
-  }
+// The sort keys a report of this run will have: those of the report its
+// options and collectors declare (DeclaredReport, profiler.h).
+absl::Status CheckSortKey(const CliOptions& options, const ProfileOptions& profile) {
+  const std::vector<std::string> keys = SortKeys(DeclaredReport(profile));
   if (std::find(keys.begin(), keys.end(), options.sort) != keys.end()) return absl::OkStatus();
   return absl::InvalidArgumentError(
       absl::StrCat("--sort: unknown sort column '", options.sort, "' (use ", absl::StrJoin(keys, ", "), ")"));
@@ -311,10 +296,6 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     return kExitOk;
   }
   if (absl::Status valid = Validate(options); !valid.ok()) return Fail(err, kExitUsage, valid);
-  if (!options.sort.empty()) {
-    // Check the sort key now rather than after a long run.
-    if (absl::Status known = CheckSortKey(options); !known.ok()) return Fail(err, kExitUsage, known);
-  }
   if (int code = CheckOutputs(options, err); code != kExitOk) return code;
   if (options.check && !options.check_current.empty()) return RunCheckOfFiles(options, out, err);
   std::optional<Report> base;
@@ -381,6 +362,13 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   profile.progress = [&](const char* phase, int done, int total) { progress.Update(phase, done, total); };
   profile.node_progress = [&](int64_t done, int64_t per_run) { progress.Nodes(done, per_run); };
   SetUpObservers(options, err, observers, profile);
+  if (!options.sort.empty()) {
+    // Check the sort key now rather than after a long run.
+    if (absl::Status known = CheckSortKey(options, profile); !known.ok()) {
+      progress.Finish();
+      return Fail(err, kExitUsage, known);
+    }
+  }
 
   if (!options.ab.empty()) {
     BeforeAfterOptions ab_options;

@@ -207,4 +207,6 @@ absl::Status CuptiKernelCollector::Contribute(Report& report) {
 
 #endif
 
+void CuptiKernelCollector::Declare(Report& report) const { KernelAttribution::Declare(report); }
+
 }  // namespace graphprof

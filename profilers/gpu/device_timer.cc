@@ -76,15 +76,20 @@ void DeviceEventTimer::EndRun(int run) {
   }
 }
 
-absl::Status DeviceEventTimer::Contribute(Report& report) {
-  if (!error_.ok()) return error_;
-  if (report.nodes.size() != num_nodes_) return absl::InternalError("device timer: report does not match the plan");
-  const size_t runs = num_nodes_ == 0 ? 0 : device_ns_.size() / num_nodes_;
+void DeviceEventTimer::Declare(Report& report) const {
   Metric metric;
   metric.name = kMetricName;
   metric.description = "device time (CUDA events around each node)";
   metric.recorded = Metric::Recorded::kSelf;  // leaf nodes only; If/Loop add their blocks'
-  const int m = report.AddMetric(metric);
+  report.AddMetric(metric);
+}
+
+absl::Status DeviceEventTimer::Contribute(Report& report) {
+  if (!error_.ok()) return error_;
+  if (report.nodes.size() != num_nodes_) return absl::InternalError("device timer: report does not match the plan");
+  const size_t runs = num_nodes_ == 0 ? 0 : device_ns_.size() / num_nodes_;
+  Declare(report);
+  const int m = report.FindMetric(kMetricName);
   for (size_t id = 0; id < num_nodes_; ++id) {
     std::vector<int64_t>& series = report.nodes[id].metrics[m].self;
     for (size_t r = 0; r < runs && r < series.size(); ++r) {

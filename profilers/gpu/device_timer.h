@@ -52,6 +52,7 @@ class DeviceEventTimer : public NodeObserver {
   void EndNode(const NodePlan& node) override;
   void EndRun(int run) override;
   absl::Status Contribute(Report& report) override;
+  void Declare(Report& report) const override;  // kMetricName
 
   // Node executions that found the event pool exhausted (untimed).
   int64_t dropped() const { return dropped_; }

@@ -39,9 +39,7 @@ int64_t KernelAttribution::unattributed() const {
   return count;
 }
 
-void KernelAttribution::Contribute(Report& report, const std::function<int64_t(int64_t)>& to_report_ns,
-                                   int top_names) const {
-  const int runs = report.runs;
+void KernelAttribution::Declare(Report& report) {
   Metric count_metric;
   count_metric.name = kCountMetric;
   count_metric.description = "kernels, memcpys and memsets launched (CUPTI)";
@@ -51,8 +49,16 @@ void KernelAttribution::Contribute(Report& report, const std::function<int64_t(i
   time_metric.name = kTimeMetric;
   time_metric.description = "device time of the kernels, memcpys and memsets launched (CUPTI)";
   time_metric.recorded = Metric::Recorded::kSelf;
-  const int count_m = report.AddMetric(count_metric);
-  const int time_m = report.AddMetric(time_metric);
+  report.AddMetric(count_metric);
+  report.AddMetric(time_metric);
+}
+
+void KernelAttribution::Contribute(Report& report, const std::function<int64_t(int64_t)>& to_report_ns,
+                                   int top_names) const {
+  const int runs = report.runs;
+  Declare(report);
+  const int count_m = report.FindMetric(kCountMetric);
+  const int time_m = report.FindMetric(kTimeMetric);
   std::vector<std::map<std::string, int64_t>> by_name(num_nodes_);
   for (const ActivityRecord& a : activities_) {
     int node = -1, run = -1;

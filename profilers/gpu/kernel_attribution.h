@@ -58,6 +58,8 @@ class KernelAttribution {
   // time per run) and Report::device_events, mapping device timestamps to the
   // report's time base with `to_report_ns`.
   void Contribute(Report& report, const std::function<int64_t(int64_t)>& to_report_ns, int top_names = 3) const;
+  // The two metrics Contribute adds, without values (NodeObserver::Declare).
+  static void Declare(Report& report);
 
   // Activity records whose node could not be found.
   int64_t unattributed() const;

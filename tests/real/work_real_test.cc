@@ -86,6 +86,7 @@ Ceilings Better(Ceilings a, const Ceilings& b) {
 }
 
 TEST_P(RooflineRealTest, NoNodeRunsAboveAttainable) {
+  constexpr double kNoise = 1.10;
   at::set_num_threads(1);
   RealModel model = LoadRealModel(GetParam());
   ASSERT_FALSE(model.name.empty());
@@ -114,7 +115,11 @@ TEST_P(RooflineRealTest, NoNodeRunsAboveAttainable) {
     if (p.fraction < 0) continue;
     ++on_the_roofline;
     best = std::max(best, p.fraction);
-    EXPECT_LE(p.fraction, 1.0) << GetParam() << " " << row.name << " (" << row.kind << "): " << p.gflops
+    // Both the node's time and the ceilings are wall-clock measurements on
+    // a shared machine: a node measured in a quiet moment can beat a peak
+    // measured in a busy one by a few percent (seen: 100.5%). A node 10%
+    // over the roof means a wrong work count or a wrong ceiling.
+    EXPECT_LE(p.fraction, kNoise) << GetParam() << " " << row.name << " (" << row.kind << "): " << p.gflops
                                << " GFLOP/s, " << p.gbps << " GB/s against " << p.attainable_gflops
                                << " GFLOP/s attainable (" << p.bound << ", roof " << p.roof_gbps << " GB/s, peak "
                                << c.peak_gflops << ")";
