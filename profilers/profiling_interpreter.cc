@@ -3,6 +3,7 @@
 #include <ATen/SequenceNumber.h>
 
 #include <algorithm>
+#include <typeinfo>
 
 #include "absl/base/attributes.h"
 #include "absl/base/optimization.h"
@@ -35,22 +36,41 @@ struct SourceReads {
 
 void ProfilingInterpreter::ChoosePath() {
   reads_chained_ = false;
+  direct_nodes_ = typeid(*this) == typeid(ProfilingInterpreter);
+  block_step_ = &ProfilingInterpreter::RunBlockUntimed;
   switch (mode_) {
-    case Mode::kPlain: path_ = Path::kPlain; return;
-    case Mode::kInspect: path_ = Path::kInspect; return;
+    case Mode::kPlain: node_step_ = &ProfilingInterpreter::RunNodeUntimed; return;
+    case Mode::kInspect: node_step_ = &ProfilingInterpreter::RunNodeInspected; return;
     case Mode::kTimed: break;
   }
   if (!observers_.empty()) {
-    path_ = Path::kGeneric;
+    node_step_ = &ProfilingInterpreter::RunNodeObserved;
     return;
   }
   reads_chained_ = true;
-  // Four paths per clock, in the order (plain, trace, sequences, both).
-  const int variant = (events_.empty() ? 0 : 1) + (record_sequences_ ? 2 : 0);
-  Path first = Path::kSource;
-  if (clock_->kind() == TimeSource::Kind::kTsc) first = Path::kTsc;
-  if (clock_->kind() == TimeSource::Kind::kSteady) first = Path::kSteady;
-  path_ = static_cast<Path>(static_cast<int>(first) + variant);
+  switch (clock_->kind()) {
+    case TimeSource::Kind::kTsc: return ChooseTimedSteps<TscReads>();
+    case TimeSource::Kind::kSteady: return ChooseTimedSteps<SteadyReads>();
+    case TimeSource::Kind::kOther: return ChooseTimedSteps<SourceReads>();
+  }
+}
+
+template <typename Reads>
+void ProfilingInterpreter::ChooseTimedSteps() {
+  const bool trace = !events_.empty();
+  if (trace && record_sequences_) {
+    node_step_ = &ProfilingInterpreter::RunNodeTimed<Reads, true, true>;
+    block_step_ = &ProfilingInterpreter::RunBlockTimed<Reads, true, true>;
+  } else if (trace) {
+    node_step_ = &ProfilingInterpreter::RunNodeTimed<Reads, true, false>;
+    block_step_ = &ProfilingInterpreter::RunBlockTimed<Reads, true, false>;
+  } else if (record_sequences_) {
+    node_step_ = &ProfilingInterpreter::RunNodeTimed<Reads, false, true>;
+    block_step_ = &ProfilingInterpreter::RunBlockTimed<Reads, false, true>;
+  } else {
+    node_step_ = &ProfilingInterpreter::RunNodeTimed<Reads, false, false>;
+    block_step_ = &ProfilingInterpreter::RunBlockTimed<Reads, false, false>;
+  }
 }
 
 int64_t ProfilingInterpreter::ReadUnits() {
@@ -132,9 +152,10 @@ absl::StatusOr<c10::IValue> ProfilingInterpreter::Run(std::vector<c10::IValue> i
     case Mode::kTimed: {
       if (completed_runs_ >= planned_runs_) {
         // Past the planned runs: not recorded.
-        path_ = Path::kPlain;
-        reads_chained_ = false;
+        mode_ = Mode::kPlain;
+        ChoosePath();
         absl::StatusOr<c10::IValue> result = Interpreter::Run(std::move(inputs));
+        mode_ = Mode::kTimed;
         ChoosePath();
         return result;
       }
@@ -195,33 +216,17 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline absl::Status ProfilingInterpreter::RunNodeTi
   return status;
 }
 
-absl::Status ProfilingInterpreter::RunBlock(const BlockPlan& block) {
-  switch (path_) {
-    case Path::kTsc: return RunBlockTimed<TscReads, false, false>(block);
-    case Path::kTscTrace: return RunBlockTimed<TscReads, true, false>(block);
-    case Path::kTscSequences: return RunBlockTimed<TscReads, false, true>(block);
-    case Path::kTscTraceSequences: return RunBlockTimed<TscReads, true, true>(block);
-    case Path::kSteady: return RunBlockTimed<SteadyReads, false, false>(block);
-    case Path::kSteadyTrace: return RunBlockTimed<SteadyReads, true, false>(block);
-    case Path::kSteadySequences: return RunBlockTimed<SteadyReads, false, true>(block);
-    case Path::kSteadyTraceSequences: return RunBlockTimed<SteadyReads, true, true>(block);
-    case Path::kSource: return RunBlockTimed<SourceReads, false, false>(block);
-    case Path::kSourceTrace: return RunBlockTimed<SourceReads, true, false>(block);
-    case Path::kSourceSequences: return RunBlockTimed<SourceReads, false, true>(block);
-    case Path::kSourceTraceSequences: return RunBlockTimed<SourceReads, true, true>(block);
-    case Path::kPlain:
-    case Path::kInspect:
-    case Path::kGeneric: break;
-  }
-  return Interpreter::RunBlock(block);
-}
+absl::Status ProfilingInterpreter::RunBlock(const BlockPlan& block) { return (this->*block_step_)(block); }
+
+absl::Status ProfilingInterpreter::RunBlockUntimed(const BlockPlan& block) { return Interpreter::RunBlock(block); }
 
 template <typename Reads, bool kTrace, bool kSequences>
 absl::Status ProfilingInterpreter::RunBlockTimed(const BlockPlan& block) {
   EnterBlock(block);
   if (block.nodes.empty()) return absl::OkStatus();
-  if (ABSL_PREDICT_FALSE(!RunsEveryNode())) {
-    // Through the virtual RunNode (RunNodeTimed too); entering again is a no-op.
+  if (ABSL_PREDICT_FALSE(!direct_nodes_ || !RunsEveryNode())) {
+    // Through the virtual RunNode (a subclass's override, then RunNodeTimed
+    // through node_step_); entering again is a no-op.
     last_read_ = Reads::Read(*clock_);
     return Interpreter::RunBlock(block);
   }
@@ -238,25 +243,11 @@ absl::Status ProfilingInterpreter::RunBlockTimed(const BlockPlan& block) {
 
 absl::Status ProfilingInterpreter::RunNode(const NodePlan& node) {
   if (ABSL_PREDICT_FALSE(++executions_in_run_ == next_progress_)) ReportNodeProgress();
-  switch (path_) {
-    case Path::kPlain:
-      return record_sequences_ ? RunNodeRecordingSequences(node) : Interpreter::RunNode(node);
-    case Path::kInspect: return RunNodeInspected(node);
-    case Path::kTsc: return RunNodeTimed<TscReads, false, false>(node);
-    case Path::kTscTrace: return RunNodeTimed<TscReads, true, false>(node);
-    case Path::kTscSequences: return RunNodeTimed<TscReads, false, true>(node);
-    case Path::kTscTraceSequences: return RunNodeTimed<TscReads, true, true>(node);
-    case Path::kSteady: return RunNodeTimed<SteadyReads, false, false>(node);
-    case Path::kSteadyTrace: return RunNodeTimed<SteadyReads, true, false>(node);
-    case Path::kSteadySequences: return RunNodeTimed<SteadyReads, false, true>(node);
-    case Path::kSteadyTraceSequences: return RunNodeTimed<SteadyReads, true, true>(node);
-    case Path::kSource: return RunNodeTimed<SourceReads, false, false>(node);
-    case Path::kSourceTrace: return RunNodeTimed<SourceReads, true, false>(node);
-    case Path::kSourceSequences: return RunNodeTimed<SourceReads, false, true>(node);
-    case Path::kSourceTraceSequences: return RunNodeTimed<SourceReads, true, true>(node);
-    case Path::kGeneric: return RunNodeObserved(node);
-  }
-  return Interpreter::RunNode(node);
+  return (this->*node_step_)(node);
+}
+
+absl::Status ProfilingInterpreter::RunNodeUntimed(const NodePlan& node) {
+  return record_sequences_ ? RunNodeRecordingSequences(node) : Interpreter::RunNode(node);
 }
 
 absl::Status ProfilingInterpreter::RunNodeRecordingSequences(const NodePlan& node) {

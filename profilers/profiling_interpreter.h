@@ -69,9 +69,14 @@ struct NodeInspection {
   bool work_counted = true;
 };
 
-// Final: extend it with NodeObservers, or subclass Interpreter (its timed
-// runs replace RunBlock's loop, so a RunNode override would not be called).
-class ProfilingInterpreter final : public Interpreter {
+// Subclass it as you would Interpreter: overrides of RunNode and of the
+// family handlers run in every mode and are timed as part of their node.
+// Whether the timed loop may call its own timing step directly (skipping the
+// virtual RunNode, as it does for a ProfilingInterpreter itself) is decided
+// here, from the object's dynamic type: a subclass need not do anything
+// for its overrides to be called; its timed nodes cost one indirect call
+// more. NodeObservers need no subclass at all.
+class ProfilingInterpreter : public Interpreter {
  public:
   enum class Mode { kPlain, kInspect, kTimed };
 
@@ -146,35 +151,30 @@ class ProfilingInterpreter final : public Interpreter {
   absl::Status RunNode(const NodePlan& node) override;
 
  private:
-  // How timed nodes are measured (chosen by BeginTimedRuns and AddObserver).
-  // kTimed*: chained reads, through <clock>: TscClock::Read, SteadyClock::Read
-  // or the TimeSource (kSource); with a trace, with autograd sequences.
-  enum class Path {
-    kPlain,
-    kInspect,
-    kTsc,
-    kTscTrace,
-    kTscSequences,
-    kTscTraceSequences,
-    kSteady,
-    kSteadyTrace,
-    kSteadySequences,
-    kSteadyTraceSequences,
-    kSource,
-    kSourceTrace,
-    kSourceSequences,
-    kSourceTraceSequences,
-    kGeneric,
-  };
+  // What RunNode and RunBlock do in the current mode: one step each, chosen
+  // by ChoosePath (BeginInspection, BeginTimedRuns, AddObserver,
+  // RecordSequences, EndRecording) from the mode, the observers, the clock
+  // (TscClock::Read, SteadyClock::Read or the TimeSource: `Reads`), the trace
+  // and the sequence recording. No per-node switch.
+  using NodeStep = absl::Status (ProfilingInterpreter::*)(const NodePlan&);
+  using BlockStep = absl::Status (ProfilingInterpreter::*)(const BlockPlan&);
   void ChoosePath();
-  // A block of the timed runs: its nodes in order, each through
-  // RunNodeTimed (no virtual call or path switch per node).
+  template <typename Reads>
+  void ChooseTimedSteps();
+  // The base class's RunNode (recording sequence ranges when asked) and
+  // RunBlock: warm-up runs, runs past the planned ones.
+  absl::Status RunNodeUntimed(const NodePlan& node);
+  absl::Status RunBlockUntimed(const BlockPlan& block);
+  // A block of the timed runs with chained reads: its nodes in order, each
+  // through RunNodeTimed (no virtual call per node unless a subclass or
+  // the base class's slow loop needs one).
   template <typename Reads, bool kTrace, bool kSequences>
   absl::Status RunBlockTimed(const BlockPlan& block);
   template <typename Reads, bool kTrace, bool kSequences>
   absl::Status RunNodeTimed(const NodePlan& node);
   // Runs the node (Interpreter::RunNode), recording its sequence range.
   absl::Status RunNodeRecordingSequences(const NodePlan& node);
+  // Observers around each node, two clock reads (any clock).
   absl::Status RunNodeObserved(const NodePlan& node);
   int64_t ReadUnits();
   absl::Status RunNodeInspected(const NodePlan& node);
@@ -186,11 +186,14 @@ class ProfilingInterpreter final : public Interpreter {
   std::shared_ptr<TimeSource> clock_;
   double ns_per_unit_ = 1.0;
   Mode mode_ = Mode::kPlain;
-  Path path_ = Path::kPlain;
-  // Chained reads (kTsc ... kSourceTraceSequences): RunBlock reads the clock
-  // when entering a block, and last_read_ is where the next node's interval
-  // starts.
+  NodeStep node_step_ = &ProfilingInterpreter::RunNodeUntimed;
+  BlockStep block_step_ = &ProfilingInterpreter::RunBlockUntimed;
+  // Chained reads (RunBlockTimed): RunBlock reads the clock when entering a
+  // block, and last_read_ is where the next node's interval starts.
   bool reads_chained_ = false;
+  // The timed loop calls RunNodeTimed itself: this is a ProfilingInterpreter,
+  // not a subclass that may override RunNode.
+  bool direct_nodes_ = false;
   int64_t last_read_ = 0;
   // Node progress: executions in the current run, and when to report next.
   int64_t executions_in_run_ = 0;

@@ -115,6 +115,50 @@ TEST(ProfilerTest, LoopTimeIsInclusiveAndBodyNodesCountEveryCall) {
   EXPECT_DOUBLE_EQ(kinds->sums.time().percent, 100);
 }
 
+// A subclass overrides RunNode as it would Interpreter's: its override runs
+// for every node execution in every mode (inspection, timed runs with the
+// fast loop's clock, nested blocks), and what it does is timed as part of
+// its node. Nothing for the subclass to honour.
+class SlowingProfiler : public ProfilingInterpreter {
+ public:
+  using ProfilingInterpreter::ProfilingInterpreter;
+  std::vector<int> calls;
+
+ protected:
+  absl::Status RunNode(const NodePlan& node) override {
+    calls.resize(plan().nodes().size());
+    ++calls[node.id];
+    TestClock()->Advance(1);
+    return ProfilingInterpreter::RunNode(node);
+  }
+};
+
+TEST(ProfilerTest, ASubclassRunNodeIsCalledAndTimedInEveryMode) {
+  auto plan = PlanIr(kLoop);
+  ASSERT_NE(plan, nullptr);
+  for (const size_t trace : {size_t{0}, size_t{1000}}) {
+    SlowingProfiler profiler(plan, TestClock());
+    const std::vector<c10::IValue> inputs = {torch::ones({1}), int64_t{4}, int64_t{10}};
+    profiler.BeginInspection(/*memory=*/true);
+    ASSERT_TRUE(profiler.Run(inputs).ok());
+    profiler.BeginTimedRuns(2, trace);
+    ASSERT_TRUE(profiler.Run(inputs).ok());
+    ASSERT_TRUE(profiler.Run(inputs).ok());
+    // Constant, loop, body (4 iterations), advance; in three runs.
+    EXPECT_EQ(profiler.calls, (std::vector<int>{3, 3, 12, 3}));
+    const Report report = BuildReport(profiler, /*warmup=*/0);
+    ASSERT_EQ(report.nodes.size(), 4u);
+    EXPECT_EQ(report.nodes[2].calls[1], 4);
+    // Each execution: 1 ns in the override, then its own advance.
+    EXPECT_EQ(report.nodes[0].time().total[1], 1);
+    EXPECT_EQ(report.nodes[2].time().total[1], 4 * 11);
+    EXPECT_EQ(report.nodes[1].time().total[1], 1 + 4 * 11);
+    EXPECT_EQ(report.nodes[3].time().total[1], 11);
+    EXPECT_EQ(report.run_ns()[1], 57);
+    EXPECT_EQ(report.nodes[2].input_shapes, "f32[1], int");
+  }
+}
+
 // A module tree whose nodes advance the test clock by known amounts:
 // root -> a (100), b (25) -> b.c (50).
 torch::jit::Module TreeModule() {
