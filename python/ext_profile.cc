@@ -137,6 +137,7 @@ ReportPtr ProfileTarget(py::handle object, const py::tuple& args, const std::str
   session.check.transformed = target.transformed;
   session.check.rtol = options.rtol;
   session.check.atol = options.atol;
+  session.check.float64_reference = !options.tolerance_given;
   session.check.reference = target.reference;
   model.prepared = std::move(target.prepared);
   absl::StatusOr<Report> report;
@@ -168,6 +169,7 @@ AbResult ProfileAb(py::handle object, const std::string& passes, const py::tuple
   ab.verify = options.verify;
   ab.rtol = options.rtol;
   ab.atol = options.atol;
+  ab.float64_reference = !options.tolerance_given;
   ab.copies = copies;
   AbResult result;
   absl::StatusOr<BeforeAfter> done;

@@ -66,6 +66,9 @@ struct CommonOptions {
   int loss_output = -1;
   std::string clock;  // "", "tsc" or "steady"
   bool compensate = true;
+  // rtol or atol given: after passes, compare within them; else against a
+  // float64 run where the module can make one (profile_graph's rule).
+  bool tolerance_given = false;
 };
 
 // graphprof.profile(): profile_command.cc's flow for one module.

@@ -226,27 +226,31 @@ PYBIND11_MODULE(_graphprof, m) {
       "profile",
       [](py::handle target, const py::tuple& args, int runs, int warmup, const std::string& passes, bool verify,
          double rtol, double atol, const std::string& method, const std::string& name, bool backward,
-         int loss_output, const std::string& clock, bool compensate) {
-        return ProfileTarget(
-            target, args, method, passes,
-            CommonOptions{runs, warmup, verify, rtol, atol, backward, loss_output, clock, compensate}, name);
+         int loss_output, const std::string& clock, bool compensate, bool tolerance_given) {
+        return ProfileTarget(target, args, method, passes,
+                             CommonOptions{runs, warmup, verify, rtol, atol, backward, loss_output, clock, compensate,
+                                           tolerance_given},
+                             name);
       },
       py::arg("target"), py::arg("args"), py::arg("runs"), py::arg("warmup"), py::arg("passes"), py::arg("verify"),
       py::arg("rtol"), py::arg("atol"), py::arg("method"), py::arg("name"), py::arg("backward") = false,
-      py::arg("loss_output") = -1, py::arg("clock") = "", py::arg("compensate") = true);
+      py::arg("loss_output") = -1, py::arg("clock") = "", py::arg("compensate") = true,
+      py::arg("tolerance_given") = false);
 
   m.def(
       "ab",
       [](py::handle target, const std::string& passes, const py::tuple& args, int runs, int warmup, bool verify,
          double rtol, double atol, const std::string& method, bool diff_all, const std::string& name,
-         double min_effect, double alpha, int copies) {
-        AbResult r = ProfileAb(target, passes, args, method, CommonOptions{runs, warmup, verify, rtol, atol},
-                               diff_all, name, min_effect, alpha, copies);
+         double min_effect, double alpha, int copies, bool tolerance_given) {
+        CommonOptions options{runs, warmup, verify, rtol, atol};
+        options.tolerance_given = tolerance_given;
+        AbResult r = ProfileAb(target, passes, args, method, options, diff_all, name, min_effect, alpha, copies);
         return py::make_tuple(r.before, r.after, r.diff);
       },
       py::arg("target"), py::arg("passes"), py::arg("args"), py::arg("runs"), py::arg("warmup"), py::arg("verify"),
       py::arg("rtol"), py::arg("atol"), py::arg("method"), py::arg("diff_all"), py::arg("name"),
-      py::arg("min_effect") = 0.02, py::arg("alpha") = 0.05, py::arg("copies") = 3);
+      py::arg("min_effect") = 0.02, py::arg("alpha") = 0.05, py::arg("copies") = 3,
+      py::arg("tolerance_given") = false);
 
   m.def(
       "diff",

@@ -100,7 +100,9 @@ def _bool_arg(name, value):
     return bool(value)
 
 
-def _tolerance_arg(name, value):
+def _tolerance_arg(name, value, default):
+    if value is None:
+        return default
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError("%s: expected a number, got %s" % (name, type(value).__name__))
     value = float(value)
@@ -120,9 +122,10 @@ def _str_arg(name, value, optional=False):
 
 def _checked(runs, warmup, rtol, atol, method, name, **flags):
     """The arguments profile() and ab() share, checked: (runs, warmup, rtol,
-    atol, method, name, {flag: bool})."""
-    return (_int_arg("runs", runs, 1), _int_arg("warmup", warmup, 0), _tolerance_arg("rtol", rtol),
-            _tolerance_arg("atol", atol), _str_arg("method", method), _str_arg("name", name, optional=True),
+    atol, method, name, {flag: bool}); rtol and atol default to 1e-4 and
+    1e-5 (profile_graph's)."""
+    return (_int_arg("runs", runs, 1), _int_arg("warmup", warmup, 0), _tolerance_arg("rtol", rtol, 1e-4),
+            _tolerance_arg("atol", atol, 1e-5), _str_arg("method", method), _str_arg("name", name, optional=True),
             {flag: _bool_arg(flag, value) for flag, value in flags.items()})
 
 
@@ -181,7 +184,7 @@ def _target(module, inputs, trace, method):
 
 
 def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backward=False, loss_output=None,
-            verify=True, trace=False, method="forward", rtol=1e-4, atol=1e-5, name=None, clock=None,
+            verify=True, trace=False, method="forward", rtol=None, atol=None, name=None, clock=None,
             compensate=True):
     """Profiles `module(*inputs)` node by node: the engine and the numbers of
     profile_graph.
@@ -198,8 +201,11 @@ def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backw
     passes   LibTorch passes applied to a copy first, "freeze,optimize_for_inference"
              or a list of names (list_passes())
     verify   compare the output with native execution of the unmodified
-             module: identical, or within rtol/atol after passes; a
-             difference raises VerificationError (its .report has the profile)
+             module: identical; after passes, against a float64 run of
+             the module (its own rounding error sets the bar: profile_graph
+             --verify), or within rtol/atol (numpy.isclose) when either is
+             given or no float64 run can be made; a difference raises
+             VerificationError (its .report has the profile)
     method   the module method to profile
     name     the report's model name (default "<Class>.<method>")
     backward training steps (profile_graph --backward): each run is forward
@@ -217,6 +223,7 @@ def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backw
     Report; engine failures raise GraphprofError subclasses with
     profile_graph's one-line message.
     """
+    tolerance_given = rtol is not None or atol is not None
     runs, warmup, rtol, atol, method, name, flags = _checked(
         runs, warmup, rtol, atol, method, name, memory=memory, verify=verify, backward=backward, trace=trace,
         compensate=compensate)
@@ -230,7 +237,7 @@ def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backw
     r = _graphprof.profile(target, tuple(inputs), runs=runs, warmup=warmup, passes=passes,
                            verify=verify, rtol=rtol, atol=atol, method=method,
                            name=name, backward=backward, loss_output=loss_output, clock=clock,
-                           compensate=compensate)
+                           compensate=compensate, tolerance_given=tolerance_given)
     report = Report(r, memory=memory, method=method)
     failure = r.verification_failure(method)
     if failure is not None:
@@ -249,7 +256,7 @@ def _fraction(name, value, low_open, high_open=True):
 
 
 def ab(module, passes, *inputs, runs=10, warmup=3, memory=False, verify=True, trace=False, method="forward",
-       rtol=1e-4, atol=1e-5, diff_all=False, name=None, min_effect=0.02, alpha=0.05, copies=3):
+       rtol=None, atol=None, diff_all=False, name=None, min_effect=0.02, alpha=0.05, copies=3):
     """Profiles `module` as given (A) and after `passes` (B) on the same
     inputs in one process, and diffs them: profile_graph --ab.
 
@@ -258,10 +265,12 @@ def ab(module, passes, *inputs, runs=10, warmup=3, memory=False, verify=True, tr
     takes the copies as its unit of variation; copies=1: one a side.
 
     With verify, both outputs are compared with native execution of the
-    unmodified module (A identical, B within rtol/atol); a failure raises
+    unmodified module (A identical, B as profile() checks after passes:
+    against a float64 run, or within rtol/atol when given); a failure raises
     VerificationError whose .result holds the ABResult.
     """
     passes = _passes_text(passes)
+    tolerance_given = rtol is not None or atol is not None
     runs, warmup, rtol, atol, method, name, flags = _checked(
         runs, warmup, rtol, atol, method, name, memory=memory, verify=verify, trace=trace, diff_all=diff_all)
     memory, verify, trace, diff_all = (flags[f] for f in ("memory", "verify", "trace", "diff_all"))
@@ -275,7 +284,8 @@ def ab(module, passes, *inputs, runs=10, warmup=3, memory=False, verify=True, tr
                                      verify=verify, rtol=rtol, atol=atol, method=method,
                                      diff_all=diff_all, name=name,
                                      min_effect=_fraction("min_effect", min_effect, low_open=False),
-                                     alpha=_fraction("alpha", alpha, low_open=True), copies=copies)
+                                     alpha=_fraction("alpha", alpha, low_open=True), copies=copies,
+                                     tolerance_given=tolerance_given)
     before = Report(before, memory=memory, method=method)
     after = Report(after, memory=memory, method=method)
     result = ABResult(before, after, Diff(d, current=after), passes)

@@ -569,6 +569,9 @@ class AbDiffMergeTest(unittest.TestCase):
         self.assertIs(result.after.verified, True)
         self.assertIn("(A: as given)", result.before.model)
         self.assertIn("(B: freeze)", result.after.model)
+        self.assertIn("float64 run", result.after.verification["detail"])
+        self.assertNotIn("float64", graphprof.ab(self.module, "freeze", self.x, runs=2, warmup=1, copies=1,
+                                                 rtol=1e-4).after.verification["detail"])
         self.assertGreater(result.speedup, 0)
         self.assertGreater(result.diff.matched_time_fraction, 0.5)
         df = result.diff.to_pandas()
@@ -627,7 +630,13 @@ class AbDiffMergeTest(unittest.TestCase):
         r = graphprof.profile(self.module, self.x, runs=2, warmup=1, passes=["freeze"])
         self.assertIn("passes applied: freeze", r.notes)
         self.assertIs(r.verified, True)
-        self.assertEqual(r.verification["rtol"], 1e-4)
+        # profile_graph's rule: against a float64 run of the module unless a
+        # tolerance is given (then within it).
+        self.assertIn("float64 run", r.verification["detail"])
+        given = graphprof.profile(self.module, self.x, runs=2, warmup=1, passes=["freeze"], atol=1e-5)
+        self.assertIs(given.verified, True)
+        self.assertEqual(given.verification["rtol"], 1e-4)
+        self.assertNotIn("float64", given.verification["detail"])
 
     def test_diff_and_merge(self):
         a = graphprof.profile(self.module, self.x, runs=2, warmup=1)
