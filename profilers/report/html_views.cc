@@ -71,19 +71,12 @@ void AddCommonColumns(const Report& report, GroupBy group_by, std::vector<ViewCo
                    w.Approx(v);
                  }});
   }
-  if (report.memory.has_value()) {
-    auto bytes = [](std::string key, std::function<int64_t(const NodeMemory&)> get, bool in_sums) {
-      return ViewColumn{key, key, "bytes", [get, in_sums](JsonWriter& w, const ViewRow& r, bool sums) {
-                          if (!r.memory.has_value() || (sums && !in_sums)) return w.Null();
-                          w.Int(get(*r.memory));
-                        }};
-    };
-    c.push_back(bytes("alloc", [](const NodeMemory& m) { return m.allocated_bytes; }, true));
-    c.push_back(bytes("peak", [](const NodeMemory& m) { return m.peak_bytes; }, false));
-    c.push_back(bytes("output", [](const NodeMemory& m) { return m.output_bytes; }, false));
-    if (report.memory->backward) {
-      c.push_back(bytes("saved", [](const NodeMemory& m) { return m.saved_bytes; }, true));
-    }
+  for (const NodeMemoryField& f : kNodeMemoryFields) {
+    if (!HasMemoryColumn(report, f)) continue;
+    c.push_back(ViewColumn{f.column, f.column, "bytes", [&f](JsonWriter& w, const ViewRow& r, bool sums) {
+                             if (!r.memory.has_value() || (sums && !f.in_sums)) return w.Null();
+                             w.Int(*r.memory.*f.value);
+                           }});
   }
   if (report.run_sources.size() > 1) {
     auto spread = [](std::string key, double where) {

@@ -132,9 +132,9 @@ struct NodeMemory {
 
 // Every NodeMemory field: its name (the JSON and Python key) and how it is
 // derived and grouped, in the order reports write them. Finalize's self
-// derivation, grouped views, the JSON writer and reader, the report checks
-// and Python loop over this list, so a field added to NodeMemory is added
-// here once.
+// derivation, grouped views, the JSON writer and reader, the report checks,
+// Python and the tables' memory columns (text, CSV/pandas, HTML) loop over
+// this list, so a field added to NodeMemory is added here once.
 struct NodeMemoryField {
   enum class Role {
     // Measured, an amount: Finalize derives its `self` field (the node's
@@ -152,24 +152,33 @@ struct NodeMemoryField {
   // kAmount: a node with blocks has none of it itself (an If's or a Loop's
   // outputs are its blocks'): its self value is 0, not value minus blocks.
   bool blocks_own_all = false;
-  // Measured only sometimes (training steps): a report without it reads 0.
+  // Measured only sometimes (training steps): a report without it reads 0,
+  // and tables show it only where the report measured it (memory->backward).
   bool optional = false;
+  // A table column, headed so ("<column>_bytes" in CSV and pandas), in this
+  // order; null: not shown in tables.
+  const char* column = nullptr;
+  // Shown on a table's sums row (levels and values owned by blocks are not).
+  bool in_sums = false;
+  // The module text view shows its self value beside it ("self_<column>").
+  bool module_self = false;
 };
 inline constexpr NodeMemoryField kNodeMemoryFields[] = {
     {"allocated_bytes", &NodeMemory::allocated_bytes, NodeMemoryField::Role::kAmount,
-     &NodeMemory::self_allocated_bytes},
+     &NodeMemory::self_allocated_bytes, /*blocks_own_all=*/false, /*optional=*/false, "alloc", /*in_sums=*/true,
+     /*module_self=*/true},
     {"freed_bytes", &NodeMemory::freed_bytes, NodeMemoryField::Role::kAmount, &NodeMemory::self_freed_bytes},
     {"allocations", &NodeMemory::allocations, NodeMemoryField::Role::kAmount, &NodeMemory::self_allocations},
-    {"peak_bytes", &NodeMemory::peak_bytes, NodeMemoryField::Role::kLevel},
+    {"peak_bytes", &NodeMemory::peak_bytes, NodeMemoryField::Role::kLevel, nullptr, false, false, "peak"},
     {"live_after_bytes", &NodeMemory::live_after_bytes, NodeMemoryField::Role::kLevel},
     {"output_bytes", &NodeMemory::output_bytes, NodeMemoryField::Role::kAmount, &NodeMemory::self_output_bytes,
-     /*blocks_own_all=*/true},
+     /*blocks_own_all=*/true, /*optional=*/false, "output"},
     {"self_allocated_bytes", &NodeMemory::self_allocated_bytes, NodeMemoryField::Role::kSelf},
     {"self_freed_bytes", &NodeMemory::self_freed_bytes, NodeMemoryField::Role::kSelf},
     {"self_allocations", &NodeMemory::self_allocations, NodeMemoryField::Role::kSelf},
     {"self_output_bytes", &NodeMemory::self_output_bytes, NodeMemoryField::Role::kSelf},
     {"saved_bytes", &NodeMemory::saved_bytes, NodeMemoryField::Role::kAmount, &NodeMemory::self_saved_bytes,
-     /*blocks_own_all=*/false, /*optional=*/true},
+     /*blocks_own_all=*/false, /*optional=*/true, "saved", /*in_sums=*/true},
     {"self_saved_bytes", &NodeMemory::self_saved_bytes, NodeMemoryField::Role::kSelf},
 };
 
@@ -416,6 +425,12 @@ struct Report {
   // Node executions in one run (run 0).
   int64_t executions_per_run() const;
 };
+
+// Whether `report`'s tables have `field`'s memory column: a column, and
+// measured in this report (optional fields: training steps only).
+inline bool HasMemoryColumn(const Report& report, const NodeMemoryField& field) {
+  return field.column != nullptr && report.memory.has_value() && (!field.optional || report.memory->backward);
+}
 
 }  // namespace graphprof
 

@@ -210,7 +210,12 @@ std::string RenderSummary(const Report& report) {
 
 std::string RenderTable(const Report& report, const View& view, const TableOptions& options) {
   const bool memory = options.memory && report.memory.has_value();
-  const bool saved = memory && report.memory->backward;  // kept for backward
+  std::vector<const NodeMemoryField*> memory_fields;  // kNodeMemoryFields' columns
+  if (memory) {
+    for (const NodeMemoryField& f : kNodeMemoryFields) {
+      if (HasMemoryColumn(report, f)) memory_fields.push_back(&f);
+    }
+  }
   const bool nodes = view.group_by == GroupBy::kNode;
   const bool modules = view.group_by == GroupBy::kModule;
   using C = TextTable::Column;
@@ -247,12 +252,9 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
     columns.push_back(C{"bound", TextTable::kLeft});
     columns.push_back(C{"%roof", TextTable::kRight});
   }
-  if (memory) {
-    columns.push_back(C{"alloc", TextTable::kRight});
-    if (modules) columns.push_back(C{"self_alloc", TextTable::kRight});  // beside total/self time
-    columns.push_back(C{"peak", TextTable::kRight});
-    columns.push_back(C{"output", TextTable::kRight});
-    if (saved) columns.push_back(C{"saved", TextTable::kRight});
+  for (const NodeMemoryField* f : memory_fields) {
+    columns.push_back(C{f->column, TextTable::kRight});
+    if (modules && f->module_self) columns.push_back(C{absl::StrCat("self_", f->column), TextTable::kRight});
   }
   // Merged reports: the spread of the per-report means, and the straggler.
   const bool spread = report.run_sources.size() > 1;
@@ -299,12 +301,10 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
       c.push_back(known ? p.bound : "");
       c.push_back(known && p.fraction >= 0 ? absl::StrFormat("%.1f", 100 * p.fraction) : "");
     }
-    if (memory) {
-      c.push_back(row.memory ? FormatBytes(row.memory->allocated_bytes) : "");
-      if (modules) c.push_back(row.memory ? FormatBytes(row.memory->self_allocated_bytes) : "");
-      c.push_back(row.memory && !sums ? FormatBytes(row.memory->peak_bytes) : "");
-      c.push_back(row.memory && !sums ? FormatBytes(row.memory->output_bytes) : "");
-      if (saved) c.push_back(row.memory ? FormatBytes(row.memory->saved_bytes) : "");
+    for (const NodeMemoryField* f : memory_fields) {
+      const bool shown = row.memory.has_value() && (f->in_sums || !sums);
+      c.push_back(shown ? FormatBytes(*row.memory.*f->value) : "");
+      if (modules && f->module_self) c.push_back(shown ? FormatBytes(*row.memory.*f->self) : "");
     }
     if (spread) {
       std::vector<double> means = row.source_means;

@@ -10,15 +10,21 @@ namespace graphprof {
 std::vector<std::string> ViewColumnNames(const Report& report) {
   std::vector<std::string> names = {"id",       "name",    "kind",      "module",      "shapes",       "count",
                                     "mean_us",  "std_us",  "min_us",    "median_us",   "p90_us",       "max_us",
-                                    "total_us", "percent", "self_us",   "self_percent", "source",      "alloc_bytes",
-                                    "peak_bytes", "output_bytes"};
+                                    "total_us", "percent", "self_us",   "self_percent", "source"};
+  // Memory columns (kNodeMemoryFields): those always measured here (empty
+  // without memory), those measured only sometimes after the metrics.
+  for (const NodeMemoryField& f : kNodeMemoryFields) {
+    if (f.column != nullptr && !f.optional) names.push_back(absl::StrCat(f.column, "_bytes"));
+  }
   for (size_t m = 1; m < report.metrics.size(); ++m) {
     const Metric& metric = report.metrics[m];
     const bool ns = metric.unit == Metric::Unit::kNanoseconds;
     names.push_back(absl::StrCat(metric.name, ns ? "_us" : ""));
     names.push_back(absl::StrCat(metric.name, ns ? "_self_us" : "_self"));
   }
-  if (report.memory.has_value() && report.memory->backward) names.push_back("saved_bytes");
+  for (const NodeMemoryField& f : kNodeMemoryFields) {
+    if (f.optional && HasMemoryColumn(report, f)) names.push_back(absl::StrCat(f.column, "_bytes"));
+  }
   if (report.run_sources.size() > 1) {
     for (const char* column : {"min_report_us", "median_report_us", "max_report_us", "slowest_report",
                                "straggler_report", "straggler_excess"}) {
@@ -58,8 +64,8 @@ std::vector<ViewCell> ViewRowCells(const Report& report, const ViewRow& row) {
   number(K::kMicros, time.self.mean);
   number(K::kPercent, time.self_percent);
   text(row.source);
-  for (int64_t NodeMemory::*field : {&NodeMemory::allocated_bytes, &NodeMemory::peak_bytes, &NodeMemory::output_bytes}) {
-    row.memory ? integer((*row.memory).*field) : empty();
+  for (const NodeMemoryField& f : kNodeMemoryFields) {
+    if (f.column != nullptr && !f.optional) row.memory ? integer((*row.memory).*f.value) : empty();
   }
   for (size_t m = 1; m < report.metrics.size(); ++m) {
     const bool ns = report.metrics[m].unit == Metric::Unit::kNanoseconds;
@@ -67,7 +73,9 @@ std::vector<ViewCell> ViewRowCells(const Report& report, const ViewRow& row) {
       s->count == 0 ? empty() : number(ns ? K::kMicros : K::kNumber, s->mean);
     }
   }
-  if (report.memory.has_value() && report.memory->backward) row.memory ? integer(row.memory->saved_bytes) : empty();
+  for (const NodeMemoryField& f : kNodeMemoryFields) {
+    if (f.optional && HasMemoryColumn(report, f)) row.memory ? integer((*row.memory).*f.value) : empty();
+  }
   if (report.run_sources.size() > 1) {
     std::vector<double> means = row.source_means;
     std::sort(means.begin(), means.end());
