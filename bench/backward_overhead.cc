@@ -71,12 +71,12 @@ Result Measure(const std::string& zoo_name, std::vector<c10::IValue> inputs, int
   BackwardPass pass(profiler, clock, backward, calls, /*trace=*/true);
   // The inspection step sizes the backward recorder, as in Profile().
   profiler.BeginInspection(/*memory=*/false);
-  pass.BeforeForward();
+  pass.BeforeForward(NodeObserver::Phase::kInspection);
   {
     at::AutoGradMode grad_mode(true);
     absl::StatusOr<c10::IValue> output = profiler.Run(w.inputs);
     Check(output.status(), "inspection");
-    Check(pass.AfterInspection(*output), "inspection backward");
+    Check(pass.AfterForward(NodeObserver::Phase::kInspection, 0, *output), "inspection backward");
   }
   profiler.BeginTimedRuns(calls, w.plan->nodes().size() * static_cast<size_t>(calls) * 2);
   int timed_run = 0;
@@ -92,7 +92,8 @@ Result Measure(const std::string& zoo_name, std::vector<c10::IValue> inputs, int
                              at::AutoGradMode grad_mode(true);
                              absl::StatusOr<c10::IValue> output = profiler.Run(w.inputs);
                              Check(output.status(), "profiled forward");
-                             Check(pass.AfterTimed(*output, timed_run++), "profiled backward");
+                             Check(pass.AfterForward(NodeObserver::Phase::kTimed, timed_run++, *output),
+                                   "profiled backward");
                            },
                            reset),
       },
@@ -100,8 +101,7 @@ Result Measure(const std::string& zoo_name, std::vector<c10::IValue> inputs, int
   profiler.EndRecording();
   const Report report = BuildReport(profiler, 0);
   Report with_backward = report;
-  pass.AddTo(with_backward, with_backward.runs > 0 ? profiler.run_start_ns()[0] : 0);
-  with_backward.Finalize();
+  Check(pass.Contribute(with_backward), "backward contribution");
   const double coverage = with_backward.CoverageOf(with_backward.FindMetric("backward"));
   std::printf("%-14s native=%9.1f us  interpreter=%.3f  profiled=%.3f  backward coverage=%.4f\n", zoo_name.c_str(),
               ns[0] / 1e3, ns[1] / ns[0], ns[2] / ns[0], coverage);

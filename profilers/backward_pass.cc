@@ -23,6 +23,26 @@ BackwardPass::BackwardPass(const ProfilingInterpreter& interpreter, std::shared_
   attribution_.node_functions.assign(num_nodes_, 0);
 }
 
+void BackwardPass::BeforeForward(Phase phase) {
+  training_.ResetGradients();
+  if (phase == Phase::kInspection) BeforeInspection();
+}
+
+absl::Status BackwardPass::AfterForward(Phase phase, int run, const c10::IValue& output) {
+  switch (phase) {
+    case Phase::kWarmup: return RunBackward(output, nullptr, nullptr);
+    case Phase::kInspection: return AfterInspection(output);
+    case Phase::kTimed: return AfterTimed(output, run);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status BackwardPass::Contribute(Report& report) {
+  AddTo(report, interpreter_.run_start_ns().empty() ? 0 : interpreter_.run_start_ns()[0]);
+  report.Finalize();
+  return absl::OkStatus();
+}
+
 void BackwardPass::BeforeInspection() {
   MemoryTracker* tracker = interpreter_.memory_tracker().get();
   if (tracker == nullptr) return;
@@ -43,8 +63,6 @@ absl::Status BackwardPass::RunBackward(const c10::IValue& output, MemoryTracker*
   if (wall_ns != nullptr) *wall_ns = stop - start;
   return status;
 }
-
-absl::Status BackwardPass::AfterWarmup(const c10::IValue& output) { return RunBackward(output, nullptr, nullptr); }
 
 absl::Status BackwardPass::AfterInspection(const c10::IValue& output) {
   // The recorder's storage: every function the graph's nodes created, the
@@ -91,7 +109,7 @@ absl::Status BackwardPass::AfterTimed(const c10::IValue& output, int run) {
   return absl::OkStatus();
 }
 
-void BackwardPass::Declare(Report& report) {
+void BackwardPass::DeclareMetrics(Report& report) {
   Metric backward;
   backward.name = "backward";
   backward.description =
@@ -111,7 +129,7 @@ void BackwardPass::AddTo(Report& report, int64_t origin_ns) const {
   const int runs = report.runs;
   report.loss = training_.DescribeLoss();
 
-  Declare(report);
+  DeclareMetrics(report);
   const int time_index = report.FindMetric("backward");
   const int count_index = report.FindMetric("backward_fns");
   report.metrics[time_index].run_total.assign(run_ns_.begin(), run_ns_.begin() + runs);

@@ -13,8 +13,9 @@
 //               the whole backward is timed around them (the run total), so
 //               what no function covers shows as coverage below 100%
 //
-// and resets the parameters' gradients before the next forward. AddTo puts
-// it all in the Report: the "backward" metric (ns, per node, self) with the
+// and resets the parameters' gradients before the next forward: a collector
+// (NodeObserver) that observes no nodes, acting before and after each
+// forward. Contribute puts it all in the Report: the "backward" metric (ns, per node, self) with the
 // backward wall time as its run total and the unattributed rest,
 // "backward_functions" (count), the backward trace events, saved bytes per
 // node, and gradient bytes per module.
@@ -30,36 +31,43 @@
 #include "profilers/autograd/sequence_owners.h"
 #include "profilers/autograd/training_step.h"
 #include "profilers/memory_tracker.h"
+#include "profilers/node_observer.h"
 #include "profilers/profiling_interpreter.h"
 #include "profilers/report/report.h"
 
 namespace graphprof {
 
-class BackwardPass {
+class BackwardPass final : public NodeObserver {
  public:
-  // `interpreter` must record sequences (RecordSequences(true)) and outlive this.
+  // `interpreter` must record sequences (RecordSequences(true)) and outlive
+  // this; `runs`: the timed runs.
   BackwardPass(const ProfilingInterpreter& interpreter, std::shared_ptr<TimeSource> clock, BackwardOptions options,
                int runs, bool trace);
 
   const TrainingStep& training() const { return training_; }
 
-  // Before every forward: gradients to None.
-  void BeforeForward() const { training_.ResetGradients(); }
-  // Before the inspection forward (with memory inspected): starts the ledger.
-  void BeforeInspection();
+  bool ObservesNodes() const override { return false; }
+  bool NeedsGradients() const override { return true; }
+  // Gradients to None; before the inspection (with memory inspected), starts
+  // the ledger of what forward keeps for backward.
+  void BeforeForward(Phase phase) override;
+  // Loss and backward of the forward that just ran: untimed after warm-ups,
+  // tracked after the inspection, every function timed after timed runs.
+  absl::Status AfterForward(Phase phase, int run, const c10::IValue& output) override;
+  // The metrics, events, memory and notes, with the first timed run's start
+  // as the trace's origin; then Finalize.
+  absl::Status Contribute(Report& report) override;
+  void Declare(Report& report) const override { DeclareMetrics(report); }
+  // The metrics it adds ("backward", "backward_fns"), without values.
+  static void DeclareMetrics(Report& report);
 
-  absl::Status AfterWarmup(const c10::IValue& output);
+ private:
+  void BeforeInspection();
   absl::Status AfterInspection(const c10::IValue& output);
   absl::Status AfterTimed(const c10::IValue& output, int run);
-
   // `origin_ns`: the clock's time of the first timed run's start (trace events).
   void AddTo(Report& report, int64_t origin_ns) const;
 
-  // The metrics AddTo adds ("backward", "backward_fns"), without values
-  // (NodeObserver::Declare's contract).
-  static void Declare(Report& report);
-
- private:
   // Loss and backward of the forward that just ran, with the recorder when
   // there is one (and `tracker` tagging memory); the wall time into `wall_ns`.
   absl::Status RunBackward(const c10::IValue& output, MemoryTracker* tracker, int64_t* wall_ns);

@@ -3,6 +3,7 @@
 #include <ATen/core/grad_mode.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "common/status_util.h"
@@ -30,7 +31,6 @@ ProfileRunner::ProfileRunner(std::shared_ptr<const GraphPlan> plan, const std::v
     options_.runs = static_cast<int>(std::min<int64_t>(
         options_.runs, std::max<int64_t>(options_.adaptive.min_runs, 20'000'000 / nodes)));
   }
-  timer_ = MeasureTimerCost(clock_, options_.trace, /*two_reads=*/!options_.observers.empty());
   if (options_.node_progress) {
     interpreter_.SetNodeProgress([this](int64_t done) { options_.node_progress(done, nodes_per_run_); });
   }
@@ -38,7 +38,14 @@ ProfileRunner::ProfileRunner(std::shared_ptr<const GraphPlan> plan, const std::v
   if (options_.backward.enabled) {
     interpreter_.RecordSequences(true);
     backward_.emplace(interpreter_, clock_, options_.backward, options_.runs, options_.trace);
+    collectors_.push_back(&*backward_);
   }
+  collectors_.insert(collectors_.end(), options_.observers.begin(), options_.observers.end());
+  for (const NodeObserver* collector : collectors_) {
+    observes_nodes_ = observes_nodes_ || collector->ObservesNodes();
+    gradients_ = gradients_ || collector->NeedsGradients();
+  }
+  timer_ = MeasureTimerCost(clock_, options_.trace, /*two_reads=*/observes_nodes_);
 }
 
 void ProfileRunner::Progress(const char* phase, int done, int total) const {
@@ -51,24 +58,27 @@ void ProfileRunner::Progress(const char* phase, int done, int total) const {
 // module.forward), so memory is freed where it is natively, and through the
 // backward after it (which may free what forward saved of it); it is
 // released when the next run's copy is made, outside timing and tracking.
-absl::StatusOr<c10::IValue> ProfileRunner::RunOnce() {
+absl::Status ProfileRunner::RunOnce(NodeObserver::Phase phase, int run, c10::IValue* output) {
   absl::StatusOr<std::vector<c10::IValue>> copied = CopyInputs(inputs_);
   if (!copied.ok()) return copied.status();
   fresh_ = *std::move(copied);
-  if (!backward_.has_value()) return interpreter_.Run(fresh_);
-  backward_->BeforeForward();
-  at::AutoGradMode grad_mode(true);
-  return interpreter_.Run(fresh_);
+  for (NodeObserver* collector : collectors_) collector->BeforeForward(phase);
+  std::optional<at::AutoGradMode> grad_mode;
+  if (gradients_) grad_mode.emplace(true);
+  absl::StatusOr<c10::IValue> result = interpreter_.Run(fresh_);
+  if (!result.ok()) return result.status();
+  for (NodeObserver* collector : collectors_) {
+    if (absl::Status done = collector->AfterForward(phase, run, *result); !done.ok()) return done;
+  }
+  if (output != nullptr) *output = *std::move(result);
+  return absl::OkStatus();
 }
 
 absl::Status ProfileRunner::Warmup() {
   Progress("warmup", 0, options_.warmup);  // starting
   for (int i = 0; i < options_.warmup; ++i) {
-    absl::StatusOr<c10::IValue> result = RunOnce();
-    if (result.ok() && backward_.has_value()) {
-      if (absl::Status done = backward_->AfterWarmup(*result); !done.ok()) result = done;
-    }
-    if (!result.ok()) return Annotate(result.status(), absl::StrCat("warm-up run ", i + 1));
+    absl::Status result = RunOnce(NodeObserver::Phase::kWarmup, i);
+    if (!result.ok()) return Annotate(result, absl::StrCat("warm-up run ", i + 1));
     Progress("warmup", i + 1, options_.warmup);
   }
   return absl::OkStatus();
@@ -76,13 +86,7 @@ absl::Status ProfileRunner::Warmup() {
 
 absl::Status ProfileRunner::Inspect() {
   interpreter_.BeginInspection(options_.memory);
-  if (backward_.has_value()) backward_->BeforeInspection();
-  absl::StatusOr<c10::IValue> inspected = RunOnce();
-  if (!inspected.ok()) return inspected.status();
-  if (backward_.has_value()) {
-    if (absl::Status done = backward_->AfterInspection(*inspected); !done.ok()) return done;
-  }
-  inspected = c10::IValue();
+  if (absl::Status inspected = RunOnce(NodeObserver::Phase::kInspection, 0); !inspected.ok()) return inspected;
   Progress("inspect", 1, 1);
   nodes_per_run_ = interpreter_.inspected_executions();
 
@@ -91,11 +95,11 @@ absl::Status ProfileRunner::Inspect() {
   // as dropped.
   trace_wanted_ = static_cast<size_t>(interpreter_.inspected_executions()) * options_.runs + 64;
   trace_capacity_ = options_.trace ? std::min(trace_wanted_, options_.max_trace_events) : 0;
-  for (NodeObserver* observer : options_.observers) {
+  for (NodeObserver* collector : collectors_) {
     absl::Status prepared =
-        observer->Prepare(interpreter_.plan(), options_.runs, interpreter_.inspected_executions());
+        collector->Prepare(interpreter_.plan(), options_.runs, interpreter_.inspected_executions());
     if (!prepared.ok()) return prepared;
-    interpreter_.AddObserver(observer);
+    if (collector->ObservesNodes()) interpreter_.AddObserver(collector);
   }
   interpreter_.BeginTimedRuns(options_.runs, trace_capacity_);
   Progress("timed", 0, options_.runs);  // starting
@@ -107,12 +111,8 @@ absl::Status ProfileRunner::TimedRun(c10::IValue* output) {
     return absl::FailedPreconditionError(absl::StrCat("all ", options_.runs, " timed runs are done"));
   }
   const int i = timed_done_;
-  absl::StatusOr<c10::IValue> result = RunOnce();
-  if (result.ok() && backward_.has_value()) {
-    if (absl::Status done = backward_->AfterTimed(*result, i); !done.ok()) result = done;
-  }
-  if (!result.ok()) return Annotate(result.status(), absl::StrCat("timed run ", i + 1));
-  if (output != nullptr) *output = *std::move(result);
+  absl::Status result = RunOnce(NodeObserver::Phase::kTimed, i, output);
+  if (!result.ok()) return Annotate(result, absl::StrCat("timed run ", i + 1));
   ++timed_done_;
   Progress("timed", timed_done_, options_.runs);
   return absl::OkStatus();
@@ -154,10 +154,9 @@ bool ProfileRunner::Converged(double width, std::vector<std::string>* wide) cons
 
 absl::StatusOr<Report> ProfileRunner::Finish() {
   interpreter_.EndRecording();
-  Report report = BuildReport(interpreter_, options_.warmup, timer_, options_.compensate && options_.observers.empty());
-  if (backward_.has_value()) {
-    backward_->AddTo(report, report.runs > 0 ? interpreter_.run_start_ns()[0] : 0);
-    report.Finalize();
+  Report report = BuildReport(interpreter_, options_.warmup, timer_, options_.compensate && !observes_nodes_);
+  for (NodeObserver* collector : collectors_) {
+    if (absl::Status contributed = collector->Contribute(report); !contributed.ok()) return contributed;
   }
   for (const Interpreter::RaisedWarning& warning : interpreter_.warnings()) {
     const NodeIdentity& id = report.nodes[warning.node].identity;
@@ -169,10 +168,6 @@ absl::StatusOr<Report> ProfileRunner::Finish() {
     report.notes.push_back(absl::StrCat("the trace keeps the first ", trace_capacity_, " node executions of ",
                                         trace_wanted_ - 64, " (max_trace_events); ", report.dropped_events,
                                         " were not recorded"));
-  }
-  for (NodeObserver* observer : options_.observers) {
-    absl::Status contributed = observer->Contribute(report);
-    if (!contributed.ok()) return contributed;
   }
   return report;
 }

@@ -10,7 +10,8 @@
 //
 // Each step fails with the run it was in; after a failure only Finish may
 // not be called. Observers (ProfileOptions::observers) act on one session
-// at a time: give each runner its own, or none.
+// at a time: give each runner its own, or none. Training steps' backward is
+// a collector of the runner's own (BackwardPass).
 #ifndef GRAPHPROF_PROFILERS_PROFILE_RUNNER_H_
 #define GRAPHPROF_PROFILERS_PROFILE_RUNNER_H_
 
@@ -53,7 +54,9 @@ class ProfileRunner {
  private:
   ProfileRunner(std::shared_ptr<const GraphPlan> plan, const std::vector<c10::IValue>& inputs,
                 const ProfileOptions& options, std::shared_ptr<TimeSource> clock);
-  absl::StatusOr<c10::IValue> RunOnce();
+  // One run: fresh inputs, the collectors' BeforeForward, the forward (with
+  // autograd when a collector needs it), their AfterForward.
+  absl::Status RunOnce(NodeObserver::Phase phase, int run, c10::IValue* output = nullptr);
   void Progress(const char* phase, int done, int total) const;
 
   const std::vector<c10::IValue>& inputs_;
@@ -62,6 +65,11 @@ class ProfileRunner {
   ProfilingInterpreter interpreter_;
   TimerCost timer_;
   std::optional<BackwardPass> backward_;
+  // Every collector (NodeObserver protocol): the backward pass of training
+  // steps first, then ProfileOptions::observers.
+  std::vector<NodeObserver*> collectors_;
+  bool observes_nodes_ = false;  // some collector needs the per-node hooks
+  bool gradients_ = false;       // some collector needs autograd
   std::vector<c10::IValue> fresh_;  // this run's copy of the inputs
   int64_t nodes_per_run_ = 0;
   size_t trace_capacity_ = 0;

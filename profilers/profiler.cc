@@ -122,7 +122,7 @@ void DeclareWork(Report& report) {
 Report DeclaredReport(const ProfileOptions& options) {
   Report report;
   DeclareWork(report);
-  if (options.backward.enabled) BackwardPass::Declare(report);
+  if (options.backward.enabled) BackwardPass::DeclareMetrics(report);
   for (const NodeObserver* observer : options.observers) observer->Declare(report);
   return report;
 }

@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "interpreter/interpreter.h"
 #include "ir/ivalue_util.h"
 #include "ir/loader.h"
+#include "profilers/node_observer.h"
 #include "tools/zoo/zoo.h"
 #include "profilers/report/views.h"
 #include "tests/test_ops.h"
@@ -259,6 +261,48 @@ graph(%x : Tensor):
   EXPECT_GT(view->rows[0].time().percent, 80);
   EXPECT_GT(report->coverage(), 0.5);
   EXPECT_LE(report->coverage(), 1.0);
+}
+
+// The collector protocol's run-level hooks: every run's forward, in order,
+// with its output; a collector that observes no nodes leaves the timed runs
+// on the one-read path (compensated), and its error fails the run it was in.
+class RunLog final : public NodeObserver {
+ public:
+  bool ObservesNodes() const override { return false; }
+  void BeforeForward(Phase phase) override { log += "b"; }
+  absl::Status AfterForward(Phase phase, int run, const c10::IValue& output) override {
+    const char* name[] = {"W", "I", "T"};
+    absl::StrAppend(&log, name[static_cast<int>(phase)], run, output.isTensor() ? "" : "?", " ");
+    if (fail_at >= 0 && phase == Phase::kTimed && run == fail_at) return absl::InternalError("collector says no");
+    return absl::OkStatus();
+  }
+  void BeginNode(const NodePlan&) override { log += "node "; }
+  std::string log;
+  int fail_at = -1;
+};
+
+TEST(ProfilerTest, CollectorsSeeEveryForwardInOrder) {
+  auto plan = PlanIr(kTwoSteps);
+  ASSERT_NE(plan, nullptr);
+  RunLog collector;
+  ProfileOptions options;
+  options.warmup = 2;
+  options.runs = 3;
+  options.clock = TestClock();
+  options.observers = {&collector};
+  const std::vector<c10::IValue> inputs = {torch::ones({1}), int64_t{100}, int64_t{300}};
+  absl::StatusOr<Report> report = Profile(plan, inputs, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(collector.log, "bW0 bW1 bI0 bT0 bT1 bT2 ");
+  EXPECT_TRUE(report->compensated);
+
+  RunLog failing;
+  failing.fail_at = 1;
+  options.observers = {&failing};
+  absl::StatusOr<Report> failed = Profile(plan, inputs, options);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_TRUE(absl::StrContains(failed.status().message(), "timed run 2")) << failed.status();
+  EXPECT_TRUE(absl::StrContains(failed.status().message(), "collector says no")) << failed.status();
 }
 
 TEST(ProfilerTest, ProfilingDoesNotChangeTheOutput) {
