@@ -5,7 +5,7 @@
 // (node, kind, module, shape), the text, CSV and HTML tables, the JSON and
 // back through the reader, as sort keys, in the diff (text, CSV, JSON, with
 // a verdict for the metric) and in merged reports. The pandas frames are
-// python/tests/graphprof_test.py's (they use the CSV's columns, view_columns.h).
+// python/tests/graphprof_compare_test.py's (they use the CSV's columns, view_columns.h).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 

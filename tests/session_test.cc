@@ -1,7 +1,7 @@
 // RunProfileSession (profilers/session/session.h): the steps profile_graph
 // and graphprof.profile() share, each checked on a small module. That the
 // two front ends make the same report of one model is
-// python/tests/graphprof_test.py's SessionTest.
+// python/tests/graphprof_compare_test.py's SessionTest.
 #include <gtest/gtest.h>
 
 #include <string>

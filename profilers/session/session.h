@@ -1,7 +1,7 @@
 // ProfileSession: one graph profiled, described and checked. The flow
 // `profile_graph` and `graphprof.profile()` share, so that their reports of
 // one model are the same report (tests/session_test.cc, and
-// python/tests/graphprof_test.py against the CLI's JSON):
+// python/tests/graphprof_compare_test.py against the CLI's JSON):
 //
 //   1. plan SessionModel::prepared (GraphPlan::Build), then
 //      SessionOptions::check_plan (profile_graph: --modules against the plan,
