@@ -229,6 +229,10 @@ TEST(ProfileGraphTest, BadFlagsAreUsageErrors) {
   ExpectOneLineError(RunTool({"--format=xml"}), 2, "unknown format 'xml'");
   ExpectOneLineError(RunTool({"--group_by=layer"}), 2, "unknown grouping 'layer'");
   ExpectOneLineError(RunTool({"--sort=fastest"}), 2, "unknown sort column 'fastest'");
+  // Before anything is loaded (the model does not exist) or spawned.
+  ExpectOneLineError(RunTool({"--model=/nonexistent.pt", "--sort=fastest"}), 2, "unknown sort column 'fastest'");
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--workers=2", "--sort=fastest"}), 2, "unknown sort column 'fastest'");
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--sort=backward"}), 2, "unknown sort column 'backward'");
   ExpectOneLineError(RunTool({"--runs=0"}), 2, "--runs must be at least 1");
   ExpectOneLineError(RunTool({"--zoo=mlp", "--model=x.pt"}), 2, "only one of --model, --zoo and --ir");
   ExpectOneLineError(RunTool({"--input=4", "--inputs=x.pt"}), 2, "not both");

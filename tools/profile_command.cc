@@ -22,6 +22,7 @@
 #include "profilers/gpu/cuda_runtime.h"
 #include "profilers/gpu/cupti_collector.h"
 #include "profilers/gpu/device_timer.h"
+#include "profilers/gpu/kernel_attribution.h"
 #include "profilers/gpu/nvtx.h"
 #include "profilers/gpu/nvtx_iterations.h"
 #include "profilers/machine.h"
@@ -68,10 +69,20 @@ std::string ListPasses() {
   return out;
 }
 
-// The sort keys a report of this run will have: those of the report its
-// options and collectors declare (DeclaredReport, profiler.h).
-absl::Status CheckSortKey(const CliOptions& options, const ProfileOptions& profile) {
-  const std::vector<std::string> keys = SortKeys(DeclaredReport(profile));
+// The sort keys a report of this run will have, from the flags alone, before
+// anything is loaded, probed or spawned: the profile's own (DeclaredReport,
+// profiler.h, with backward's for training steps) and what the collectors
+// --cuda_profile switches on declare (SetUpObservers' device ones; NVTX
+// declares nothing).
+absl::Status CheckSortKey(const CliOptions& options) {
+  ProfileOptions profile;
+  profile.backward.enabled = options.backward;
+  Report declared = DeclaredReport(profile);
+  if (options.cuda_profile) {
+    DeviceEventTimer::DeclareMetric(declared);
+    KernelAttribution::Declare(declared);
+  }
+  const std::vector<std::string> keys = SortKeys(declared);
   if (std::find(keys.begin(), keys.end(), options.sort) != keys.end()) return absl::OkStatus();
   return absl::InvalidArgumentError(
       absl::StrCat("--sort: unknown sort column '", options.sort, "' (use ", absl::StrJoin(keys, ", "), ")"));
@@ -296,6 +307,11 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     return kExitOk;
   }
   if (absl::Status valid = Validate(options); !valid.ok()) return Fail(err, kExitUsage, valid);
+  if (!options.sort.empty()) {
+    // Check the sort key now rather than after loading the model, spawning
+    // workers or a long run.
+    if (absl::Status known = CheckSortKey(options); !known.ok()) return Fail(err, kExitUsage, known);
+  }
   if (int code = CheckOutputs(options, err); code != kExitOk) return code;
   if (options.check && !options.check_current.empty()) return RunCheckOfFiles(options, out, err);
   std::optional<Report> base;
@@ -362,13 +378,6 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   profile.progress = [&](const char* phase, int done, int total) { progress.Update(phase, done, total); };
   profile.node_progress = [&](int64_t done, int64_t per_run) { progress.Nodes(done, per_run); };
   SetUpObservers(options, err, observers, profile);
-  if (!options.sort.empty()) {
-    // Check the sort key now rather than after a long run.
-    if (absl::Status known = CheckSortKey(options, profile); !known.ok()) {
-      progress.Finish();
-      return Fail(err, kExitUsage, known);
-    }
-  }
 
   if (!options.ab.empty()) {
     BeforeAfterOptions ab_options;

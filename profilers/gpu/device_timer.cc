@@ -76,7 +76,7 @@ void DeviceEventTimer::EndRun(int run) {
   }
 }
 
-void DeviceEventTimer::Declare(Report& report) const {
+void DeviceEventTimer::DeclareMetric(Report& report) {
   Metric metric;
   metric.name = kMetricName;
   metric.description = "device time (CUDA events around each node)";
@@ -88,7 +88,7 @@ absl::Status DeviceEventTimer::Contribute(Report& report) {
   if (!error_.ok()) return error_;
   if (report.nodes.size() != num_nodes_) return absl::InternalError("device timer: report does not match the plan");
   const size_t runs = num_nodes_ == 0 ? 0 : device_ns_.size() / num_nodes_;
-  Declare(report);
+  DeclareMetric(report);
   const int m = report.FindMetric(kMetricName);
   for (size_t id = 0; id < num_nodes_; ++id) {
     std::vector<int64_t>& series = report.nodes[id].metrics[m].self;
