@@ -272,8 +272,15 @@ absl::StatusOr<std::vector<Pass>> ParsePasses(absl::string_view comma_separated)
   std::vector<Pass> passes;
   // The explicit "no pass": --ab=none compares the module with itself.
   if (absl::StripAsciiWhitespace(comma_separated) == "none") return passes;
-  for (absl::string_view name : absl::StrSplit(comma_separated, ',', absl::SkipWhitespace())) {
+  std::vector<absl::string_view> names = absl::StrSplit(comma_separated, ',');
+  for (absl::string_view name : names) {
     name = absl::StripAsciiWhitespace(name);
+    // "cse,,dce" or a trailing comma: a name left out, not a pass.
+    if (name.empty() && names.size() > 1) {
+      return absl::InvalidArgumentError(absl::StrCat("an empty pass name in '", comma_separated,
+                                                     "' (pass names separated by single commas, e.g. cse,dce)"));
+    }
+    if (name.empty()) continue;
     const Pass* found = nullptr;
     for (const Pass& pass : BuiltinPasses()) {
       if (pass.name == name) found = &pass;

@@ -50,6 +50,8 @@ class ProfileRunner {
   bool Converged(double width, std::vector<std::string>* wide) const;
   // The Report of the timed runs made (finalized).
   absl::StatusOr<Report> Finish();
+  // The plan it runs (training steps leave their gradients on its module).
+  const GraphPlan& plan() const { return interpreter_.plan(); }
 
  private:
   ProfileRunner(std::shared_ptr<const GraphPlan> plan, const std::vector<c10::IValue>& inputs,

@@ -60,6 +60,7 @@
 #include "profilers/report/csv_report.h"
 #include "profilers/report/view_columns.h"
 #include "profilers/report/html_report.h"
+#include "profilers/report/gate.h"
 #include "profilers/report/merge.h"
 #include "profilers/report/report.h"
 #include "profilers/report/report_diff.h"
@@ -174,36 +175,6 @@ PYBIND11_MODULE(_graphprof, m) {
       })
       .def_property_readonly("noise_model", [](const ReportDiff& d) { return NoiseModelName(d.noise_model); })
       .def_property_readonly("noise_note", [](const ReportDiff& d) { return d.noise_note; })
-      .def("offenders", [](const ReportDiff& d, const std::vector<std::string>& fail_on) {
-        // check(): the slower rows of the tables fail_on names.
-        auto wants = [&](const char* what) {
-          return std::find(fail_on.begin(), fail_on.end(), what) != fail_on.end();
-        };
-        py::list rows;
-        auto add = [&](const char* what, const std::string& name, double base_ns, double current_ns,
-                       const RowComparison& stats) {
-          py::dict row = StatsDict(stats);
-          row["what"] = what;
-          row["name"] = name;
-          row["base_us"] = base_ns / 1e3;
-          row["current_us"] = current_ns / 1e3;
-          rows.append(row);
-        };
-        if (wants("total") && d.total.verdict == Verdict::kSlower) {
-          add("total", "run time", d.base_total_ns, d.current_total_ns, d.total);
-        }
-        if (wants("module")) {
-          for (const GroupDelta& g : d.modules) {
-            if (g.stats.verdict == Verdict::kSlower) add("module", g.name, g.base_ns, g.current_ns, g.stats);
-          }
-        }
-        if (wants("node")) {
-          for (const NodeDelta& n : d.nodes) {
-            if (n.stats.verdict == Verdict::kSlower) add("node", n.name, n.base_ns, n.current_ns, n.stats);
-          }
-        }
-        return rows;
-      }, py::arg("fail_on"))
       .def_property_readonly("counts", [](const ReportDiff& d) {
         py::dict c;
         c["same"] = d.same;
@@ -263,6 +234,33 @@ PYBIND11_MODULE(_graphprof, m) {
       },
       py::arg("base"), py::arg("current"), py::arg("diff_all"), py::arg("min_effect") = 0.02,
       py::arg("alpha") = 0.05);
+
+  m.def(
+      "gate",
+      [](const Report& base, const Report& current, const std::vector<std::string>& fail_on, bool allow_graph_change,
+         bool allow_input_change, double min_effect, double alpha) {
+        // check(): the regression gate (profilers/report/gate.h).
+        GateOptions options;
+        options.fail_on = fail_on;
+        options.allow_graph_change = allow_graph_change;
+        options.allow_input_change = allow_input_change;
+        options.diff.verdict.min_effect = min_effect;
+        options.diff.verdict.alpha = alpha;
+        GateResult gate = Take(RunGate(base, current, options));
+        py::list offenders;
+        for (const GateRow& o : gate.offenders) {
+          py::dict row = StatsDict(o.stats);
+          row["what"] = o.what;
+          row["name"] = o.name;
+          row["base_us"] = o.base_ns / 1e3;
+          row["current_us"] = o.current_ns / 1e3;
+          offenders.append(row);
+        }
+        return py::make_tuple(GateOutcomeName(gate.outcome), offenders, gate.selected, gate.tested, gate.accepted,
+                              std::make_shared<ReportDiff>(std::move(gate.diff)));
+      },
+      py::arg("base"), py::arg("current"), py::arg("fail_on"), py::arg("allow_graph_change"),
+      py::arg("allow_input_change"), py::arg("min_effect"), py::arg("alpha"));
 
   m.def(
       "merge",

@@ -1,48 +1,104 @@
 #include "tools/check_command.h"
 
-#include <algorithm>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "common/terminal_text.h"
 #include "profilers/report/format.h"
 #include "profilers/report/json_writer.h"
 #include "profilers/report/report_json.h"
 #include "profilers/report/text_table.h"
-#include "common/terminal_text.h"
+#include "tools/report_output.h"
 
 namespace graphprof::cli {
 namespace {
 
-bool FailsOn(const CliOptions& options, const char* what) {
-  return std::find(options.fail_on.begin(), options.fail_on.end(), what) != options.fail_on.end();
+int ExitOf(GateOutcome o) {
+  switch (o) {
+    case GateOutcome::kPassed: return kExitOk;
+    case GateOutcome::kFailed: return kExitRegression;
+    case GateOutcome::kInconclusive: return kExitInconclusive;
+  }
+  return kExitFailure;
 }
 
-struct Offender {
-  std::string what;  // "total", "module", "node"
-  std::string name;
-  double base_ns = 0;
-  double current_ns = 0;
-  const RowComparison* stats = nullptr;
-};
+std::string RenderJson(const CliOptions& options, const GateResult& gate) {
+  std::string text;
+  JsonWriter w(&text);
+  w.BeginObject();
+  w.Key("status"); w.String(GateOutcomeName(gate.outcome));
+  w.Key("passed"); w.Bool(gate.outcome == GateOutcome::kPassed);
+  w.Key("fail_on"); w.String(absl::StrJoin(options.fail_on, ","));
+  w.Key("rows_selected"); w.Int(gate.selected);
+  w.Key("rows_tested"); w.Int(gate.tested);
+  w.Key("accepted");
+  w.BeginArray();
+  for (const std::string& note : gate.accepted) w.String(note);
+  w.EndArray();
+  w.Key("offenders");
+  w.BeginArray();
+  for (const GateRow& o : gate.offenders) {
+    w.BeginObject();
+    w.Key("what"); w.String(o.what);
+    w.Key("name"); w.String(o.name);
+    w.Key("base_us"); w.Approx(o.base_ns / 1e3);
+    w.Key("current_us"); w.Approx(o.current_ns / 1e3);
+    w.Key("change"); w.Approx(o.stats.change);
+    w.Key("change_low"); w.Approx(o.stats.change_low);
+    w.Key("change_high"); w.Approx(o.stats.change_high);
+    w.Key("q"); w.Approx(o.stats.q);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("diff"); w.Newline(); WriteDiffJson(gate.diff, w);
+  w.EndObject();
+  text += "\n";
+  return text;
+}
 
-std::vector<Offender> Offenders(const CliOptions& options, const ReportDiff& diff) {
-  std::vector<Offender> rows;
-  if (FailsOn(options, "total") && diff.total.verdict == Verdict::kSlower) {
-    rows.push_back(Offender{"total", "run time", diff.base_total_ns, diff.current_total_ns, &diff.total});
+std::string Rows(int n) { return absl::StrCat(n, n == 1 ? " row" : " rows"); }
+
+std::string RenderText(const CliOptions& options, const GateResult& gate) {
+  const ReportDiff& diff = gate.diff;
+  std::string text = absl::StrCat("graphprof check: ", EscapeForTerminal(diff.current_model), " against baseline ",
+                                  EscapeForTerminal(diff.base_model), "\n");
+  absl::StrAppend(&text, "  run time   ", FormatMicros(diff.base_total_ns), " us -> ", FormatMicros(diff.current_total_ns),
+                  " us: ", FormatChange(diff.total), "\n");
+  absl::StrAppend(&text, "  verdicts   nodes: ", FormatVerdictCounts(diff.node_verdicts),
+                  "; modules: ", FormatVerdictCounts(diff.module_verdicts), "\n");
+  if (!diff.noise_note.empty()) absl::StrAppend(&text, "  note       ", diff.noise_note, "\n");
+  for (const std::string& note : gate.accepted) absl::StrAppend(&text, "  accepted   ", EscapeForTerminal(note), "\n");
+  const std::string fail_on = absl::StrJoin(options.fail_on, ",");
+  switch (gate.outcome) {
+    case GateOutcome::kPassed:
+      absl::StrAppend(&text, "PASSED: nothing that --fail_on=", fail_on, " selects is slower than the baseline (",
+                      gate.tested, " of ", Rows(gate.selected), " tested)\n");
+      return text;
+    case GateOutcome::kInconclusive:
+      absl::StrAppend(&text, "INCONCLUSIVE: none of the ", Rows(gate.selected), " that --fail_on=", fail_on,
+                      " selects could be tested (too fast to time, or absent): the gate cannot tell whether anything "
+                      "got slower\n");
+      return text;
+    case GateOutcome::kFailed:
+      break;
   }
-  if (FailsOn(options, "module")) {
-    for (const GroupDelta& g : diff.modules) {
-      if (g.stats.verdict == Verdict::kSlower) rows.push_back(Offender{"module", g.name, g.base_ns, g.current_ns, &g.stats});
-    }
+  absl::StrAppend(&text, "FAILED: ", gate.offenders.size(), gate.offenders.size() == 1 ? " row is" : " rows are",
+                  " slower than the baseline (--fail_on=", fail_on, ")\n\n");
+  using C = TextTable::Column;
+  TextTable table({C{"what", TextTable::kLeft}, C{"name", TextTable::kLeft, 60}, C{"base_us", TextTable::kRight},
+                   C{"current_us", TextTable::kRight}, C{"change [95% interval]", TextTable::kLeft},
+                   C{"q", TextTable::kRight}});
+  constexpr size_t kMaxRows = 20;
+  for (size_t i = 0; i < gate.offenders.size() && i < kMaxRows; ++i) {
+    const GateRow& o = gate.offenders[i];
+    table.AddRow({o.what, EscapeForTerminal(o.name), FormatMicros(o.base_ns), FormatMicros(o.current_ns),
+                  FormatChange(o.stats), absl::StrFormat("%.2g", o.stats.q)});
   }
-  if (FailsOn(options, "node")) {
-    for (const NodeDelta& d : diff.nodes) {
-      if (d.stats.verdict == Verdict::kSlower) rows.push_back(Offender{"node", d.name, d.base_ns, d.current_ns, &d.stats});
-    }
-  }
-  return rows;
+  text += table.Render();
+  if (gate.offenders.size() > kMaxRows) absl::StrAppend(&text, "(", gate.offenders.size() - kMaxRows, " more)\n");
+  return text;
 }
 
 }  // namespace
@@ -50,6 +106,10 @@ std::vector<Offender> Offenders(const CliOptions& options, const ReportDiff& dif
 absl::Status ValidateCheck(const CliOptions& o) {
   if (!o.check) {
     if (!o.baseline.empty()) return absl::InvalidArgumentError("--baseline belongs to `profile_graph check`");
+    if (o.allow_graph_change || o.allow_input_change || o.Given("fail_on")) {
+      return absl::InvalidArgumentError(
+          "--fail_on, --allow_graph_change and --allow_input_change belong to `profile_graph check`");
+    }
     return absl::OkStatus();
   }
   if (o.baseline.empty()) {
@@ -64,75 +124,36 @@ absl::Status ValidateCheck(const CliOptions& o) {
   }
   if (!o.compare.empty()) return absl::InvalidArgumentError("check compares with --baseline: not with --compare");
   if (!o.ab.empty()) return absl::InvalidArgumentError("check compares with --baseline: not with --ab");
+  if (o.format == Format::kCsv) return absl::InvalidArgumentError("check writes --format=table or json, not csv");
+  constexpr char kTakes[] =
+      "--baseline, --fail_on, --min_effect, --alpha, --diff_all, --allow_graph_change, --allow_input_change, "
+      "--output, --format, --html";
   if (!o.check_current.empty()) {
-    const CliOptions defaults;
-    if (!o.model.empty() || !o.zoo.empty() || !o.ir.empty() || o.runs != defaults.runs || o.runs_auto || o.workers != 0) {
-      return absl::InvalidArgumentError(
-          "check: give either a current report file or profiling flags (--model, --runs, ...), not both");
-    }
+    // A saved current report: nothing is profiled, so a profiling flag
+    // would be ignored.
+    if (absl::Status only = RefuseProfilingFlags(o, "check of a saved report", kTakes); !only.ok()) return only;
   }
-  return absl::OkStatus();
+  // The gate prints its verdict, not a report's tables.
+  return RefuseTableFlags(o, "check", kTakes);
 }
 
-int ReportCheck(const CliOptions& options, const ReportDiff& diff, std::FILE* out) {
-  const std::vector<Offender> offenders = Offenders(options, diff);
-  const bool failed = !offenders.empty();
-  if (options.format == Format::kJson) {
-    std::string text;
-    JsonWriter w(&text);
-    w.BeginObject();
-    w.Key("passed"); w.Bool(!failed);
-    w.Key("fail_on"); w.String(absl::StrJoin(options.fail_on, ","));
-    w.Key("offenders");
-    w.BeginArray();
-    for (const Offender& o : offenders) {
-      w.BeginObject();
-      w.Key("what"); w.String(o.what);
-      w.Key("name"); w.String(o.name);
-      w.Key("base_us"); w.Approx(o.base_ns / 1e3);
-      w.Key("current_us"); w.Approx(o.current_ns / 1e3);
-      w.Key("change"); w.Approx(o.stats->change);
-      w.Key("change_low"); w.Approx(o.stats->change_low);
-      w.Key("change_high"); w.Approx(o.stats->change_high);
-      w.Key("q"); w.Approx(o.stats->q);
-      w.EndObject();
-    }
-    w.EndArray();
-    w.Key("diff"); w.Newline(); WriteDiffJson(diff, w);
-    w.EndObject();
-    text += "\n";
-    std::fputs(text.c_str(), out);
-    return failed ? kExitRegression : kExitOk;
+int RunGate(const CliOptions& options, const Report& base, const Report& current, const MainOutputWriter& write,
+            std::FILE* err) {
+  GateOptions gate_options;
+  gate_options.fail_on = options.fail_on;
+  gate_options.allow_graph_change = options.allow_graph_change;
+  gate_options.allow_input_change = options.allow_input_change;
+  gate_options.diff.include_unexecuted = options.diff_all;
+  gate_options.diff.verdict.min_effect = options.min_effect;
+  gate_options.diff.verdict.alpha = options.alpha;
+  absl::StatusOr<GateResult> gate = graphprof::RunGate(base, current, gate_options);
+  if (!gate.ok()) return Fail(err, kExitFailure, absl::StrCat("check: ", gate.status().message()));
+  if (const std::string warning = MachineWarning(base, current); !warning.empty()) {
+    std::fprintf(err, "profile_graph: warning: check: %s\n", EscapeForTerminal(warning).c_str());
   }
-  std::string text = absl::StrCat("graphprof check: ", EscapeForTerminal(diff.current_model), " against baseline ",
-                                  EscapeForTerminal(diff.base_model), "\n");
-  absl::StrAppend(&text, "  run time   ", FormatMicros(diff.base_total_ns), " us -> ", FormatMicros(diff.current_total_ns),
-                  " us: ", FormatChange(diff.total), "\n");
-  absl::StrAppend(&text, "  verdicts   nodes: ", FormatVerdictCounts(diff.node_verdicts),
-                  "; modules: ", FormatVerdictCounts(diff.module_verdicts), "\n");
-  if (!diff.noise_note.empty()) absl::StrAppend(&text, "  note       ", diff.noise_note, "\n");
-  if (!failed) {
-    absl::StrAppend(&text, "PASSED: nothing that --fail_on=", absl::StrJoin(options.fail_on, ","),
-                    " selects is slower than the baseline\n");
-    std::fputs(text.c_str(), out);
-    return kExitOk;
-  }
-  absl::StrAppend(&text, "FAILED: ", offenders.size(), offenders.size() == 1 ? " row is" : " rows are",
-                  " slower than the baseline (--fail_on=", absl::StrJoin(options.fail_on, ","), ")\n\n");
-  using C = TextTable::Column;
-  TextTable table({C{"what", TextTable::kLeft}, C{"name", TextTable::kLeft, 60}, C{"base_us", TextTable::kRight},
-                   C{"current_us", TextTable::kRight}, C{"change [95% interval]", TextTable::kLeft},
-                   C{"q", TextTable::kRight}});
-  constexpr size_t kMaxRows = 20;
-  for (size_t i = 0; i < offenders.size() && i < kMaxRows; ++i) {
-    const Offender& o = offenders[i];
-    table.AddRow({o.what, EscapeForTerminal(o.name), FormatMicros(o.base_ns), FormatMicros(o.current_ns),
-                  FormatChange(*o.stats), absl::StrFormat("%.2g", o.stats->q)});
-  }
-  text += table.Render();
-  if (offenders.size() > kMaxRows) absl::StrAppend(&text, "(", offenders.size() - kMaxRows, " more)\n");
-  std::fputs(text.c_str(), out);
-  return kExitRegression;
+  std::string text = options.format == Format::kJson ? RenderJson(options, *gate) : RenderText(options, *gate);
+  if (int code = write(std::move(text), gate->diff); code != kExitOk) return code;
+  return ExitOf(gate->outcome);
 }
 
 int RunCheckOfFiles(const CliOptions& options, std::FILE* out, std::FILE* err) {
@@ -143,14 +164,15 @@ int RunCheckOfFiles(const CliOptions& options, std::FILE* out, std::FILE* err) {
     if (!report.ok()) return Fail(err, kExitFailure, report.status());
     sides[i] = *std::move(report);
   }
-  if (const std::string warning = MachineWarning(sides[0], sides[1]); !warning.empty()) {
-    std::fprintf(err, "profile_graph: warning: check: %s\n", EscapeForTerminal(warning).c_str());
-  }
-  DiffOptions diff_options;
-  diff_options.include_unexecuted = options.diff_all;
-  diff_options.verdict.min_effect = options.min_effect;
-  diff_options.verdict.alpha = options.alpha;
-  return ReportCheck(options, DiffReports(sides[0], sides[1], diff_options), out);
+  return RunGate(
+      options, sides[0], sides[1],
+      [&](std::string text, const ReportDiff& diff) {
+        CliOptions files;  // the check's own outputs; a saved report has no trace to write
+        files.output = options.output;
+        files.html = options.html;
+        return WriteOutputs(files, sides[1], MainOutput{std::move(text), nullptr}, out, err, &diff);
+      },
+      err);
 }
 
 }  // namespace graphprof::cli

@@ -5,31 +5,54 @@
 //
 // Diffs the current report (given, or profiled now with the usual flags)
 // against the baseline with the diff's verdicts (profilers/report/verdict.h)
-// and fails, exit 4, when a row that --fail_on selects (total, module, node;
-// comma-separated; default total) is `slower`, printing the offending rows
-// in one short table. Exit 0 otherwise; 2 for usage errors, 1 for failures,
-// 3 when the current profile's output differs from native execution.
+// and decides, for the rows --fail_on selects (total, module, node;
+// comma-separated; default total):
+//   exit 4  FAILED        a selected row is `slower`
+//   exit 5  INCONCLUSIVE  no selected row could be tested (too fast to time,
+//                         absent): the gate cannot tell
+//   exit 0  PASSED        selected rows were tested and none is slower
+// It first refuses, exit 1, what cannot be compared: a baseline of another
+// graph or other passes (--allow_graph_change accepts it), of other inputs
+// (--allow_input_change), of training steps against forward runs (never),
+// and too few timed runs on either side for the test to reach --alpha (the
+// message says how many). Accepted differences are stated in the verdict.
+// Both forms (a saved current report, or profiling now) go through RunGate,
+// so the same data gets the same verdict. The verdict (text or --format=json)
+// goes to stdout or --output, atomically, with --html the current report and
+// the diff; 2 for usage errors, 3 when the current profile's output differs
+// from native execution.
 #ifndef GRAPHPROF_TOOLS_CHECK_COMMAND_H_
 #define GRAPHPROF_TOOLS_CHECK_COMMAND_H_
 
 #include <cstdio>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "profilers/report/report.h"
+#include "profilers/report/gate.h"
 #include "profilers/report/report_diff.h"
 #include "tools/cli_options.h"
 
 namespace graphprof::cli {
 
-// --fail_on's names are known, and check's own flags are used only by check.
+// --fail_on's names are known, check's own flags are used only by check,
+// and no flag given to check would be ignored.
 absl::Status ValidateCheck(const CliOptions& options);
+
+// Writes the gate's rendered verdict (and the diff, for --html); returns an
+// exit code.
+using MainOutputWriter = std::function<int(std::string text, const ReportDiff& diff)>;
+
+// The gate over two reports (profilers/report/gate.h): its verdict rendered
+// in --format and written through `write`. Returns 0, 4, 5, or 1 when the
+// reports cannot be compared.
+int RunGate(const CliOptions& options, const Report& base, const Report& current, const MainOutputWriter& write,
+            std::FILE* err);
 
 // check with a saved current report (options.check_current).
 int RunCheckOfFiles(const CliOptions& options, std::FILE* out, std::FILE* err);
-
-// The gate over a diff (base = the baseline): prints the verdict and the
-// offending rows (text, or JSON with --format=json) and returns 0 or 4.
-int ReportCheck(const CliOptions& options, const ReportDiff& diff, std::FILE* out);
 
 }  // namespace graphprof::cli
 

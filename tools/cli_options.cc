@@ -7,6 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/terminal_text.h"
+#include "profilers/report/report_checks.h"
 #include "tools/check_command.h"
 
 namespace graphprof::cli {
@@ -39,32 +40,65 @@ absl::StatusOr<Format> ParseFormat(const std::string& name) {
   return absl::InvalidArgumentError(absl::StrCat("--format: unknown format '", name, "' (use table, csv or json)"));
 }
 
-// `merge` combines saved reports: flags that choose, run or instrument a
-// model have nothing to act on there, and ignoring them would look like
-// success (a --trace that is never written).
-absl::Status ValidateMerge(const CliOptions& o) {
+absl::Status RefuseProfilingFlags(const CliOptions& o, absl::string_view what, absl::string_view takes) {
   const CliOptions defaults;
   const std::pair<bool, const char*> profiling_only[] = {
       {!o.model.empty(), "--model"},          {!o.zoo.empty(), "--zoo"},
       {!o.ir.empty(), "--ir"},                {o.method != defaults.method, "--method"},
       {o.freeze, "--freeze"},                 {!o.passes.empty(), "--passes"},
-      {!o.ab.empty(), "--ab"},                {!o.input.empty(), "--input"},
-      {!o.inputs.empty(), "--inputs"},        {o.seed != defaults.seed, "--seed"},
-      {o.warmup != defaults.warmup, "--warmup"}, {o.runs != defaults.runs || o.runs_auto, "--runs"},
-      {!o.clock.empty(), "--clock"},          {o.backward, "--backward"},
-      {o.loss_output != defaults.loss_output, "--loss_output"}, {o.threads != defaults.threads, "--threads"},
+      {!o.ab.empty(), "--ab"},                {o.Given("ab_copies"), "--ab_copies"},
+      {!o.input.empty(), "--input"},          {!o.inputs.empty(), "--inputs"},
+      {o.seed != defaults.seed, "--seed"},    {o.warmup != defaults.warmup || o.Given("warmup"), "--warmup"},
+      {o.runs != defaults.runs || o.runs_auto || o.Given("runs"), "--runs"},
+      {o.Given("max_time"), "--max_time"},    {!o.clock.empty(), "--clock"},
+      {o.Given("compensate"), "--compensate"}, {o.backward, "--backward"},
+      {o.loss_output != defaults.loss_output, "--loss_output"},
+      {o.threads != defaults.threads || o.Given("threads"), "--threads"},
       {!o.trace.empty(), "--trace"},          {!o.annotate.empty(), "--annotate"},
-      {!o.compare.empty(), "--compare"},      {o.nvtx, "--nvtx"},
+      {!o.compare.empty(), "--compare"},      {o.Given("verify"), "--verify"},
+      {o.Given("rtol") || o.Given("atol"), "--rtol/--atol"},
+      {o.roofline, "--roofline"},             {!o.peaks.empty(), "--peaks"},
+      {o.remeasure_peaks, "--remeasure_peaks"}, {o.nvtx, "--nvtx"},
       {o.nvtx_iters != 0 || o.nvtx_warmup != 0, "--nvtx_iters/--nvtx_warmup"},
       {o.device != defaults.device, "--device"}, {o.cuda_profile, "--cuda_profile"},
       {o.workers != 0, "--workers"},
   };
   for (const auto& [set, flag] : profiling_only) {
+    if (set) return absl::InvalidArgumentError(absl::StrCat(what, ": ", flag, " applies to profiling (it takes ", takes, ")"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RefuseTableFlags(const CliOptions& o, absl::string_view what, absl::string_view takes) {
+  const CliOptions defaults;
+  const std::pair<bool, const char*> table_only[] = {
+      {o.group_by != defaults.group_by || o.Given("group_by"), "--group_by"}, {!o.sort.empty(), "--sort"},
+      {o.top != defaults.top, "--top"},     {!o.modules.empty(), "--modules"},
+      {o.memory, "--memory"},
+  };
+  for (const auto& [set, flag] : table_only) {
     if (set) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "merge combines saved reports: ", flag,
-          " applies to profiling (merge takes --output, --format, --group_by, --sort, --top, --modules, --memory, "
-          "--html)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, ": ", flag, " shapes a report's tables, which it does not print (it takes ", takes, ")"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// `merge` combines saved reports: flags that choose, run or instrument a
+// model have nothing to act on there, and ignoring them would look like
+// success (a --trace that is never written).
+absl::Status ValidateMerge(const CliOptions& o) {
+  if (absl::Status only = RefuseProfilingFlags(
+          o, "merge combines saved reports",
+          "--output, --format, --group_by, --sort, --top, --modules, --memory, --html");
+      !only.ok()) {
+    return only;
+  }
+  for (const char* flag : {"min_effect", "alpha", "diff_all", "fail_on"}) {
+    if (o.Given(flag)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("merge combines saved reports: --", flag, " applies to comparisons (--compare, --ab, check)"));
     }
   }
   return absl::OkStatus();
@@ -74,9 +108,9 @@ absl::StatusOr<std::pair<double, double>> ParsePeaks(const std::string& text) {
   const size_t comma = text.find(',');
   double gflops = 0, gbps = 0;
   if (comma == std::string::npos || !absl::SimpleAtod(text.substr(0, comma), &gflops) ||
-      !absl::SimpleAtod(text.substr(comma + 1), &gbps) || !(gflops > 0) || !(gbps > 0) || !std::isfinite(gflops) ||
-      !std::isfinite(gbps)) {
-    return absl::InvalidArgumentError(absl::StrCat("--peaks=", text, ": expected GFLOPS,GBPS, both above 0 (e.g. 90,12)"));
+      !absl::SimpleAtod(text.substr(comma + 1), &gbps) || !PlausibleCeiling(gflops) || !PlausibleCeiling(gbps)) {
+    return absl::InvalidArgumentError(absl::StrCat("--peaks=", text, ": expected GFLOPS,GBPS, each from ", kMinCeiling,
+                                                   " to ", kMaxCeiling, " (e.g. 90,12)"));
   }
   return std::make_pair(gflops, gbps);
 }
@@ -123,6 +157,20 @@ absl::Status ValidateCommon(const CliOptions& o) {
     if (absl::StatusOr<std::pair<double, double>> peaks = ParsePeaks(o.peaks); !peaks.ok()) return peaks.status();
   }
   if (o.max_time_given && !o.runs_auto) return absl::InvalidArgumentError("--max_time applies with --runs=auto");
+  if (o.runs_auto && o.min_effect == 0) {
+    return absl::InvalidArgumentError(
+        "--runs=auto runs until the intervals are narrower than --min_effect: 0 is never reached (give --min_effect "
+        "above 0, or a fixed --runs)");
+  }
+  if (o.remeasure_peaks && !o.peaks.empty()) {
+    return absl::InvalidArgumentError("give either --peaks (the ceilings given) or --remeasure_peaks (measured), not both");
+  }
+  if (o.remeasure_peaks && !o.roofline) {
+    return absl::InvalidArgumentError("--remeasure_peaks applies with --roofline (which measures the ceilings)");
+  }
+  if (!o.worker_dir.empty() && o.workers > 0) {
+    return absl::InvalidArgumentError("--worker_dir is --workers' own (a worker's output directory): not with --workers");
+  }
   if (o.runs_auto && o.nvtx_iters > 0) return absl::InvalidArgumentError("--nvtx_iters needs a fixed --runs");
   if (o.threads < 1) return absl::InvalidArgumentError("--threads must be at least 1");
   if (o.top < -1) return absl::InvalidArgumentError("--top must be 0 (all rows) or more");

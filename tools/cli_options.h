@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -110,6 +111,10 @@ struct CliOptions {
   std::string baseline;
   std::string check_current;               // a saved current report, else profile now
   std::vector<std::string> fail_on = {"total"};  // total, module, node
+  // check: compare a baseline of another graph (or other passes), or of
+  // other inputs, on purpose; the verdict then says it was accepted.
+  bool allow_graph_change = false;
+  bool allow_input_change = false;
 
   // --workers=K: profile in K fresh processes, one after another, and merge
   // them (tools/workers.h); 0: in this process.
@@ -118,6 +123,10 @@ struct CliOptions {
   std::string worker_dir;
   // The command line as given (argv[0] first): what the workers start with.
   std::vector<std::string> argv;
+  // The flags given on the command line, by name (negated bools too): for
+  // checks where a flag set to its default differs from one not given.
+  std::set<std::string> given;
+  bool Given(const char* flag) const { return given.count(flag) > 0; }
 };
 
 // Every check of the options that needs no LibTorch (sources, inputs,
@@ -126,6 +135,14 @@ struct CliOptions {
 // here needs LibTorch, so the merge front (tools/profile_graph.cc) starts
 // fast.
 absl::Status ValidateCommon(const CliOptions& options);
+
+// A command that would ignore a flag refuses it. InvalidArgument "<what>:
+// --flag applies to profiling (it takes <takes>)" for the first flag given
+// that chooses, runs or instruments a model; OK when none is.
+absl::Status RefuseProfilingFlags(const CliOptions& options, absl::string_view what, absl::string_view takes);
+// The same for the flags that shape a report's tables (--group_by, --sort,
+// --top, --modules, --memory), for commands that print no table.
+absl::Status RefuseTableFlags(const CliOptions& options, absl::string_view what, absl::string_view takes);
 
 // --peaks=GFLOPS,GBPS.
 absl::StatusOr<std::pair<double, double>> ParsePeaks(const std::string& text);
@@ -145,6 +162,7 @@ constexpr int kExitFailure = 1;     // a file, the model or a run failed
 constexpr int kExitUsage = 2;       // bad flags
 constexpr int kExitMismatch = 3;    // --verify: output differs from forward
 constexpr int kExitRegression = 4;  // check: something selected by --fail_on is slower
+constexpr int kExitInconclusive = 5;  // check: nothing --fail_on selects could be tested
 
 }  // namespace graphprof::cli
 

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -92,6 +93,11 @@ ABSL_FLAG(bool, progress, true, "show progress on stderr when it is a terminal a
 ABSL_FLAG(std::string, baseline, "", "check: the baseline report (saved with --format=json)");
 ABSL_FLAG(std::string, fail_on, "total",
           "check: what fails the gate when slower than the baseline: total, module, node (comma-separated)");
+ABSL_FLAG(bool, allow_graph_change, false,
+          "check: compare against a baseline of another graph or other passes (a model changed on purpose); the "
+          "verdict says so");
+ABSL_FLAG(bool, allow_input_change, false,
+          "check: compare against a baseline profiled on other inputs; the verdict says so");
 ABSL_FLAG(int, workers, 0,
           "profile in this many fresh processes, one after another, and merge them: diffs then count between-process "
           "noise (0: in this process)");
@@ -128,14 +134,19 @@ absl::StatusOr<Invocation> ParseCommandLine(int argc, char** argv) {
     invocation.help = true;
     return invocation;
   }
-  // Empty is not absent for these: --ab= would silently profile plainly.
+  // Empty is not absent for these: --ab= would silently profile plainly,
+  // --output= print to the terminal.
+  static const auto* needs_value = new std::set<std::string>{
+      "ab",    "passes", "compare", "output", "trace",  "html",    "annotate", "baseline", "model",   "ir",
+      "zoo",   "inputs", "input",   "peaks",  "format", "group_by", "method",  "fail_on",  "runs",    "device",
+      "clock", "sort",   "modules", "worker_dir"};
   for (const std::string& name : command_line->empty_values) {
-    if (name == "ab" || name == "passes" || name == "compare") {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--", name, " needs a value",
-          name == "compare" ? " (a report saved with --format=json)"
-                            : " (pass names, e.g. cse; --ab=none profiles the module against itself)"));
-    }
+    if (needs_value->count(name) == 0) continue;
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--", name, " needs a value",
+        name == "compare" || name == "baseline" ? " (a report saved with --format=json)"
+        : name == "ab" || name == "passes"      ? " (pass names, e.g. cse; --ab=none profiles the module against itself)"
+                                                : ""));
   }
   const std::vector<std::string>& positional = command_line->positional;
   CliOptions& o = invocation.options;
@@ -215,6 +226,9 @@ absl::StatusOr<Invocation> ParseCommandLine(int argc, char** argv) {
   o.cuda_profile = absl::GetFlag(FLAGS_cuda_profile);
   o.baseline = UserPath(absl::GetFlag(FLAGS_baseline));
   o.fail_on = absl::StrSplit(absl::GetFlag(FLAGS_fail_on), ',', absl::SkipEmpty());
+  o.allow_graph_change = absl::GetFlag(FLAGS_allow_graph_change);
+  o.allow_input_change = absl::GetFlag(FLAGS_allow_input_change);
+  o.given.insert(command_line->given.begin(), command_line->given.end());
   o.workers = absl::GetFlag(FLAGS_workers);
   o.worker_dir = absl::GetFlag(FLAGS_worker_dir);
   o.argv.assign(argv, argv + argc);

@@ -2,6 +2,7 @@
 
 #include <ATen/Parallel.h>
 #include <torch/script.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <future>
@@ -211,7 +212,18 @@ int EmitAb(const CliOptions& options, BeforeAfter& ab, std::FILE* out, std::FILE
 int EmitReport(const CliOptions& options, const std::optional<Report>& base, Report& report_value, std::FILE* out,
                std::FILE* err) {
   Report* report = &report_value;
-  const char* against = options.check ? "check" : "--compare";
+  if (options.check) {
+    // The gate, as for two saved reports; its verdict is the main output.
+    const int gate = RunGate(
+        options, *base, *report,
+        [&](std::string text, const ReportDiff& diff) {
+          return WriteOutputs(options, *report, MainOutput{std::move(text), nullptr}, out, err, &diff);
+        },
+        err);
+    const int verified = VerificationExit(*report, options, err, "");
+    return verified != kExitOk ? verified : gate;
+  }
+  const char* against = "--compare";
   if (base.has_value() && base->model != report->model) {
     std::fprintf(err, "profile_graph: warning: %s: the base report is of %s, this run profiles %s\n", against,
                  EscapeForTerminal(base->model).c_str(), EscapeForTerminal(report->model).c_str());
@@ -231,11 +243,6 @@ int EmitReport(const CliOptions& options, const std::optional<Report>& base, Rep
     diff_options.include_unexecuted = options.diff_all;
     diff_options.verdict = VerdictOptionsOf(options);
     diff = DiffReports(*base, *report, diff_options);
-    if (options.check) {
-      const int gate = ReportCheck(options, *diff, out);
-      const int verified = VerificationExit(*report, options, err, "");
-      return verified != kExitOk ? verified : gate;
-    }
     main.text = RenderDiffAs(*diff, options);
   } else {
     absl::StatusOr<MainOutput> rendered = ReportOutput(*report, options);
@@ -313,6 +320,16 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     if (absl::Status known = CheckSortKey(options); !known.ok()) return Fail(err, kExitUsage, known);
   }
   if (int code = CheckOutputs(options, err); code != kExitOk) return code;
+  if (!options.worker_dir.empty()) {
+    // A worker's directory is its parent's fresh one: a report there is
+    // someone else's, never replaced.
+    for (const char* name : {kWorkerReport, kWorkerA, kWorkerB}) {
+      const std::string path = absl::StrCat(options.worker_dir, "/", name);
+      if (access(path.c_str(), F_OK) == 0) {
+        return Fail(err, kExitFailure, absl::StrCat("--worker_dir: ", path, " exists: a worker never replaces a report"));
+      }
+    }
+  }
   if (options.check && !options.check_current.empty()) return RunCheckOfFiles(options, out, err);
   std::optional<Report> base;
   if (const std::string& base_path = options.check ? options.baseline : options.compare; !base_path.empty()) {
@@ -361,7 +378,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   profile.warmup = options.warmup;
   profile.runs = options.runs;
   profile.adaptive.enabled = options.runs_auto;
-  profile.adaptive.width = options.min_effect > 0 ? options.min_effect : 0.02;
+  profile.adaptive.width = options.min_effect;  // above 0 with --runs=auto (ValidateCommon)
   profile.adaptive.max_time_s = options.max_time;
   profile.compensate = options.compensate;
   profile.backward.enabled = options.backward;

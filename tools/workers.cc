@@ -17,6 +17,7 @@
 #include "absl/flags/reflection.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "common/interrupt.h"
@@ -117,6 +118,31 @@ absl::StatusOr<Report> ReadWorkerReport(const std::string& path, int worker) {
   return report;
 }
 
+// --runs=auto: each worker stopped on its own; its note ("--runs=auto: 60
+// timed runs, stopped when ...") is about its runs, not the merged report's.
+// Each worker's line is taken out of its report and the merged report gets
+// one note listing them all.
+class AutoNotes {
+ public:
+  void Take(Report& report, int worker) {
+    for (auto it = report.notes.begin(); it != report.notes.end();) {
+      if (absl::StartsWith(*it, kPrefix)) {
+        lines_.push_back(absl::StrCat("worker ", worker, ":", it->substr(sizeof(kPrefix) - 1)));
+        it = report.notes.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  void Put(Report& merged) const {
+    if (!lines_.empty()) merged.notes.push_back(absl::StrCat("--runs=auto in each worker: ", absl::StrJoin(lines_, "; ")));
+  }
+
+ private:
+  static constexpr char kPrefix[] = "--runs=auto:";
+  std::vector<std::string> lines_;
+};
+
 }  // namespace
 
 std::vector<std::string> WorkerArguments(const std::vector<std::string>& argv, const std::string& dir) {
@@ -164,6 +190,7 @@ absl::StatusOr<WorkerReports> RunWorkers(const CliOptions& options, std::FILE* e
   if (dir.path().empty()) return absl::InternalError(absl::StrCat("cannot make a directory for the workers: ", std::strerror(errno)));
   const bool ab = !options.ab.empty();
   ReportMerger a, b;
+  AutoNotes a_auto, b_auto;
   WorkerReports result;
   std::set<std::string> printed;  // stderr lines already shown
   for (int w = 1; w <= options.workers; ++w) {
@@ -199,11 +226,14 @@ absl::StatusOr<WorkerReports> RunWorkers(const CliOptions& options, std::FILE* e
       if (!ra.ok()) return ra.status();
       absl::StatusOr<Report> rb = ReadWorkerReport(b_path, w);
       if (!rb.ok()) return rb.status();
+      a_auto.Take(*ra, w);
+      b_auto.Take(*rb, w);
       if (absl::Status added = a.Add(*std::move(ra), name); !added.ok()) return added;
       if (absl::Status added = b.Add(*std::move(rb), name); !added.ok()) return added;
     } else {
       absl::StatusOr<Report> r = ReadWorkerReport(report_path, w);
       if (!r.ok()) return r.status();
+      a_auto.Take(*r, w);
       if (absl::Status added = a.Add(*std::move(r), name); !added.ok()) return added;
     }
     for (const std::string& f : {report_path, a_path, b_path}) std::remove(f.c_str());
@@ -212,10 +242,12 @@ absl::StatusOr<WorkerReports> RunWorkers(const CliOptions& options, std::FILE* e
   absl::StatusOr<Report> merged = a.Finish();
   if (!merged.ok()) return merged.status();
   result.report = *std::move(merged);
+  a_auto.Put(result.report);
   if (ab) {
     absl::StatusOr<Report> merged_b = b.Finish();
     if (!merged_b.ok()) return merged_b.status();
     result.b = *std::move(merged_b);
+    b_auto.Put(*result.b);
   }
   return result;
 }

@@ -2,10 +2,37 @@
 // them, numbers, strings, booleans and arrays of them.
 #include "profilers/report/json_value.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace graphprof::json_internal {
+
+void RefuseDuplicateKeys(dom::element e) {
+  switch (e.type()) {
+    case dom::element_type::OBJECT: {
+      absl::InlinedVector<std::string_view, 32> keys;
+      for (dom::key_value_pair kv : e.get_object().value_unsafe()) {
+        keys.push_back(kv.key);
+        RefuseDuplicateKeys(kv.value);
+      }
+      std::sort(keys.begin(), keys.end());
+      const auto twice = std::adjacent_find(keys.begin(), keys.end());
+      if (twice != keys.end()) throw Malformed(absl::StrCat("key '", std::string(*twice), "' appears twice in one object"));
+      return;
+    }
+    case dom::element_type::ARRAY:
+      for (dom::element child : e.get_array().value_unsafe()) {
+        // Arrays of numbers (the per-run series) are most of a report: no
+        // object inside them.
+        const dom::element_type t = child.type();
+        if (t == dom::element_type::OBJECT || t == dom::element_type::ARRAY) RefuseDuplicateKeys(child);
+      }
+      return;
+    default:
+      return;
+  }
+}
 
 const char* TypeName(dom::element_type type) {
   switch (type) {

@@ -34,6 +34,10 @@ struct Malformed : std::runtime_error {
 };
 
 
+// Throws Malformed when an object anywhere in `e` has a key twice (JSON
+// parsers differ on which value wins; a report must mean one thing).
+void RefuseDuplicateKeys(dom::element e);
+
 // A value of the parsed document with nlohmann-like accessors (at, value,
 // contains, get<T>, range-for over arrays), each checking what it reads.
 // `key_` names the value in messages; it points into the document or a

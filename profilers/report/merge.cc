@@ -2,13 +2,13 @@
 
 #include <algorithm>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "profilers/report/report_checks.h"
 
 namespace graphprof {
 namespace {
-
-bool TrainingSteps(const Report& report) { return report.FindMetric("backward") >= 0; }
 
 // The sources of `report`'s runs: its own run_sources (a merged report), or
 // the report itself.
@@ -28,39 +28,59 @@ void ReportMerger::Warn(std::string line) {
   if (warned_.insert(line).second) warnings_.push_back(std::move(line));
 }
 
-absl::Status ReportMerger::CheckSameGraph(const Report& report, const std::string& name) const {
-  if (!merged_.graph_hash.empty() && !report.graph_hash.empty()) {
-    if (merged_.graph_hash != report.graph_hash) {
-      return absl::InvalidArgumentError(absl::StrCat(name, " is a report of another graph (", report.model,
-                                                     ", graph ", report.graph_hash, "; the others: ", merged_.model,
-                                                     ", graph ", merged_.graph_hash, ")"));
+bool HoldsTrainingSteps(const Report& report) { return report.FindMetric("backward") >= 0; }
+
+absl::Status SameGraph(const Report& reference, const Report& report, const std::string& name) {
+  if (!reference.graph_hash.empty() && !report.graph_hash.empty()) {
+    if (reference.graph_hash != report.graph_hash) {
+      return absl::InvalidArgumentError(absl::StrCat(name, " is a report of another graph (", report.model, ", graph ",
+                                                     report.graph_hash, "; the others: ", reference.model, ", graph ",
+                                                     reference.graph_hash, ")"));
     }
-  } else if (report.model != merged_.model) {
-    return absl::InvalidArgumentError(absl::StrCat(name, " is a report of ", report.model, ", not of ", merged_.model));
+  } else if (report.model != reference.model) {
+    return absl::InvalidArgumentError(absl::StrCat(name, " is a report of ", report.model, ", not of ", reference.model));
   }
-  if (report.nodes.size() != merged_.nodes.size()) {
+  if (report.nodes.size() != reference.nodes.size()) {
     return absl::InvalidArgumentError(absl::StrCat(name, " has ", report.nodes.size(), " nodes, the others ",
-                                                   merged_.nodes.size(), ": not the same graph"));
+                                                   reference.nodes.size(), ": not the same graph"));
   }
   for (size_t i = 0; i < report.nodes.size(); ++i) {
-    const NodeIdentity& a = merged_.nodes[i].identity;
+    const NodeIdentity& a = reference.nodes[i].identity;
     const NodeIdentity& b = report.nodes[i].identity;
     if (a.kind != b.kind || a.module != b.module) {
       return absl::InvalidArgumentError(absl::StrCat(name, ": node ", i, " is ", b.label, ", not ", a.label,
                                                      ": not the same graph"));
     }
   }
-  if (TrainingSteps(report) != TrainingSteps(merged_)) {
+  return absl::OkStatus();
+}
+
+absl::Status ReportMerger::CheckSameGraph(const Report& report, const std::string& name) const {
+  if (absl::Status same = SameGraph(merged_, report, name); !same.ok()) return same;
+  if (HoldsTrainingSteps(report) != HoldsTrainingSteps(merged_)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        name, TrainingSteps(report) ? " holds training steps (--backward) and the others forward runs only"
-                                    : " holds forward runs only and the others training steps (--backward)",
+        name, HoldsTrainingSteps(report) ? " holds training steps (--backward) and the others forward runs only"
+                                         : " holds forward runs only and the others training steps (--backward)",
         ": their backward times cannot be merged"));
   }
   return absl::OkStatus();
 }
 
 absl::Status ReportMerger::Add(Report report, const std::string& name) {
+  // Reports read from files were validated by the reader; this guards what
+  // the merge itself relies on, for reports made in memory too.
+  if (absl::Status valid = ValidateReport(report); !valid.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(name, ": ", valid.message()));
+  }
   if (merged_.run_sources.empty()) {
+    // A merged report merged again: its "merged from" lines are replaced by
+    // the new merge's.
+    report.notes.erase(std::remove_if(report.notes.begin(), report.notes.end(),
+                                      [](const std::string& note) {
+                                        return absl::StartsWith(note, "merged from ") ||
+                                               absl::StartsWith(note, "merge: ");
+                                      }),
+                       report.notes.end());
     report.events.clear();
     report.dropped_events = 0;
     report.device_events.clear();

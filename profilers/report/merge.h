@@ -35,6 +35,15 @@
 
 namespace graphprof {
 
+// Whether `report` (called `name` in the message) is a report of the same
+// graph as `reference`, by the rule above (graph hashes, else model name,
+// node count and every node's kind and module): OK, or InvalidArgument
+// saying how it differs. Also what `profile_graph check` compares by.
+absl::Status SameGraph(const Report& reference, const Report& report, const std::string& name);
+
+// Whether the report holds training steps (the "backward" metric).
+bool HoldsTrainingSteps(const Report& report);
+
 class ReportMerger {
  public:
   // Adds `report` (named `name` in run_sources). Fails, leaving the merge

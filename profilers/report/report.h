@@ -355,6 +355,12 @@ struct Report {
   int64_t trainable_parameters = -1;  // those with requires_grad
   int64_t model_bytes = -1;           // the module serialized
   int64_t input_bytes = -1;           // the inputs, each storage once
+  // What was profiled, for comparisons (check refuses a baseline of other
+  // inputs or passes): the inputs' types and shapes ("f32[1,3,224,224],
+  // i64"; "" when unknown: older reports), and the passes applied before
+  // profiling ("freeze,cse"; "" for none).
+  std::string inputs;
+  std::string passes;
   // Output compared with native execution; unset when not checked.
   std::optional<Verification> verification;
   std::vector<NodeRecord> nodes;  // indexed by node id

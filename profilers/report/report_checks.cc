@@ -1,7 +1,10 @@
-// CheckStructure (report_checks.h).
+// ValidateReport (report_checks.h).
 #include "profilers/report/report_checks.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <utility>
@@ -103,38 +106,167 @@ absl::Status CheckMagnitudes(const Report& report) {
   return absl::OkStatus();
 }
 
-}  // namespace
+absl::Status Invalid(absl::string_view what) { return absl::InvalidArgumentError(what); }
 
-absl::Status CheckStructure(const Report& report) {
+// Every value of `values` is 0 or more; else a sentence naming `what`.
+absl::Status NonNegative(const std::vector<int64_t>& values, const std::function<std::string()>& what) {
+  for (size_t r = 0; r < values.size(); ++r) {
+    if (values[r] < 0) return Invalid(absl::StrCat(what(), " is negative (", values[r], " in run ", r, ")"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckNodes(const Report& report) {
   const int n = static_cast<int>(report.nodes.size());
   for (int i = 0; i < n; ++i) {
     const NodeRecord& node = report.nodes[i];
-    if (node.identity.id != i) return absl::InvalidArgumentError(absl::StrCat("report node ", i, " has id ", node.identity.id));
-    if (node.identity.parent < -1 || node.identity.parent >= i) {
-      return absl::InvalidArgumentError(absl::StrCat("report node ", i, " has parent ", node.identity.parent,
-                                                     " (parents come before their children)"));
+    const NodeIdentity& id = node.identity;
+    if (id.id != i) return Invalid(absl::StrCat("report node ", i, " has id ", id.id));
+    if (id.parent < -1 || id.parent >= i) {
+      return Invalid(absl::StrCat("report node ", i, " has parent ", id.parent, " (parents come before their children)"));
+    }
+    const int depth = id.parent < 0 ? 0 : report.nodes[id.parent].identity.depth + 1;
+    if (id.depth != depth) {
+      return Invalid(absl::StrCat("report node ", i, " has depth ", id.depth, " (its parent's depth + 1 is ", depth, ")"));
     }
     if (node.calls.size() != static_cast<size_t>(report.runs)) {
-      return absl::InvalidArgumentError(absl::StrCat("report node ", i, " has ", node.calls.size(), " call counts for ",
-                                                     report.runs, " runs"));
+      return Invalid(absl::StrCat("report node ", i, " has ", node.calls.size(), " call counts for ", report.runs, " runs"));
+    }
+    if (absl::Status s = NonNegative(node.calls, [&] { return absl::StrCat("report node ", i, "'s call count"); }); !s.ok()) {
+      return s;
     }
     for (size_t m = 0; m < report.metrics.size(); ++m) {
       const Series& s = node.metrics[m];
-      const size_t size = report.metrics[m].recorded == Metric::Recorded::kInclusive ? s.total.size() : s.self.size();
-      if (size != 0 && size != static_cast<size_t>(report.runs)) {
-        return absl::InvalidArgumentError(absl::StrCat("report node ", i, " has ", size, " values of '",
-                                                       report.metrics[m].name, "' for ", report.runs, " runs"));
+      const std::vector<int64_t>& recorded =
+          report.metrics[m].recorded == Metric::Recorded::kInclusive ? s.total : s.self;
+      // The time of every node is measured in every run; other metrics may
+      // be absent on a node (no device work, no autograd function).
+      if ((m == 0 || !recorded.empty()) && recorded.size() != static_cast<size_t>(report.runs)) {
+        return Invalid(absl::StrCat("report node ", i, " has ", recorded.size(), " values of '", report.metrics[m].name,
+                                    "' for ", report.runs, " runs"));
+      }
+      if (absl::Status st = NonNegative(recorded, [&] {
+            return absl::StrCat("report node ", i, "'s '", report.metrics[m].name, "'");
+          });
+          !st.ok()) {
+        return st;
+      }
+    }
+    for (size_t q = 0; q < node.quantities.size() && q < report.quantities.size(); ++q) {
+      if (!(std::isfinite(node.quantities[q]) && node.quantities[q] >= 0)) {
+        return Invalid(absl::StrCat("report node ", i, "'s '", report.quantities[q].name, "' is ", node.quantities[q],
+                                    " (a count: finite, 0 or more)"));
+      }
+    }
+    for (const auto& [name, ns] : node.top_kernels) {
+      if (ns < 0) return Invalid(absl::StrCat("report node ", i, "'s kernel time is negative"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckMetrics(const Report& report) {
+  const size_t runs = static_cast<size_t>(report.runs);
+  for (const Metric& m : report.metrics) {
+    if (m.name.empty()) return Invalid("report has a metric without a name");
+    for (const auto& [values, what] : {std::pair{&m.run_total, "run totals"}, {&m.unattributed, "unattributed values"}}) {
+      if (!values->empty() && values->size() != runs) {
+        return Invalid(absl::StrCat("report metric '", m.name, "' has ", values->size(), " ", what, " for ", runs, " runs"));
+      }
+      if (absl::Status s = NonNegative(*values, [&] { return absl::StrCat("report metric '", m.name, "''s ", what); });
+          !s.ok()) {
+        return s;
       }
     }
   }
-  if (report.run_ns().size() != static_cast<size_t>(report.runs)) {
-    return absl::InvalidArgumentError(absl::StrCat("report has ", report.run_ns().size(), " run times for ",
-                                                   report.runs, " runs"));
+  if (report.run_ns().size() != runs) {
+    return Invalid(absl::StrCat("report has ", report.run_ns().size(), " run times for ", runs, " runs"));
   }
-  if (report.memory.has_value() && report.memory->peak_node >= n) {
-    return absl::InvalidArgumentError(absl::StrCat("report memory peak node ", report.memory->peak_node, " does not exist"));
+  if (std::all_of(report.run_ns().begin(), report.run_ns().end(), [](int64_t v) { return v == 0; })) {
+    return Invalid("report's run times are all 0: nothing was measured");
   }
-  return CheckMagnitudes(report);
+  // The top-level nodes run inside the run, one after another: together
+  // they cannot take longer than it. Compensation takes at least as much off
+  // the run as off its nodes; kCoverageSlack allows for clocks that are read
+  // apart (a merged report's runs are each one process's).
+  const Metric& time = report.metrics[0];
+  for (size_t r = 0; r < runs; ++r) {
+    int64_t top = 0;
+    for (const NodeRecord& node : report.nodes) {
+      if (node.identity.parent < 0) top += node.time().total[r];
+    }
+    const double limit = static_cast<double>(time.run_total[r]) * (1 + kCoverageSlack) + kCoverageSlackNs;
+    if (static_cast<double>(top) > limit) {
+      return Invalid(absl::StrCat("report's top-level nodes take ", top, " ns in run ", r, ", more than the run's ",
+                                  time.run_total[r], " ns"));
+    }
+  }
+  if (!report.run_start_ns.empty() && report.run_start_ns.size() != runs) {
+    return Invalid(absl::StrCat("report has ", report.run_start_ns.size(), " run starts for ", runs, " runs"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckScalars(const Report& report) {
+  for (const auto& [value, what] : {std::pair{report.timer_overhead_ns, "timer_overhead_ns"},
+                                    {report.timer_inner_ns, "timer_inner_ns"},
+                                    {report.timer_block_ns, "timer_block_ns"}}) {
+    if (!(std::isfinite(value) && value >= 0)) return Invalid(absl::StrCat("report's ", what, " is ", value));
+  }
+  if (report.warmup < 0) return Invalid("report has a negative warm-up count");
+  for (const ModuleBytes& g : report.gradient_bytes) {
+    if (g.bytes < 0) return Invalid("report's gradient bytes are negative");
+  }
+  if (report.ceilings.has_value()) {
+    const Ceilings& c = *report.ceilings;
+    for (const auto& [value, what] : {std::pair{c.peak_gflops, "peak_gflops"}, {c.peak_gbps, "peak_gbps"},
+                                      {c.blas_gflops, "blas_gflops"}, {c.conv_gflops, "conv_gflops"}}) {
+      if (value != -1 && !PlausibleCeiling(value)) {
+        return Invalid(absl::StrCat("report's ", what, " is ", value, " (a ceiling is ", kMinCeiling, " to ", kMaxCeiling,
+                                    ", or -1: unknown)"));
+      }
+    }
+  }
+  const int n = static_cast<int>(report.nodes.size());
+  if (report.memory.has_value()) {
+    const MemorySummary& m = *report.memory;
+    if (m.peak_node < -1 || m.peak_node >= n || m.backward_peak_node < -1 || m.backward_peak_node >= n) {
+      return Invalid("report's memory peak names a node that does not exist");
+    }
+    for (const MemoryPoint& p : m.timeline) {
+      if (p.node < 0 || p.node >= n) return Invalid(absl::StrCat("report's memory timeline names node ", p.node));
+    }
+  }
+  // Merged reports: each source's runs, in order, none twice.
+  int next = 0;
+  for (const RunSource& s : report.run_sources) {
+    if (s.runs < 0 || s.first_run < next || s.first_run > report.runs - s.runs) {
+      return Invalid(absl::StrCat("report run source '", s.name, "' is out of range or overlaps another"));
+    }
+    next = s.first_run + s.runs;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool PlausibleCeiling(double value) { return std::isfinite(value) && value >= kMinCeiling && value <= kMaxCeiling; }
+
+absl::Status ValidateReport(const Report& report) {
+  if (report.runs < 1) {
+    return Invalid(absl::StrCat("report has ", report.runs, " timed runs: nothing was measured (a report needs 1 or more)"));
+  }
+  if (report.nodes.empty()) return Invalid("report has no nodes");
+  if (report.metrics.empty() || report.metrics[0].name != "time") return Invalid("report metrics must start with 'time'");
+  for (const NodeRecord& node : report.nodes) {
+    if (node.metrics.size() != report.metrics.size()) return Invalid("report node has a series per metric missing");
+  }
+  // In this order: each check relies on the ones before it (lengths, then
+  // magnitudes that cannot overflow a sum, then sums).
+  if (absl::Status s = CheckNodes(report); !s.ok()) return s;
+  if (absl::Status s = CheckMagnitudes(report); !s.ok()) return s;
+  if (absl::Status s = CheckMetrics(report); !s.ok()) return s;
+  return CheckScalars(report);
 }
 
 }  // namespace graphprof

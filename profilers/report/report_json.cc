@@ -316,6 +316,14 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
   WriteOptionalCount(w, "trainable_parameters", report.trainable_parameters);
   WriteOptionalCount(w, "model_bytes", report.model_bytes);
   WriteOptionalCount(w, "input_bytes", report.input_bytes);
+  if (!report.inputs.empty()) {
+    w.Key("inputs");
+    w.String(report.inputs);
+  }
+  if (!report.passes.empty()) {
+    w.Key("passes");
+    w.String(report.passes);
+  }
   WriteOptionalCount(w, "peak_bytes", report.memory.has_value() ? report.memory->peak_bytes : -1);
   w.Key("memory");
   if (report.memory.has_value()) {

@@ -23,6 +23,8 @@
 //   loss               what backward differentiated ("" without --backward)
 //   gradient_bytes     [[module, bytes of its parameters' gradients], ...]
 //   parameters, trainable_parameters, model_bytes, input_bytes   (null: unknown)
+//   inputs             the inputs' types and shapes ("f32[1,3,224,224]"; absent: unknown)
+//   passes             the passes applied before profiling (absent: none)
 //   peak_bytes         peak live bytes of the inspection run, or null       <- derived
 //   memory             {peak_bytes, peak_node, allocated_bytes, freed_bytes,
 //                       allocations, timeline: [[node, live_bytes], ...],

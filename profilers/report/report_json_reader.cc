@@ -189,6 +189,15 @@ absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place)
   }
   const Json j(root, "");
   try {
+    json_internal::RefuseDuplicateKeys(root);
+    if (j.is_object() && !j.contains("schema_version") && j.contains("a") && j.contains("b") && j.contains("diff")) {
+      return absl::InvalidArgumentError(
+          "an --ab output (two reports, 'a' and 'b', and their diff), not one report: profile one side, or take "
+          "one out (jq .b)");
+    }
+    if (j.is_object() && !j.contains("schema_version") && j.contains("offenders") && j.contains("diff")) {
+      return absl::InvalidArgumentError("a `profile_graph check` output, not a report");
+    }
     if (!j.is_object() || !j.contains("schema_version")) {
       return absl::InvalidArgumentError("not a graphprof report (no schema_version)");
     }
@@ -242,6 +251,8 @@ absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place)
     report.trainable_parameters = OptionalCount(j, "trainable_parameters");
     report.model_bytes = OptionalCount(j, "model_bytes");
     report.input_bytes = OptionalCount(j, "input_bytes");
+    report.inputs = j.value("inputs", "");
+    report.passes = j.value("passes", "");
     if (j.contains("quantities")) {
       for (const Json& q : j.at("quantities")) {
         Quantity quantity;
@@ -344,7 +355,7 @@ absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place)
         report.run_sources.push_back(rs);
       }
     }
-    if (absl::Status valid = CheckStructure(report); !valid.ok()) return valid;
+    if (absl::Status valid = ValidateReport(report); !valid.ok()) return valid;
     report.Finalize();
     return report;
   } catch (const std::exception& e) {

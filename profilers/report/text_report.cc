@@ -171,10 +171,14 @@ std::string RenderSummary(const Report& report) {
   }
   if (report.ceilings.has_value()) {
     const Ceilings& c = *report.ceilings;
-    absl::StrAppendFormat(&out,
-                          "  roofline      peak %.1f GFLOP/s (FMA), %.1f GB/s (triad); GEMM %.1f, conv %.1f GFLOP/s "
-                          "through LibTorch; %d threads, %s",
-                          c.peak_gflops, c.peak_gbps, c.blas_gflops, c.conv_gflops, c.threads, c.source);
+    absl::StrAppendFormat(&out, "  roofline      peak %.1f GFLOP/s (FMA), %.1f GB/s (triad); ", c.peak_gflops,
+                          c.peak_gbps);
+    // Given ceilings (--peaks) have no GEMM or conv rate: unknown is not -1.
+    if (c.blas_gflops > 0 || c.conv_gflops > 0) {
+      auto rate = [](double v) { return v > 0 ? absl::StrFormat("%.1f", v) : std::string("unknown"); };
+      absl::StrAppend(&out, "GEMM ", rate(c.blas_gflops), ", conv ", rate(c.conv_gflops), " GFLOP/s through LibTorch; ");
+    }
+    absl::StrAppendFormat(&out, "%d threads, %s", c.threads, c.source);
     if (!c.bandwidth.empty()) {
       std::vector<std::string> levels;
       for (const BandwidthLevel& level : c.bandwidth) {

@@ -21,6 +21,19 @@
 #include "profilers/work/peaks.h"
 
 namespace graphprof {
+namespace {
+
+// "f32[1,3,224,224], i64": the inputs' types and shapes.
+std::string DescribeInputs(const std::vector<c10::IValue>& inputs) {
+  std::string out;
+  for (const c10::IValue& input : inputs) {
+    if (!out.empty()) out += ", ";
+    AppendIValueDescription(&out, input);
+  }
+  return out;
+}
+
+}  // namespace
 
 void DescribeModel(Report& report, const std::string& name, const torch::jit::Module* module,
                    const std::vector<c10::IValue>& inputs, const Machine& machine,
@@ -40,6 +53,7 @@ void DescribeModel(Report& report, const std::string& name, const torch::jit::Mo
     }
   }
   report.input_bytes = DataSize(inputs);
+  report.inputs = DescribeInputs(inputs);
 }
 
 absl::StatusOr<Report> RunProfileSession(SessionModel model, const std::vector<c10::IValue>& inputs,
@@ -57,6 +71,7 @@ absl::StatusOr<Report> RunProfileSession(SessionModel model, const std::vector<c
 
   const torch::jit::Module* module = model.module.has_value() ? &*model.module : nullptr;
   DescribeModel(*report, model.name, module, inputs, machine, options.ceilings);
+  report->passes = applied;
   if (!applied.empty()) report->notes.push_back(absl::StrCat("passes applied: ", applied));
   if (!options.verify) return report;
 

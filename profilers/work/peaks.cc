@@ -3,9 +3,12 @@
 #include <ATen/ATen.h>
 #include <dlfcn.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -15,6 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "profilers/report/report_checks.h"
 #include "profilers/work/vector_isa.h"
 
 namespace graphprof {
@@ -254,6 +258,30 @@ bool MatchBlasThreads(int threads) {
   return false;
 }
 
+namespace {
+
+// The cache file replaced whole: written to a temporary file beside it and
+// renamed over it, so a reader never sees half of it, and a symlink at
+// `path` is replaced, never written through.
+bool ReplaceCacheFile(const std::string& path, const std::string& text) {
+  std::string tmp = absl::StrCat(path, ".tmp.XXXXXX");
+  const int fd = mkstemp(tmp.data());
+  if (fd < 0) return false;
+  bool ok = true;
+  for (size_t done = 0; ok && done < text.size();) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    ok = n > 0;
+    if (ok) done += static_cast<size_t>(n);
+  }
+  ok = close(fd) == 0 && ok;
+  if (ok) ok = std::rename(tmp.c_str(), path.c_str()) == 0;
+  if (!ok) unlink(tmp.c_str());
+  return ok;
+}
+
+}  // namespace
+
 std::optional<Ceilings> CachedCeilings(const Machine& machine, const PeakOptions& options) {
   const std::string path = CeilingsCachePath(machine, options);
   if (path.empty()) return std::nullopt;
@@ -262,10 +290,15 @@ std::optional<Ceilings> CachedCeilings(const Machine& machine, const PeakOptions
   std::string date;
   size_t levels = 0;
   if (!(in >> c.peak_gflops >> c.peak_gbps >> c.blas_gflops >> c.conv_gflops >> date >> levels)) return std::nullopt;
-  if (!(c.peak_gflops > 0 && c.peak_gbps > 0) || levels > 64) return std::nullopt;
+  // A cache that is not one graphprof could have written is not used (the
+  // ceilings are measured again and the cache replaced).
+  if (!PlausibleCeiling(c.peak_gflops) || !PlausibleCeiling(c.peak_gbps) || levels > 64) return std::nullopt;
+  for (double rate : {c.blas_gflops, c.conv_gflops}) {
+    if (rate != -1 && !PlausibleCeiling(rate)) return std::nullopt;
+  }
   for (size_t i = 0; i < levels; ++i) {
     BandwidthLevel level;
-    if (!(in >> level.bytes >> level.gbps) || level.bytes <= 0 || !(level.gbps > 0)) return std::nullopt;
+    if (!(in >> level.bytes >> level.gbps) || level.bytes <= 0 || !PlausibleCeiling(level.gbps)) return std::nullopt;
     if (!c.bandwidth.empty() && level.bytes <= c.bandwidth.back().bytes) return std::nullopt;
     c.bandwidth.push_back(level);
   }
@@ -296,12 +329,11 @@ Ceilings MeasureCeilings(const Machine& machine, const PeakOptions& options) {
     char date[32];
     const std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
-    std::ofstream out(path);
-    out << absl::StrFormat("%.6g %.6g %.6g %.6g %s %d", c.peak_gflops, c.peak_gbps, c.blas_gflops, c.conv_gflops, date,
-                           c.bandwidth.size());
-    for (const BandwidthLevel& level : c.bandwidth) out << absl::StrFormat(" %d %.6g", level.bytes, level.gbps);
-    out << "\n";
-    if (!out) c.source = "measured (the cache could not be written)";
+    std::string text = absl::StrFormat("%.6g %.6g %.6g %.6g %s %d", c.peak_gflops, c.peak_gbps, c.blas_gflops,
+                                       c.conv_gflops, date, c.bandwidth.size());
+    for (const BandwidthLevel& level : c.bandwidth) absl::StrAppendFormat(&text, " %d %.6g", level.bytes, level.gbps);
+    text += "\n";
+    if (!ReplaceCacheFile(path, text)) c.source = "measured (the cache could not be written)";
   }
   return c;
 }

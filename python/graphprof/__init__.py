@@ -311,32 +311,52 @@ def diff(a, b, diff_all=False, min_effect=0.02, alpha=0.05):
 
 
 class CheckResult:
-    """What check() found: `passed`, the `offenders` (dicts: what, name,
-    base_us, current_us, change, change_low, change_high, q, verdict, ...)
-    and the `diff`."""
+    """What check() found: `status` ("passed", "failed" or "inconclusive"),
+    `passed`, the `offenders` (dicts: what, name, base_us, current_us,
+    change, change_low, change_high, q, verdict, ...), how many rows fail_on
+    selected and how many of them could be tested (`rows_selected`,
+    `rows_tested`), the differences allowed on purpose (`accepted`) and the
+    `diff`. "inconclusive": no selected row could be tested, so the gate
+    cannot tell (profile_graph check exits 5); it is not a pass."""
 
-    def __init__(self, diff, offenders, fail_on):
+    def __init__(self, status, diff, offenders, fail_on, rows_selected, rows_tested, accepted):
+        self.status = status
         self.diff = diff
         self.offenders = offenders
         self.fail_on = fail_on
+        self.rows_selected = rows_selected
+        self.rows_tested = rows_tested
+        self.accepted = accepted
 
     @property
     def passed(self):
-        return not self.offenders
+        return self.status == "passed"
+
+    @property
+    def inconclusive(self):
+        return self.status == "inconclusive"
 
     def __bool__(self):
         return self.passed
 
     def __repr__(self):
-        return "<graphprof.CheckResult %s: %d slower row(s), fail_on=%s>" % (
-            "passed" if self.passed else "FAILED", len(self.offenders), ",".join(self.fail_on))
+        return "<graphprof.CheckResult %s: %d slower row(s), %d of %d selected rows tested, fail_on=%s>" % (
+            self.status.upper(), len(self.offenders), self.rows_tested, self.rows_selected, ",".join(self.fail_on))
 
 
-def check(base, current, fail_on="total", min_effect=0.02, alpha=0.05):
+def check(base, current, fail_on="total", min_effect=0.02, alpha=0.05, allow_graph_change=False,
+          allow_input_change=False):
     """The regression gate (profile_graph check): diffs `current` against
     `base` and returns a CheckResult whose offenders are the rows selected by
     `fail_on` ("total", "module", "node", comma-separated or a list) whose
-    verdict is slower."""
+    verdict is slower. Reports that cannot be compared raise
+    FailedPreconditionError, as profile_graph check exits 1: training steps
+    against forward runs, another graph or other passes (unless
+    allow_graph_change), other inputs (unless allow_input_change), too few
+    runs on a side for the test to reach `alpha`."""
+    for r in (base, current):
+        if not isinstance(r, Report):
+            raise TypeError("check() compares graphprof.Report objects, got %s" % type(r).__name__)
     if isinstance(fail_on, str):
         wanted = [w for w in fail_on.split(",") if w]
     else:
@@ -351,8 +371,11 @@ def check(base, current, fail_on="total", min_effect=0.02, alpha=0.05):
             raise ValueError("fail_on: unknown %r (use total, module, node)" % (w,))
     if not wanted:
         raise ValueError("fail_on: name at least one of total, module, node")
-    d = diff(base, current, min_effect=min_effect, alpha=alpha)
-    return CheckResult(d, d._d.offenders(wanted), wanted)
+    status, offenders, selected, tested, accepted, d = _graphprof.gate(
+        base._r, current._r, wanted, _bool_arg("allow_graph_change", allow_graph_change),
+        _bool_arg("allow_input_change", allow_input_change), _fraction("min_effect", min_effect, low_open=False),
+        _fraction("alpha", alpha, low_open=True))
+    return CheckResult(status, Diff(d, current=current), offenders, wanted, selected, tested, list(accepted))
 
 
 def flops(module, *inputs, trace=False, method="forward"):

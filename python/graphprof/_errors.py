@@ -2,7 +2,9 @@
 
 Every failure of the C++ engine arrives as a GraphprofError whose message is
 the one line profile_graph prints after "profile_graph: ", and whose `code`
-is the absl status code name ("INVALID_ARGUMENT", ...).
+is the absl status code name ("INVALID_ARGUMENT", ...): each class's own
+code when the error is raised in Python, the engine's status when it
+comes from C++.
 """
 
 
@@ -15,17 +17,25 @@ class GraphprofError(RuntimeError):
 class InvalidArgumentError(GraphprofError, ValueError):
     """Bad inputs or options, or a node of the model failed on these inputs."""
 
+    code = "INVALID_ARGUMENT"
+
 
 class FailedPreconditionError(GraphprofError):
     """The module is not in a state the operation needs (e.g. freeze needs eval mode)."""
+
+    code = "FAILED_PRECONDITION"
 
 
 class UnsupportedGraphError(GraphprofError):
     """The graph holds a node kind graphprof cannot run (found when it is planned)."""
 
+    code = "UNIMPLEMENTED"
+
 
 class FileError(GraphprofError, OSError):
     """A file could not be written or read whole (permission, full disk, short read)."""
+
+    code = "DATA_LOSS"  # the engine sets PERMISSION_DENIED where that is what happened
 
 
 class VerificationError(GraphprofError):

@@ -140,7 +140,6 @@ class AbDiffMergeTest(unittest.TestCase):
         # Every run three times the slowest: the total is slower and fails the
         # gate (complete separation whatever the machine's noise: under ASan on
         # a loaded machine, 3x each run was not always beyond the slowest).
-        import json
         j = json.loads(result.before.to_json())
         slowest = max(j["run_ns"])
         j["run_ns"] = [3 * slowest for _ in j["run_ns"]]
@@ -151,6 +150,43 @@ class AbDiffMergeTest(unittest.TestCase):
         self.assertEqual([o["what"] for o in gate.offenders], ["total"])
         self.assertGreater(gate.offenders[0]["change"], 1.5)
         self.assertTrue(graphprof.check(slow, result.before).passed, "faster is no regression")
+        self.assertEqual(gate.status, "failed")
+
+    def test_the_gate_never_lies(self):
+        # Issue 38: what the reader refuses, what check refuses, and what it
+        # cannot tell, as profile_graph check does (exit 1 / 5).
+        a = graphprof.profile(self.module, self.x, runs=6, warmup=1)
+        j = json.loads(a.to_json())
+        r0 = dict(j, runs=0, run_ns=[], run_start_ns=[], report_id="r0",
+                  metrics=[dict(j["metrics"][0], run_total=[])],
+                  nodes=[dict(n, calls=[], total_ns=[]) for n in j["nodes"]])
+        with self.assertRaises(graphprof.InvalidArgumentError) as e:
+            graphprof.Report.from_json(json.dumps(r0))
+        self.assertIn("report has 0 timed runs", str(e.exception))
+        self.assertEqual(e.exception.code, "INVALID_ARGUMENT")
+        # Another model: refused unless allowed, and then said.
+        other = graphprof.profile(torch.nn.Linear(3, 3), torch.randn(1, 3), runs=6, warmup=1)
+        with self.assertRaises(graphprof.FailedPreconditionError) as e:
+            graphprof.check(a, other)
+        self.assertIn("another graph", str(e.exception))
+        self.assertEqual(e.exception.code, "FAILED_PRECONDITION")
+        allowed = graphprof.check(a, other, allow_graph_change=True, allow_input_change=True)
+        self.assertTrue(any("another graph" in line for line in allowed.accepted), allowed.accepted)
+        # One run: nothing can be tested; an error saying how many are needed.
+        one = graphprof.profile(self.module, self.x, runs=1, warmup=1)
+        with self.assertRaises(graphprof.FailedPreconditionError) as e:
+            graphprof.check(one, a)
+        self.assertRegex(str(e.exception), r"too few timed runs .* profile with [0-9]+ or more runs on each side")
+        # Rows below the timer's floor on both sides: inconclusive, not passed.
+        untimeable = graphprof.Report.from_json(json.dumps(dict(j, timer_overhead_ns=1e8)))
+        gate = graphprof.check(untimeable, untimeable, fail_on="total,module,node")
+        self.assertEqual(gate.status, "inconclusive")
+        self.assertFalse(gate.passed)
+        self.assertTrue(gate.inconclusive)
+        self.assertEqual(gate.rows_tested, 0)
+        # Errors raised in Python carry their class's code.
+        self.assertEqual(graphprof.InvalidArgumentError("x").code, "INVALID_ARGUMENT")
+        self.assertEqual(graphprof.UnsupportedGraphError("x").code, "UNIMPLEMENTED")
 
 
 # What differs between two profiles of one model by nature: the timings and

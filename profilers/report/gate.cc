@@ -1,0 +1,115 @@
+#include "profilers/report/gate.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "profilers/report/merge.h"
+
+namespace graphprof {
+namespace {
+
+absl::Status Comparable(const Report& base, const Report& current, const GateOptions& options,
+                        std::vector<std::string>* accepted) {
+  if (HoldsTrainingSteps(base) != HoldsTrainingSteps(current)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        HoldsTrainingSteps(base) ? "the baseline holds training steps (--backward), the current report forward runs only"
+                                 : "the baseline holds forward runs only, the current report training steps (--backward)",
+        ": their times measure different things; profile both the same way"));
+  }
+  if (absl::Status same = SameGraph(base, current, "the current report"); !same.ok()) {
+    if (!options.allow_graph_change) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(same.message(), "; if the model changed on purpose, allow a graph change (--allow_graph_change: "
+                                       "nodes are then paired as --compare pairs them)"));
+    }
+    accepted->push_back(absl::StrCat("another graph (--allow_graph_change): ", same.message()));
+  }
+  if (base.passes != current.passes) {
+    const std::string what = absl::StrCat("the baseline was profiled after passes '", base.passes,
+                                          "', the current report after '", current.passes, "'");
+    if (!options.allow_graph_change) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(what, "; if that is the change to judge, allow a graph change (--allow_graph_change)"));
+    }
+    accepted->push_back(absl::StrCat("other passes (--allow_graph_change): ", what));
+  }
+  if (!base.inputs.empty() && !current.inputs.empty() && base.inputs != current.inputs) {
+    const std::string what =
+        absl::StrCat("the baseline ran on inputs ", base.inputs, ", the current report on ", current.inputs);
+    if (!options.allow_input_change) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(what, "; if that is intended, allow an input change (--allow_input_change)"));
+    }
+    accepted->push_back(absl::StrCat("other inputs (--allow_input_change): ", what));
+  }
+  return absl::OkStatus();
+}
+
+bool Wants(const GateOptions& options, const char* what) {
+  return std::find(options.fail_on.begin(), options.fail_on.end(), what) != options.fail_on.end();
+}
+
+}  // namespace
+
+const char* GateOutcomeName(GateOutcome outcome) {
+  switch (outcome) {
+    case GateOutcome::kPassed: return "passed";
+    case GateOutcome::kFailed: return "failed";
+    case GateOutcome::kInconclusive: return "inconclusive";
+  }
+  return "?";
+}
+
+int MinimumRunsPerSide(const VerdictOptions& options) {
+  for (int n = 1; n <= 1000; ++n) {
+    std::vector<double> base, current;
+    for (int i = 0; i < n; ++i) {
+      base.push_back(1e6 + 1e3 * i);
+      current.push_back(1e6 + 1e3 * i + 500);
+    }
+    if (CompareRow(RowSample{base, {}, true}, RowSample{current, {}, true}, NoiseModel::kRuns, 0, options).tested) {
+      return n;
+    }
+  }
+  return -1;
+}
+
+absl::StatusOr<GateResult> RunGate(const Report& base, const Report& current, const GateOptions& options) {
+  for (const std::string& what : options.fail_on) {
+    if (what != "total" && what != "module" && what != "node") {
+      return absl::InvalidArgumentError(absl::StrCat("fail_on: unknown '", what, "' (use total, module, node)"));
+    }
+  }
+  if (options.fail_on.empty()) return absl::InvalidArgumentError("fail_on: name at least one of total, module, node");
+  GateResult gate;
+  if (absl::Status comparable = Comparable(base, current, options, &gate.accepted); !comparable.ok()) {
+    return comparable;
+  }
+  gate.diff = DiffReports(base, current, options.diff);
+  const ReportDiff& diff = gate.diff;
+  if (!diff.total.tested && diff.total.reason == "too few runs") {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "too few timed runs to test anything at alpha ", options.diff.verdict.alpha, ": the baseline has ", base.runs,
+        ", the current report ", current.runs, "; profile with ", MinimumRunsPerSide(options.diff.verdict),
+        " or more runs on each side"));
+  }
+  auto consider = [&](const char* what, const std::string& name, double base_ns, double current_ns,
+                      const RowComparison& stats) {
+    ++gate.selected;
+    if (stats.tested) ++gate.tested;
+    if (stats.verdict == Verdict::kSlower) gate.offenders.push_back(GateRow{what, name, base_ns, current_ns, stats});
+  };
+  if (Wants(options, "total")) consider("total", "run time", diff.base_total_ns, diff.current_total_ns, diff.total);
+  if (Wants(options, "module")) {
+    for (const GroupDelta& g : diff.modules) consider("module", g.name, g.base_ns, g.current_ns, g.stats);
+  }
+  if (Wants(options, "node")) {
+    for (const NodeDelta& d : diff.nodes) consider("node", d.name, d.base_ns, d.current_ns, d.stats);
+  }
+  gate.outcome = !gate.offenders.empty() ? GateOutcome::kFailed
+                 : gate.tested == 0      ? GateOutcome::kInconclusive
+                                         : GateOutcome::kPassed;
+  return gate;
+}
+
+}  // namespace graphprof
