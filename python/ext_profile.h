@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "common/status_util.h"
 #include "ir/ivalue_util.h"
 #include "ir/passes.h"
