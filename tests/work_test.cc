@@ -122,6 +122,32 @@ TEST(WorkTest, RecurrentAndAttention) {
                    2 * b * 3 * l * e * e + 2 * b * l * e * e + 4 * b * l * l * e + 5 * b * h * l * l);
 }
 
+// Scaled dot-product attention (PyTorch 2.x's nn.MultiheadAttention and
+// F.scaled_dot_product_attention), q [2,4,16,8], k [2,4,32,8], v [2,4,32,6]:
+// the two products are what torch.utils.flop_counter counts (114688, from
+// torch 2.6 in the Debian 13 root: FlopCounterMode around
+// F.scaled_dot_product_attention(q, k, v) with and without attn_mask),
+// plus the softmax, 5 per score (8 x 16 x 32 scores), and 1 per score for a
+// mask or is_causal.
+TEST(WorkTest, ScaledDotProductAttention) {
+  const double products = 114688, scores = 2 * 4 * 16 * 32;
+  const ArgInfo q = T({2, 4, 16, 8}), k = T({2, 4, 32, 8}), v = T({2, 4, 32, 6}), out = T({2, 4, 16, 6});
+  EXPECT_DOUBLE_EQ(Flops("aten::scaled_dot_product_attention", {q, k, v, None(), ArgInfo{}, Bool(false)}, {out}),
+                   products + 5 * scores);
+  EXPECT_DOUBLE_EQ(Flops("aten::scaled_dot_product_attention", {q, k, v, T({16, 32}), ArgInfo{}, Bool(false)}, {out}),
+                   products + 6 * scores);
+  EXPECT_DOUBLE_EQ(Flops("aten::scaled_dot_product_attention", {q, k, v, None(), ArgInfo{}, Bool(true)}, {out}),
+                   products + 6 * scores);
+  // The CPU kernel it dispatches to (in exported programs): is_causal 5th, the mask 6th.
+  EXPECT_DOUBLE_EQ(Flops("aten::_scaled_dot_product_flash_attention_for_cpu",
+                         {q, k, v, ArgInfo{}, Bool(false), None()}, {out, T({2, 4, 16})}),
+                   products + 5 * scores);
+  EXPECT_DOUBLE_EQ(Flops("aten::_scaled_dot_product_flash_attention_for_cpu",
+                         {q, k, v, ArgInfo{}, Bool(true), None()}, {out, T({2, 4, 16})}),
+                   products + 6 * scores);
+  EXPECT_FALSE(CountWork("aten::scaled_dot_product_attention", {q, None(), v}, {out}).counted);
+}
+
 TEST(WorkTest, BytesAndWhatIsNotCounted) {
   int s1, s2;
   // In place: the output is its input's storage, counted once.

@@ -130,7 +130,53 @@ double AttentionFlops(const ArgInfo& query, const ArgInfo& key, double heads) {
   return projections + scores;
 }
 
+// Where the mask (a tensor) and is_causal sit in each scaled dot-product
+// attention's schema; -1: the op has none.
+struct SdpaArgs {
+  const char* name;
+  int mask;
+  int causal;
+};
+constexpr SdpaArgs kSdpa[] = {
+    {"scaled_dot_product_attention", 3, 5},                  // (q, k, v, attn_mask, dropout_p, is_causal)
+    {"_scaled_dot_product_attention_math", 3, 5},            // (q, k, v, attn_mask, dropout_p, is_causal, ...)
+    {"_scaled_dot_product_flash_attention_for_cpu", 5, 4},   // (q, k, v, dropout_p, is_causal, *, attn_mask)
+    {"_scaled_dot_product_flash_attention", -1, 4},          // (q, k, v, dropout_p, is_causal, ...)
+    {"_scaled_dot_product_efficient_attention", 3, 6},       // (q, k, v, attn_bias, compute_lse, dropout_p, is_causal)
+    {"_scaled_dot_product_cudnn_attention", 3, 6},           // (q, k, v, attn_bias, compute_lse, dropout_p, is_causal)
+};
+
+const SdpaArgs* FindSdpa(const std::string& name) {
+  for (const SdpaArgs& s : kSdpa) {
+    if (name == s.name) return &s;
+  }
+  return nullptr;
+}
+
+// softmax(Q K^T * scale + mask) V over queries [..., L, E], keys [..., S, E]
+// and values [..., S, Ev]: every leading dimension of Q (batch, heads; with
+// grouped keys too, each query head does its own products) times 2 L S E
+// for the scores, 2 L S Ev for the weighted sum, 5 L S for the softmax (as
+// softmax is counted everywhere), and L S more with a mask or is_causal.
+bool ScaledDotProductAttention(const SdpaArgs& op, const std::vector<ArgInfo>& in, double* flops) {
+  if (!IsTensor(in, 0) || !IsTensor(in, 1) || !IsTensor(in, 2)) return false;
+  const std::vector<int64_t>& q = in[0].sizes;
+  const std::vector<int64_t>& k = in[1].sizes;
+  const std::vector<int64_t>& v = in[2].sizes;
+  if (q.size() < 2 || k.size() < 2 || v.size() < 2) return false;
+  const double l = static_cast<double>(q[q.size() - 2]);
+  const double e = static_cast<double>(q.back());
+  const double s = static_cast<double>(k[k.size() - 2]);
+  const double ev = static_cast<double>(v.back());
+  const double n = l * e > 0 ? Numel(in, 0) / (l * e) : 0;
+  const bool masked = (op.mask >= 0 && IsTensor(in, static_cast<size_t>(op.mask))) ||
+                      (op.causal >= 0 && Flag(in, static_cast<size_t>(op.causal)));
+  *flops = n * l * s * (2 * e + 2 * ev + 5 + (masked ? 1 : 0));
+  return true;
+}
+
 bool Attention(const std::string& name, const std::vector<ArgInfo>& in, double* flops) {
+  if (const SdpaArgs* sdpa = FindSdpa(name)) return ScaledDotProductAttention(*sdpa, in, flops);
   if (name == "_native_multi_head_attention") {
     if (!IsTensor(in, 0) || !IsTensor(in, 1)) return false;
     // (query, key, value, embed_dim, num_head, ...)
@@ -333,7 +379,8 @@ Work CountWork(const std::string& kind, const std::vector<ArgInfo>& inputs, cons
     work.counted = MatrixProduct(name, inputs, outputs, &flops);
   } else if (name == "einsum") {
     work.counted = Einsum(inputs, &flops);
-  } else if (name == "_native_multi_head_attention" || name == "_transformer_encoder_layer_fwd") {
+  } else if (name == "_native_multi_head_attention" || name == "_transformer_encoder_layer_fwd" ||
+             FindSdpa(name) != nullptr) {
     work.counted = Attention(name, inputs, &flops);
   } else if (name.find("norm") != std::string::npos && !Reduction(name)) {
     work.counted = Norm(name, inputs, &flops);
