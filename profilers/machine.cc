@@ -1,5 +1,6 @@
 #include "profilers/machine.h"
 
+#include <ATen/Config.h>
 #include <ATen/Parallel.h>
 #include <dlfcn.h>
 #include <sys/utsname.h>
@@ -82,6 +83,15 @@ Machine DescribeMachine() {
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
   m.cores = cores > 0 ? static_cast<int>(cores) : -1;
   m.threads = at::get_num_threads();
+  // The backend that runs those threads (ATen/Config.h): Debian's 1.13 and
+  // 2.6 both use OpenMP; LibTorch built with ATEN_THREADING=NATIVE does not.
+#if AT_PARALLEL_OPENMP
+  m.parallel = "OpenMP";
+#elif AT_PARALLEL_NATIVE
+  m.parallel = "native";
+#else
+  m.parallel = "other";
+#endif
   m.interop_threads = at::get_num_interop_threads();
   m.blas = LibraryOf("sgemm_");
   m.blas_threads = BlasThreads();

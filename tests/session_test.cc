@@ -2,6 +2,7 @@
 // and graphprof.profile() share, each checked on a small module. That the
 // two front ends make the same report of one model is
 // python/tests/graphprof_compare_test.py's SessionTest.
+#include <ATen/Parallel.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -69,6 +70,16 @@ TEST(SessionTest, ProfilesDescribesAndVerifies) {
   EXPECT_GT(report->model_bytes, 0);
   ASSERT_TRUE(report->machine.has_value());
   EXPECT_GE(report->machine->cores, 1);
+  // The threads it ran and what runs them (1.13 and 2.6 differ in the
+  // default count, not the backend), in the summary's machine line.
+  EXPECT_EQ(report->machine->threads, at::get_num_threads());
+  EXPECT_TRUE(report->machine->parallel == "OpenMP" || report->machine->parallel == "native") << report->machine->parallel;
+  EXPECT_TRUE(absl::StrContains(FormatMachine(*report->machine),
+                                absl::StrCat(report->machine->threads, report->machine->threads == 1 ? " thread (" : " threads (",
+                                             report->machine->parallel, ")")))
+      << FormatMachine(*report->machine);
+  // What check compares by: the inputs' types and shapes.
+  EXPECT_EQ(report->inputs, "f32[2,4]");
   ASSERT_TRUE(report->verification.has_value());
   EXPECT_TRUE(report->verification->identical) << report->verification->detail;
   EXPECT_EQ(report->verification->reference, "module.forward");

@@ -276,6 +276,7 @@ std::vector<std::string> MachineDifferences(const Machine& a, const Machine& b) 
   differ("vector_isa", a.vector_isa != b.vector_isa);
   differ("blas_threads", a.blas_threads != b.blas_threads);
   differ("libtorch", a.libtorch != b.libtorch);
+  differ("parallel", !a.parallel.empty() && !b.parallel.empty() && a.parallel != b.parallel);
   differ("kernel", a.kernel != b.kernel);
   return fields;
 }
@@ -292,7 +293,10 @@ std::string FormatMachine(const Machine& m) {
   if (!m.cpu.empty()) parts.push_back(m.cpu);
   if (!m.governor.empty()) parts.push_back(absl::StrCat("governor ", m.governor));
   if (m.cores > 0) parts.push_back(absl::StrCat(m.cores, " cores"));
-  if (m.threads > 0) parts.push_back(absl::StrCat(m.threads, m.threads == 1 ? " thread" : " threads"));
+  if (m.threads > 0) {
+    parts.push_back(absl::StrCat(m.threads, m.threads == 1 ? " thread" : " threads",
+                                 m.parallel.empty() ? "" : absl::StrCat(" (", m.parallel, ")")));
+  }
   if (!m.blas.empty()) {
     std::vector<std::string> about;
     if (!m.blas_core.empty()) about.push_back(absl::StrCat(m.blas_core, " kernels"));

@@ -234,6 +234,7 @@ struct Machine {
   double cpu_mhz = -1;        // CPU 0's frequency at the start
   int cores = -1;             // logical CPUs online
   int threads = -1;           // intra-op threads used (at::get_num_threads)
+  std::string parallel;       // LibTorch's intra-op backend: "OpenMP", "native"
   int interop_threads = -1;
   std::string blas;           // the library sgemm_ resolves to (symlinks followed)
   int blas_threads = -1;      // the BLAS's own threads, where it says

@@ -436,6 +436,7 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
     w.Key("cores"); w.Int(m.cores);
     w.Key("threads"); w.Int(m.threads);
     w.Key("interop_threads"); w.Int(m.interop_threads);
+    w.Key("parallel"); w.String(m.parallel);
     w.Key("blas"); w.String(m.blas);
     w.Key("blas_threads"); w.Int(m.blas_threads);
     w.Key("blas_core"); w.String(m.blas_core);

@@ -334,6 +334,7 @@ absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place)
       m.cores = jm.value("cores", -1);
       m.threads = jm.value("threads", -1);
       m.interop_threads = jm.value("interop_threads", -1);
+      m.parallel = jm.value("parallel", "");
       m.blas = jm.value("blas", "");
       m.blas_threads = jm.value("blas_threads", -1);
       m.blas_core = jm.value("blas_core", "");
