@@ -377,18 +377,19 @@ TEST(BackwardTest, TheCostlyConvolutionsBackwardLandsOnItsModule) {
     autograd_ns[i] = Median(autograd[i]);
     EXPECT_EQ(convs[i]->metrics[report->FindMetric("backward_fns")].total[0], 1) << i;
     ASSERT_GT(autograd_ns[i], 0);
-    // Each node's time within 3x of autograd's timing of its function (the
-    // two are separate runs on a shared machine).
-    EXPECT_GT(graphprof_ns[i], autograd_ns[i] / 3) << "conv " << i << ": " << graphprof_ns[i] << " ns against autograd's " << autograd_ns[i];
-    EXPECT_LT(graphprof_ns[i], autograd_ns[i] * 3) << "conv " << i << ": " << graphprof_ns[i] << " ns against autograd's " << autograd_ns[i];
+    // Each node's time within 5x of autograd's timing of its function (the
+    // two are separate runs on a shared machine: 3x apart seen under load).
+    EXPECT_GT(graphprof_ns[i], autograd_ns[i] / 5) << "conv " << i << ": " << graphprof_ns[i] << " ns against autograd's " << autograd_ns[i];
+    EXPECT_LT(graphprof_ns[i], autograd_ns[i] * 5) << "conv " << i << ": " << graphprof_ns[i] << " ns against autograd's " << autograd_ns[i];
   }
   // The costly convolution's share against each cheap one's, as autograd
-  // times them (within 2x: a misattribution swaps them, a factor of 25 here).
+  // times them (within 3x: a misattribution swaps them, a factor of 25 or
+  // more on LibTorch 1.13 and 2.6 alike).
   for (int cheap : {0, 2}) {
     const double ratio = (graphprof_ns[1] / graphprof_ns[cheap]) / (autograd_ns[1] / autograd_ns[cheap]);
-    EXPECT_GT(ratio, 0.5) << "costly/conv " << cheap << ": ours " << graphprof_ns[1] / graphprof_ns[cheap] << ", autograd's "
+    EXPECT_GT(ratio, 1.0 / 3) << "costly/conv " << cheap << ": ours " << graphprof_ns[1] / graphprof_ns[cheap] << ", autograd's "
                           << autograd_ns[1] / autograd_ns[cheap];
-    EXPECT_LT(ratio, 2.0) << "costly/conv " << cheap << ": ours " << graphprof_ns[1] / graphprof_ns[cheap] << ", autograd's "
+    EXPECT_LT(ratio, 3.0) << "costly/conv " << cheap << ": ours " << graphprof_ns[1] / graphprof_ns[cheap] << ", autograd's "
                           << autograd_ns[1] / autograd_ns[cheap];
   }
   // Gradients equal those of native forward + backward.
