@@ -126,6 +126,13 @@ class GraphPlan::Builder {
     plan.node = &node;
     plan.kind = node.kind();
     plan.identity = IdentifyNode(node, plan_.prepared_.module_paths.get(), &schema_texts_);
+    if (auto origin = plan_.prepared_.origins.find(&node); origin != plan_.prepared_.origins.end()) {
+      NodeIdentity& identity = plan.identity;
+      identity.module = origin->second.module;
+      identity.source = origin->second.source;
+      identity.archive_source.clear();
+      identity.label = identity.module.empty() ? origin->second.name : absl::StrCat(identity.module, "/", origin->second.name);
+    }
     if (!module_prefix.empty()) {
       NodeIdentity& identity = plan.identity;
       const std::string kind = identity.module.empty() ? identity.label : identity.label.substr(identity.module.size() + 1);

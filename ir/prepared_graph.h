@@ -34,6 +34,15 @@ struct PrepareOptions {
   bool inline_calls = true;
 };
 
+// Who a node is, when the input format says so itself (a torch.export
+// program's node name, module path and source line) rather than the graph's
+// inlined call stacks and source ranges.
+struct NodeOrigin {
+  std::string name;    // "conv2d_3"
+  std::string module;  // "layer1.0.conv1"; "" for the root module
+  std::string source;  // "torchvision/models/resnet.py:92"; "" when unknown
+};
+
 // A graph ready for the interpreter, plus what it needs at run time.
 struct PreparedGraph {
   // "<module type>.<method>" or the name given to PrepareGraph.
@@ -51,6 +60,9 @@ struct PreparedGraph {
   std::shared_ptr<const ModulePaths> module_paths;
   // The passes applied, in order ("freeze -> optimize_for_inference"), or "".
   std::string passes;
+  // Nodes whose identity the input format gave (see NodeOrigin); GraphPlan
+  // takes their module, source and label (<module>/<name>) from here.
+  std::unordered_map<const torch::jit::Node*, NodeOrigin> origins;
 
   bool has_self() const { return module.has_value(); }
   // Number of inputs a caller passes: graph inputs minus `self`.

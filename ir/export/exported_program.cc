@@ -1,0 +1,388 @@
+// LoadExportedProgram (exported_program.h): which layout the archive has,
+// where its program, weights, example inputs and reference outputs are,
+// and tensors made from the archive's bytes.
+#include "ir/export/exported_program.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "common/status_util.h"
+#include "ir/export/program_graph.h"
+#include "ir/export/torch_save_pickle.h"
+
+namespace graphprof {
+namespace {
+
+using export_internal::Need;
+using export_internal::Refused;
+using nlohmann::json;
+
+// The program JSON and small files are read whole; anything larger is refused.
+constexpr uint64_t kMaxJsonBytes = uint64_t{1} << 30;
+constexpr uint64_t kMaxPickleBytes = uint64_t{256} << 20;
+
+c10::ScalarType DtypeOfStorage(const std::string& storage_type) {
+  static const std::map<std::string, c10::ScalarType> kTypes = {
+      {"DoubleStorage", c10::kDouble}, {"FloatStorage", c10::kFloat},   {"HalfStorage", c10::kHalf},
+      {"BFloat16Storage", c10::kBFloat16}, {"LongStorage", c10::kLong}, {"IntStorage", c10::kInt},
+      {"ShortStorage", c10::kShort},   {"CharStorage", c10::kChar},     {"ByteStorage", c10::kByte},
+      {"BoolStorage", c10::kBool},     {"ComplexDoubleStorage", c10::ScalarType::ComplexDouble},
+      {"ComplexFloatStorage", c10::ScalarType::ComplexFloat},
+  };
+  auto it = kTypes.find(storage_type);
+  if (it == kTypes.end()) throw Refused(absl::StrCat("a storage of type ", storage_type));
+  return it->second;
+}
+
+// Reads a tensor's bytes from the archive straight into its storage.
+at::Tensor ReadBlob(const ZipArchive& archive, const ZipArchive::Entry& entry, c10::ScalarType dtype, int64_t numel,
+                    const std::string& what) {
+  const uint64_t bytes = static_cast<uint64_t>(numel) * c10::elementSize(dtype);
+  if (numel < 0 || entry.size < bytes) {
+    throw Refused(absl::StrCat(what, " claims ", bytes, " bytes but the archive holds ", entry.size, " for it"));
+  }
+  at::Tensor t;
+  try {
+    t = at::empty({numel}, at::TensorOptions().dtype(dtype));
+  } catch (const std::exception&) {
+    throw Refused(absl::StrCat(what, ": no memory for ", bytes, " bytes"));
+  }
+  if (absl::Status read = archive.source()->Read(entry.offset, bytes, static_cast<char*>(t.data_ptr())); !read.ok()) {
+    throw Refused(absl::StrCat(what, ": ", read.message()));
+  }
+  return t;
+}
+
+// The values of a torch.save archive (a nested .pt), tensors made.
+class TorchSaveFile {
+ public:
+  TorchSaveFile(ZipArchive archive, std::string name) : archive_(std::move(archive)), name_(std::move(name)) {}
+
+  PickleValuePtr Root() {
+    absl::StatusOr<std::string> pickle = archive_.ReadEntry("data.pkl", kMaxPickleBytes);
+    if (!pickle.ok()) throw Refused(absl::StrCat(name_, ": ", pickle.status().message()));
+    absl::StatusOr<PickleValuePtr> root = ReadTorchSavePickle(*pickle);
+    if (!root.ok()) throw Refused(absl::StrCat(name_, ": ", root.status().message()));
+    return *root;
+  }
+
+  at::Tensor Tensor(const PickledTensor& t) {
+    auto it = storages_.find(t.storage_key);
+    if (it == storages_.end()) {
+      const ZipArchive::Entry* entry = archive_.Find(absl::StrCat("data/", t.storage_key));
+      if (entry == nullptr) throw Refused(absl::StrCat(name_, ": storage ", t.storage_key, " is missing"));
+      it = storages_
+               .emplace(t.storage_key, ReadBlob(archive_, *entry, DtypeOfStorage(t.storage_type), t.storage_numel,
+                                                absl::StrCat(name_, ": storage ", t.storage_key)))
+               .first;
+      bytes_ += it->second.nbytes();
+    }
+    return it->second.as_strided(t.sizes, t.strides, t.offset);
+  }
+
+  c10::IValue Value(const PickleValue& v) {
+    switch (v.kind) {
+      case PickleValue::Kind::kNone: return c10::IValue();
+      case PickleValue::Kind::kBool: return v.b;
+      case PickleValue::Kind::kInt: return v.i;
+      case PickleValue::Kind::kFloat: return v.f;
+      case PickleValue::Kind::kString: return v.s;
+      case PickleValue::Kind::kTensor: return Tensor(v.tensor);
+      case PickleValue::Kind::kTuple: {
+        std::vector<c10::IValue> items;
+        for (const PickleValuePtr& item : v.items) items.push_back(Value(*item));
+        return c10::ivalue::Tuple::create(std::move(items));
+      }
+      case PickleValue::Kind::kList: {
+        c10::impl::GenericList list(c10::AnyType::get());
+        for (const PickleValuePtr& item : v.items) list.push_back(Value(*item));
+        return list;
+      }
+      case PickleValue::Kind::kDict: {
+        c10::impl::GenericDict dict(c10::StringType::get(), c10::AnyType::get());
+        for (size_t i = 0; i + 1 < v.items.size(); i += 2) {
+          if (v.items[i]->kind != PickleValue::Kind::kString) throw Refused(absl::StrCat(name_, ": a dict key is not a string"));
+          dict.insert_or_assign(v.items[i]->s, Value(*v.items[i + 1]));
+        }
+        return dict;
+      }
+    }
+    return c10::IValue();
+  }
+
+  // A dict of name -> tensor (a state dict, the constants).
+  std::map<std::string, at::Tensor> TensorDict() {
+    PickleValuePtr root = Root();
+    if (root->kind != PickleValue::Kind::kDict) throw Refused(absl::StrCat(name_, " is not a dict of tensors"));
+    std::map<std::string, at::Tensor> out;
+    for (size_t i = 0; i + 1 < root->items.size(); i += 2) {
+      const PickleValue& key = *root->items[i];
+      const PickleValue& value = *root->items[i + 1];
+      if (key.kind != PickleValue::Kind::kString || value.kind != PickleValue::Kind::kTensor) {
+        throw Refused(absl::StrCat(name_, " holds something other than named tensors"));
+      }
+      out[key.s] = Tensor(value.tensor);
+    }
+    return out;
+  }
+  int64_t bytes() const { return bytes_; }
+
+ private:
+  ZipArchive archive_;
+  std::string name_;
+  std::map<std::string, at::Tensor> storages_;
+  int64_t bytes_ = 0;
+};
+
+// Flattened tensors of a value (tuples, lists, dicts in order).
+void Flatten(const c10::IValue& v, std::vector<at::Tensor>& out) {
+  if (v.isTensor()) {
+    out.push_back(v.toTensor());
+  } else if (v.isTuple()) {
+    for (const c10::IValue& e : v.toTupleRef().elements()) Flatten(e, out);
+  } else if (v.isList()) {
+    for (const c10::IValue& e : v.toListRef()) Flatten(e, out);
+  } else if (v.isGenericDict()) {
+    for (const auto& kv : v.toGenericDict()) Flatten(kv.value(), out);
+  }
+}
+
+// (args, kwargs) of the example inputs: the positional ones (no kwargs).
+std::vector<c10::IValue> Positional(const c10::IValue& v, const std::string& what) {
+  if (!v.isTuple() || v.toTupleRef().elements().size() != 2 || !v.toTupleRef().elements()[0].isTuple()) {
+    throw Refused(absl::StrCat(what, " is not (args, kwargs)"));
+  }
+  const c10::IValue& kwargs = v.toTupleRef().elements()[1];
+  if (kwargs.isGenericDict() && !kwargs.toGenericDict().empty()) {
+    throw Refused(absl::StrCat(what, " has keyword inputs; graphprof passes inputs by position"));
+  }
+  const auto& args = v.toTupleRef().elements()[0].toTupleRef().elements();
+  return std::vector<c10::IValue>(args.begin(), args.end());
+}
+
+}  // namespace
+
+bool IsExportedProgramFile(const std::string& path) {
+  absl::StatusOr<std::shared_ptr<const ByteSource>> source = OpenFileSource(path);
+  if (!source.ok()) return false;
+  absl::StatusOr<ZipArchive> archive = ZipArchive::Open(*source);
+  if (!archive.ok()) return false;
+  if (archive->Find("serialized_exported_program.json") != nullptr) return true;
+  for (const ZipArchive::Entry& e : archive->entries()) {
+    if (absl::StartsWith(e.name, "models/") && absl::EndsWith(e.name, ".json")) return true;
+  }
+  return false;
+}
+
+absl::StatusOr<ExportedProgram> LoadExportedProgram(const std::string& path) {
+  absl::StatusOr<std::shared_ptr<const ByteSource>> source = OpenFileSource(path);
+  if (!source.ok()) return source.status();
+  return LoadExportedProgram(*std::move(source), path);
+}
+
+absl::StatusOr<ExportedProgram> LoadExportedProgram(std::shared_ptr<const ByteSource> source, const std::string& name) {
+  auto refuse = [&](absl::string_view why) { return absl::InvalidArgumentError(absl::StrCat(name, ": ", why)); };
+  absl::StatusOr<ZipArchive> opened = ZipArchive::Open(std::move(source));
+  if (!opened.ok()) return refuse(opened.status().message());
+  const ZipArchive& archive = *opened;
+  ExportedProgram program;
+  try {
+    // Which layout: 2.6-2.7's files, or the PT2 archive's models/<name>.json.
+    std::string json_entry, model;
+    if (archive.Find("serialized_exported_program.json") != nullptr) {
+      json_entry = "serialized_exported_program.json";
+      program.layout = "torch.export.save (PyTorch 2.6-2.7 layout)";
+    } else {
+      for (const ZipArchive::Entry& e : archive.entries()) {
+        if (absl::StartsWith(e.name, "models/") && absl::EndsWith(e.name, ".json") && json_entry.empty()) {
+          json_entry = e.name;
+          model = e.name.substr(7, e.name.size() - 12);
+        }
+      }
+      if (json_entry.empty()) {
+        return refuse("not a torch.export program (no serialized_exported_program.json or models/<name>.json)");
+      }
+      program.layout = absl::StrCat("PT2 archive (model ", model, ")");
+    }
+    absl::StatusOr<std::string> text = archive.ReadEntry(json_entry, kMaxJsonBytes);
+    if (!text.ok()) return refuse(text.status().message());
+    json j = json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) return refuse(absl::StrCat(json_entry, " is not valid JSON"));
+    const json& version = Need(j, "schema_version", json_entry);
+    const int64_t major = Need(version, "major", "schema_version").is_number_integer() ? version.at("major").get<int64_t>() : -1;
+    const int64_t minor = version.contains("minor") && version.at("minor").is_number_integer() ? version.at("minor").get<int64_t>() : -1;
+    program.schema_version = absl::StrCat(major, ".", minor);
+    if (major != 8) {
+      return refuse(absl::StrCat("export schema version ", program.schema_version,
+                                 "; graphprof reads major version 8 (PyTorch 2.5 to 2.11)"));
+    }
+    if (j.contains("torch_version") && j.at("torch_version").is_string()) program.torch_version = j.at("torch_version");
+
+    // Weights: by name, made when the graph asks for them.
+    std::map<std::string, at::Tensor> weights;
+    int64_t weight_bytes = 0;
+    if (model.empty()) {
+      for (const char* file : {"serialized_state_dict.pt", "serialized_constants.pt"}) {
+        if (archive.Find(file) == nullptr) continue;
+        absl::StatusOr<ZipArchive> nested = archive.OpenNested(file);
+        if (!nested.ok()) return refuse(nested.status().message());
+        TorchSaveFile saved(*std::move(nested), file);
+        for (auto& [k, t] : saved.TensorDict()) weights[k] = t;
+        weight_bytes += saved.bytes();
+      }
+    } else {
+      for (const char* folder : {"weights", "constants"}) {
+        const std::string config_name = absl::StrCat("data/", folder, "/", model,
+                                                     folder[0] == 'w' ? "_model_param_config.json" : "_model_constants_config.json");
+        if (archive.Find(config_name) == nullptr) continue;
+        absl::StatusOr<std::string> config_text = archive.ReadEntry(config_name, kMaxJsonBytes);
+        if (!config_text.ok()) return refuse(config_text.status().message());
+        json config = json::parse(*config_text, nullptr, false);
+        if (config.is_discarded()) return refuse(absl::StrCat(config_name, " is not valid JSON"));
+        for (const auto& [fqn, meta] : Need(config, "config", config_name).items()) {
+          const std::string what = absl::StrCat(config_name, " '", fqn, "'");
+          if (Need(meta, "use_pickle", what).is_boolean() && meta.at("use_pickle").get<bool>()) {
+            throw Refused(absl::StrCat(what, " is pickled (a custom object or tensor subclass), which graphprof does not read"));
+          }
+          const json& tm = Need(meta, "tensor_meta", what);
+          std::vector<int64_t> sizes, strides;
+          for (const json& s : Need(tm, "sizes", what)) sizes.push_back(Need(s, "as_int", what).get<int64_t>());
+          for (const json& s : Need(tm, "strides", what)) strides.push_back(Need(s, "as_int", what).get<int64_t>());
+          const int64_t offset = Need(Need(tm, "storage_offset", what), "as_int", what).get<int64_t>();
+          if (sizes.size() != strides.size()) throw Refused(absl::StrCat(what, " has sizes and strides of other lengths"));
+          int64_t numel = offset + 1;
+          for (size_t d = 0; d < sizes.size(); ++d) {
+            if (sizes[d] < 0 || strides[d] < 0) throw Refused(absl::StrCat(what, " has a negative size or stride"));
+            if (sizes[d] == 0) numel = 0;
+          }
+          if (numel > 0) {
+            for (size_t d = 0; d < sizes.size(); ++d) numel += (sizes[d] - 1) * strides[d];
+          }
+          const std::string blob = absl::StrCat("data/", folder, "/", Need(meta, "path_name", what).get<std::string>());
+          const ZipArchive::Entry* entry = archive.Find(blob);
+          if (entry == nullptr) throw Refused(absl::StrCat(what, ": ", blob, " is missing"));
+          const c10::ScalarType dtype = export_internal::ScalarTypeOf(Need(tm, "dtype", what).get<int64_t>());
+          at::Tensor flat = ReadBlob(archive, *entry, dtype, numel, what);
+          weight_bytes += flat.nbytes();
+          weights[fqn] = flat.as_strided(sizes, strides, offset);
+        }
+      }
+    }
+    program.weight_bytes = weight_bytes;
+    export_internal::BuiltGraph built = export_internal::BuildProgramGraph(
+        Need(j, "graph_module", json_entry), [&](const std::string& fqn, const std::string& kind) {
+          auto it = weights.find(fqn);
+          if (it == weights.end()) throw Refused(absl::StrCat("the archive has no weights for ", kind, " '", fqn, "'"));
+          return it->second;
+        });
+    // User inputs as declared (tensor_values).
+    const json& values = Need(Need(Need(j, "graph_module", json_entry), "graph", "graph_module"), "tensor_values", "the graph");
+    for (const std::string& input : built.user_inputs) {
+      ExportedInput in;
+      in.name = input;
+      if (values.contains(input)) {
+        const json& meta = values.at(input);
+        in.dtype = export_internal::ScalarTypeOf(Need(meta, "dtype", input).get<int64_t>());
+        for (const json& s : Need(meta, "sizes", input)) {
+          in.sizes.push_back(s.contains("as_int") && s.at("as_int").is_number_integer() ? s.at("as_int").get<int64_t>() : -1);
+        }
+      }
+      program.inputs.push_back(std::move(in));
+    }
+    std::string base = name.substr(name.rfind('/') + 1);
+    absl::StatusOr<PreparedGraph> prepared = PrepareOwnedGraph(built.graph, base);
+    if (!prepared.ok()) return refuse(prepared.status().message());
+    program.prepared = *std::move(prepared);
+    program.prepared.origins = std::move(built.origins);
+
+    // Example inputs, and graphprof.save_export's reference.
+    const std::string examples = model.empty() ? "serialized_example_inputs.pt" : absl::StrCat("data/sample_inputs/", model, ".pt");
+    if (archive.Find(examples) != nullptr) {
+      absl::StatusOr<ZipArchive> nested = archive.OpenNested(examples);
+      if (!nested.ok()) return refuse(nested.status().message());
+      TorchSaveFile saved(*std::move(nested), examples);
+      const c10::IValue v = saved.Value(*saved.Root());
+      if (model.empty()) {
+        program.example_inputs = Positional(v, examples);
+      } else if (v.isTuple() || v.isList()) {
+        std::vector<at::Tensor> flat;
+        Flatten(v, flat);
+        program.example_inputs = std::vector<c10::IValue>(flat.begin(), flat.end());
+      }
+    }
+    const std::string extra = model.empty() ? "extra_files/" : "extra/";
+    // graphprof.save_export's reference: its metadata, and torch.save((inputs,
+    // outputs)) as hex text (torch.export.save's extra files are str).
+    if (const ZipArchive::Entry* meta = archive.Find(extra + "graphprof_reference.json"); meta != nullptr) {
+      absl::StatusOr<std::string> meta_text = archive.ReadEntry(meta->name, kMaxJsonBytes);
+      if (!meta_text.ok()) return refuse(meta_text.status().message());
+      json m = json::parse(*meta_text, nullptr, false);
+      if (m.is_discarded() || !m.is_object()) return refuse("graphprof_reference.json is not a JSON object");
+      absl::StatusOr<std::string> hex = archive.ReadEntry(extra + "graphprof_reference.hex", kMaxJsonBytes);
+      if (!hex.ok()) return refuse(absl::StrCat("graphprof's reference: ", hex.status().message()));
+      std::string bytes;
+      bytes.reserve(hex->size() / 2);
+      for (size_t i = 0; i + 1 < hex->size(); i += 2) {
+        auto digit = [&](char c) -> int {
+          if (c >= '0' && c <= '9') return c - '0';
+          if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+          throw Refused("graphprof_reference.hex is not hexadecimal");
+        };
+        bytes.push_back(static_cast<char>(digit((*hex)[i]) * 16 + digit((*hex)[i + 1])));
+      }
+      absl::StatusOr<ZipArchive> ref_archive = ZipArchive::Open(MemorySource(std::move(bytes)));
+      if (!ref_archive.ok()) return refuse(absl::StrCat("graphprof's reference: ", ref_archive.status().message()));
+      TorchSaveFile saved(*std::move(ref_archive), "graphprof's reference");
+      const c10::IValue v = saved.Value(*saved.Root());
+      if (!v.isTuple() || v.toTupleRef().elements().size() != 2) return refuse("graphprof's reference is not (inputs, outputs)");
+      ExportReference reference;
+      reference.inputs = Positional(v.toTupleRef().elements()[0], "graphprof's reference inputs");
+      Flatten(v.toTupleRef().elements()[1], reference.outputs);
+      if (m.contains("torch_version") && m.at("torch_version").is_string()) reference.torch_version = m.at("torch_version");
+      if (m.contains("threads") && m.at("threads").is_number_integer()) reference.threads = m.at("threads");
+      program.reference = std::move(reference);
+    }
+  } catch (const Refused& e) {
+    return refuse(e.what());
+  } catch (const json::exception& e) {
+    return refuse("the program JSON has a value of an unexpected type");
+  } catch (const std::exception& e) {
+    return StatusFromException(absl::StatusCode::kInvalidArgument, name, e);
+  }
+  return program;
+}
+
+absl::Status CheckExportedInputs(const std::vector<ExportedInput>& declared, const std::vector<c10::IValue>& inputs) {
+  if (inputs.size() != declared.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("the program takes ", declared.size(), " input",
+                                                   declared.size() == 1 ? "" : "s", " but ", inputs.size(),
+                                                   inputs.size() == 1 ? " was" : " were", " given"));
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const ExportedInput& d = declared[i];
+    const std::string which = absl::StrCat("input ", i, " (", d.name, ")");
+    if (!inputs[i].isTensor()) return absl::InvalidArgumentError(absl::StrCat(which, " must be a tensor"));
+    const at::Tensor& t = inputs[i].toTensor();
+    if (t.scalar_type() != d.dtype) {
+      return absl::InvalidArgumentError(absl::StrCat(which, " must be ", c10::toString(d.dtype), " but is ",
+                                                     c10::toString(t.scalar_type())));
+    }
+    if (static_cast<size_t>(t.dim()) != d.sizes.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(which, " must have ", d.sizes.size(), " dimensions but has ", t.dim()));
+    }
+    for (size_t k = 0; k < d.sizes.size(); ++k) {
+      if (d.sizes[k] >= 0 && t.size(static_cast<int64_t>(k)) != d.sizes[k]) {
+        return absl::InvalidArgumentError(absl::StrCat(which, " must have size ", d.sizes[k], " in dimension ", k,
+                                                       " (exported static) but has ", t.size(static_cast<int64_t>(k))));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace graphprof

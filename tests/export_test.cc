@@ -1,0 +1,280 @@
+// torch.export programs (.pt2, ir/export/): the archive layouts, the graph
+// built from the program, its identity, inputs and reference outputs, and
+// hostile archives. Fixtures: tests/fixtures/export/*.pt2, made by
+// make_pt2_fixtures.py with PyTorch 2.6 (the Bazel build's LibTorch 1.13
+// reads mlp.pt2: its operators are there too); the other archives here are
+// edits of them, written by a stored-zip writer below.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <ATen/Parallel.h>
+#include <torch/csrc/jit/serialization/pickle.h>
+#include <torch/script.h>
+#include <torch/version.h>
+
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "interpreter/graph_plan.h"
+#include "interpreter/interpreter.h"
+#include "ir/export/exported_program.h"
+#include "ir/export/torch_save_pickle.h"
+#include "ir/export/zip_archive.h"
+#include "tests/test_util.h"
+
+namespace graphprof {
+namespace {
+
+using Entries = std::map<std::string, std::string>;
+
+Entries ReadAll(const std::string& path) {
+  absl::StatusOr<std::shared_ptr<const ByteSource>> source = OpenFileSource(path);
+  EXPECT_TRUE(source.ok()) << source.status();
+  absl::StatusOr<ZipArchive> archive = ZipArchive::Open(*source);
+  EXPECT_TRUE(archive.ok()) << archive.status();
+  Entries out;
+  for (const ZipArchive::Entry& e : archive->entries()) out[e.name] = *archive->ReadEntry(e.name, uint64_t{1} << 30);
+  return out;
+}
+
+void Put(std::string& out, uint64_t v, int n) {
+  for (int i = 0; i < n; ++i) out.push_back(static_cast<char>(v >> (8 * i)));
+}
+
+// A zip of stored entries (CRCs left 0: graphprof does not check them),
+// each under `prefix` when given, as PyTorchStreamWriter writes.
+std::string StoredZip(const Entries& entries, const std::string& prefix = "") {
+  std::string out, directory;
+  for (const auto& [bare, data] : entries) {
+    const std::string name = prefix.empty() ? bare : prefix + "/" + bare;
+    const uint64_t local = out.size();
+    Put(out, 0x04034b50, 4); Put(out, 20, 2); Put(out, 0, 2); Put(out, 0, 2); Put(out, 0, 4); Put(out, 0, 4);
+    Put(out, data.size(), 4); Put(out, data.size(), 4); Put(out, name.size(), 2); Put(out, 0, 2);
+    out += name;
+    out += data;
+    Put(directory, 0x02014b50, 4); Put(directory, 20, 2); Put(directory, 20, 2); Put(directory, 0, 2);
+    Put(directory, 0, 2); Put(directory, 0, 4); Put(directory, 0, 4); Put(directory, data.size(), 4);
+    Put(directory, data.size(), 4); Put(directory, name.size(), 2); Put(directory, 0, 2); Put(directory, 0, 2);
+    Put(directory, 0, 2); Put(directory, 0, 2); Put(directory, 0, 4); Put(directory, local, 4);
+    directory += name;
+  }
+  const uint64_t at = out.size();
+  out += directory;
+  Put(out, 0x06054b50, 4); Put(out, 0, 2); Put(out, 0, 2); Put(out, entries.size(), 2); Put(out, entries.size(), 2);
+  Put(out, directory.size(), 4); Put(out, at, 4); Put(out, 0, 2);
+  return out;
+}
+
+// A torch.save archive (a .pt inside the .pt2) whose pickle has `from`
+// replaced by `to`.
+std::string EditedPickle(const std::string& pt, const std::string& from, const std::string& to) {
+  absl::StatusOr<ZipArchive> inner = ZipArchive::Open(MemorySource(pt));
+  EXPECT_TRUE(inner.ok()) << inner.status();
+  Entries entries;
+  for (const ZipArchive::Entry& e : inner->entries()) entries[e.name] = *inner->ReadEntry(e.name, uint64_t{1} << 30);
+  std::string& pickle = entries["data.pkl"];
+  const size_t at = pickle.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) pickle.replace(at, from.size(), to);
+  return StoredZip(entries, inner->prefix());
+}
+
+absl::StatusOr<ExportedProgram> Load(const std::string& bytes, const std::string& name = "edited.pt2") {
+  return LoadExportedProgram(MemorySource(bytes), name);
+}
+
+std::vector<at::Tensor> Flat(const c10::IValue& v) {
+  if (v.isTensor()) return {v.toTensor()};
+  std::vector<at::Tensor> out;
+  for (const c10::IValue& e : v.toTupleRef().elements()) out.push_back(e.toTensor());
+  return out;
+}
+
+// Runs the program on its example inputs; its outputs against the
+// reference: identical on the LibTorch that computed them, else close.
+void ExpectRunsLikePyTorch(const ExportedProgram& program) {
+  ASSERT_TRUE(program.example_inputs.has_value());
+  ASSERT_TRUE(program.reference.has_value());
+  ASSERT_TRUE(CheckExportedInputs(program.inputs, *program.example_inputs).ok());
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(program.prepared);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  Interpreter interpreter(*plan);
+  torch::NoGradGuard no_grad;
+  absl::StatusOr<c10::IValue> out = interpreter.Run(*program.example_inputs);
+  ASSERT_TRUE(out.ok()) << out.status();
+  const std::vector<at::Tensor> ours = Flat(*out);
+  ASSERT_EQ(ours.size(), program.reference->outputs.size());
+  const bool same_libtorch = absl::StartsWith(program.reference->torch_version, TORCH_VERSION) &&
+                             program.reference->threads == at::get_num_threads();
+  for (size_t i = 0; i < ours.size(); ++i) {
+    if (same_libtorch) {
+      EXPECT_TRUE(torch::equal(ours[i], program.reference->outputs[i])) << "output " << i;
+    } else {
+      EXPECT_TRUE(torch::allclose(ours[i], program.reference->outputs[i], 1e-5, 1e-6)) << "output " << i;
+    }
+  }
+}
+
+TEST(ExportTest, ReadsATorchExportArchive) {
+  absl::StatusOr<ExportedProgram> program = LoadExportedProgram(testing::FixturePath("export/mlp.pt2"));
+  ASSERT_TRUE(program.ok()) << program.status();
+  EXPECT_EQ(program->layout, "torch.export.save (PyTorch 2.6-2.7 layout)");
+  EXPECT_EQ(program->schema_version, "8.2");
+  EXPECT_TRUE(absl::StartsWith(program->torch_version, "2.6")) << program->torch_version;
+  EXPECT_EQ(program->weight_bytes, (16 * 8 + 16 + 4 * 16 + 4 + 16 + 4) * 4);  // fc1, fc2, scale, const
+  ASSERT_EQ(program->inputs.size(), 1u);
+  EXPECT_EQ(program->inputs[0].name, "x");
+  EXPECT_EQ(program->inputs[0].sizes, (std::vector<int64_t>{3, 8}));
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(program->prepared);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  // The program's node names, module paths (named_modules() names) and the
+  // user's source line.
+  std::vector<std::string> labels;
+  for (const NodePlan& node : (*plan)->nodes()) {
+    if (node.identity.kind == "prim::Constant") continue;
+    labels.push_back(node.identity.label);
+    EXPECT_TRUE(absl::StartsWith(node.identity.source, "tests/fixtures/export/make_pt2_fixtures.py:") ||
+                absl::StrContains(node.identity.source, "make_pt2_fixtures.py:"))
+        << node.identity.label << ": " << node.identity.source;
+  }
+  EXPECT_EQ(labels, (std::vector<std::string>{"fc1/linear", "relu", "mul", "fc2/linear_1", "add"}));
+  ExpectRunsLikePyTorch(*program);
+}
+
+TEST(ExportTest, AnOperatorThisLibTorchLacksIsRefusedByName) {
+  absl::StatusOr<ExportedProgram> program = LoadExportedProgram(testing::FixturePath("export/sdpa.pt2"));
+  if (TORCH_VERSION_MAJOR < 2) {
+    ASSERT_FALSE(program.ok());
+    EXPECT_TRUE(absl::StrContains(program.status().message(), "aten::scaled_dot_product_attention")) << program.status();
+    EXPECT_TRUE(absl::StrContains(program.status().message(), absl::StrCat("LibTorch ", TORCH_VERSION))) << program.status();
+    EXPECT_FALSE(absl::StrContains(program.status().message(), "\n"));
+  } else {
+    ASSERT_TRUE(program.ok()) << program.status();
+    ExpectRunsLikePyTorch(*program);
+  }
+}
+
+// The PT2 archive of PyTorch 2.8+ (docs/source/export/pt2_archive.md), made
+// here from mlp.pt2's program and weights: no PyTorch 2.8 on this machine.
+// tools/device_check.sh exports a real one where a newer PyTorch is.
+TEST(ExportTest, ReadsThePt2ArchiveLayout) {
+  const Entries old = ReadAll(testing::FixturePath("export/mlp.pt2"));
+  absl::StatusOr<ExportedProgram> original = LoadExportedProgram(testing::FixturePath("export/mlp.pt2"));
+  ASSERT_TRUE(original.ok());
+  Entries pt2;
+  pt2["archive_format"] = "pt2";
+  pt2["models/m.json"] = old.at("serialized_exported_program.json");
+  // Weights as raw blobs with their tensor metadata.
+  nlohmann::json params, constants;
+  int k = 0;
+  auto blob = [&](const std::string& fqn, const at::Tensor& t, nlohmann::json& config, const char* folder) {
+    const std::string path = absl::StrCat("w", k++);
+    const at::Tensor c = t.contiguous();
+    pt2[absl::StrCat("data/", folder, "/", path)] = std::string(static_cast<const char*>(c.data_ptr()), c.nbytes());
+    nlohmann::json sizes = nlohmann::json::array(), strides = nlohmann::json::array();
+    for (int64_t s : c.sizes()) sizes.push_back({{"as_int", s}});
+    for (int64_t s : c.strides()) strides.push_back({{"as_int", s}});
+    config["config"][fqn] = {{"path_name", path}, {"is_param", true}, {"use_pickle", false},
+                             {"tensor_meta", {{"dtype", 7}, {"sizes", sizes}, {"strides", strides},
+                                              {"storage_offset", {{"as_int", 0}}}, {"requires_grad", false},
+                                              {"device", {{"type", "cpu"}}}, {"layout", 7}}}};
+  };
+  torch::manual_seed(0);
+  blob("fc1.weight", torch::randn({16, 8}), params, "weights");
+  blob("fc1.bias", torch::randn({16}), params, "weights");
+  blob("fc2.weight", torch::randn({4, 16}), params, "weights");
+  blob("fc2.bias", torch::randn({4}), params, "weights");
+  blob("scale", torch::full({16}, 0.5), params, "weights");
+  blob("const", torch::ones({4}), constants, "constants");
+  pt2["data/weights/m_model_param_config.json"] = params.dump();
+  pt2["data/constants/m_model_constants_config.json"] = constants.dump();
+  const std::vector<char> sample = torch::jit::pickle_save(c10::ivalue::Tuple::create({torch::randn({3, 8})}));
+  pt2["data/sample_inputs/m.pt"] = std::string(sample.begin(), sample.end());
+  absl::StatusOr<ExportedProgram> program = Load(StoredZip(pt2, "m"), "m.pt2");
+  ASSERT_TRUE(program.ok()) << program.status();
+  EXPECT_EQ(program->layout, "PT2 archive (model m)");
+  ASSERT_TRUE(program->example_inputs.has_value());
+  ASSERT_EQ(program->example_inputs->size(), 1u);
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(program->prepared);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  Interpreter interpreter(*plan);
+  torch::NoGradGuard no_grad;
+  absl::StatusOr<c10::IValue> out = interpreter.Run(*program->example_inputs);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(out->toTensor().sizes(), (std::vector<int64_t>{3, 4}));
+}
+
+// Each hostile archive: one line naming what is wrong, no crash.
+TEST(ExportTest, HostileArchivesAreRefusedInOneLine) {
+  const Entries good = ReadAll(testing::FixturePath("export/mlp.pt2"));
+  std::ifstream in(testing::FixturePath("export/mlp.pt2"), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto edited = [&](const std::function<void(Entries&)>& edit) {
+    Entries e = good;
+    edit(e);
+    return StoredZip(e);
+  };
+  auto program_json = [&](const std::function<void(nlohmann::json&)>& edit) {
+    return edited([&](Entries& e) {
+      nlohmann::json j = nlohmann::json::parse(e.at("serialized_exported_program.json"));
+      edit(j);
+      e["serialized_exported_program.json"] = j.dump();
+    });
+  };
+  const std::pair<std::string, std::string> cases[] = {
+      {bytes.substr(0, bytes.size() / 2), "not a readable zip archive: no end-of-central-directory record"},
+      {"not a zip at all", "not a readable zip archive"},
+      {StoredZip(good), ""},  // rewritten whole: still good
+      {program_json([](nlohmann::json& j) { j["schema_version"]["major"] = 9; }), "export schema version 9.2"},
+      {program_json([](nlohmann::json& j) {
+         j["graph_module"]["graph"]["nodes"][0]["target"] = "torch.ops.aten.no_such_op.default";
+       }),
+       "calls aten::no_such_op (torch.ops.aten.no_such_op.default), which LibTorch"},
+      {program_json([](nlohmann::json& j) {
+         j["graph_module"]["graph"]["nodes"][0]["target"] = "torch.ops.higher_order.while_loop";
+       }),
+       "the higher-order operator while_loop is not run by graphprof"},
+      {program_json([](nlohmann::json& j) { j["graph_module"]["graph"]["nodes"][1]["inputs"][0]["arg"] = {{"as_tensor", {{"name", "nowhere"}}}}; }),
+       "uses 'nowhere', which no node or input made"},
+      {program_json([](nlohmann::json& j) { j["graph_module"]["graph"]["nodes"][1]["inputs"][0]["arg"] = {{"as_weird", 1}}; }),
+       "an argument of kind as_weird, which graphprof does not read"},
+      {edited([](Entries& e) { e.erase("serialized_state_dict.pt"); }), "the archive has no weights for parameter 'fc1.weight'"},
+      {edited([&](Entries& e) {
+         e["serialized_state_dict.pt"] = EditedPickle(e["serialized_state_dict.pt"], "torch._utils\n_rebuild_parameter",
+                                                      "builtins\neval");
+       }),
+       "serialized_state_dict.pt: the pickle holds builtins.eval, which graphprof does not read"},
+  };
+  for (const auto& [archive, expected] : cases) {
+    absl::StatusOr<ExportedProgram> p = Load(archive);
+    if (expected.empty()) {
+      EXPECT_TRUE(p.ok()) << p.status();
+      continue;
+    }
+    ASSERT_FALSE(p.ok()) << expected;
+    EXPECT_TRUE(absl::StrContains(p.status().message(), expected)) << p.status() << "\n expected: " << expected;
+    EXPECT_TRUE(absl::StartsWith(p.status().message(), "edited.pt2: ")) << p.status();
+    EXPECT_FALSE(absl::StrContains(p.status().message(), "\n")) << p.status();
+  }
+  // A storage claiming far more than the archive holds (2 GB in 16 KB):
+  // fc1.weight's element count, BININT1 128, made BININT 2^29.
+  Entries big = good;
+  big["serialized_state_dict.pt"] = EditedPickle(good.at("serialized_state_dict.pt"), std::string("cpuq\x07K\x80", 7),
+                                                 std::string("cpuq\x07J\x00\x00\x00\x20", 10));
+  absl::StatusOr<ExportedProgram> p = Load(StoredZip(big));
+  ASSERT_FALSE(p.ok());
+  EXPECT_TRUE(absl::StrContains(p.status().message(), "bytes but the archive holds")) << p.status();
+  // Inputs of the wrong dtype, rank or static size.
+  absl::StatusOr<ExportedProgram> mlp = LoadExportedProgram(testing::FixturePath("export/mlp.pt2"));
+  ASSERT_TRUE(mlp.ok());
+  EXPECT_TRUE(absl::StrContains(CheckExportedInputs(mlp->inputs, {torch::zeros({3, 8}, torch::kInt64)}).message(),
+                                "input 0 (x) must be Float but is Long"));
+  EXPECT_TRUE(absl::StrContains(CheckExportedInputs(mlp->inputs, {torch::zeros({3, 9})}).message(),
+                                "must have size 8 in dimension 1 (exported static) but has 9"));
+  EXPECT_TRUE(absl::StrContains(CheckExportedInputs(mlp->inputs, {}).message(), "takes 1 input but 0 were given"));
+}
+
+}  // namespace
+}  // namespace graphprof
