@@ -12,7 +12,10 @@ void RefuseDuplicateKeys(dom::element e) {
   switch (e.type()) {
     case dom::element_type::OBJECT: {
       absl::InlinedVector<std::string_view, 32> keys;
-      for (dom::key_value_pair kv : e.get_object().value_unsafe()) {
+      // The object by value: a range-for over value_unsafe() of the
+      // temporary simdjson_result would iterate a destroyed object.
+      const dom::object object = e.get_object().value_unsafe();
+      for (dom::key_value_pair kv : object) {
         keys.push_back(kv.key);
         RefuseDuplicateKeys(kv.value);
       }
@@ -21,14 +24,16 @@ void RefuseDuplicateKeys(dom::element e) {
       if (twice != keys.end()) throw Malformed(absl::StrCat("key '", std::string(*twice), "' appears twice in one object"));
       return;
     }
-    case dom::element_type::ARRAY:
-      for (dom::element child : e.get_array().value_unsafe()) {
+    case dom::element_type::ARRAY: {
+      const dom::array array = e.get_array().value_unsafe();
+      for (dom::element child : array) {
         // Arrays of numbers (the per-run series) are most of a report: no
         // object inside them.
         const dom::element_type t = child.type();
         if (t == dom::element_type::OBJECT || t == dom::element_type::ARRAY) RefuseDuplicateKeys(child);
       }
       return;
+    }
     default:
       return;
   }
