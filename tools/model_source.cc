@@ -3,7 +3,12 @@
 #include <torch/csrc/jit/api/function_impl.h>
 #include <torch/cuda.h>
 
+#include <ATen/Parallel.h>
+#include <torch/version.h>
+
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "ir/ivalue_util.h"
 #include "ir/loader.h"
 #include "ir/passes.h"
 #include "common/status_util.h"
@@ -72,9 +77,73 @@ absl::Status MoveModule(torch::jit::Module& module, const c10::Device& device) {
   }
 }
 
+namespace {
+
+absl::StatusOr<ModelSource> FromExport(const CliOptions& options) {
+  if (!options.passes.empty() || options.freeze || !options.ab.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(options.model, ": --passes, --freeze and --ab apply to TorchScript "
+                                                   "modules, not to torch.export programs"));
+  }
+  if (options.backward) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        options.model, ": --backward needs a TorchScript module (a torch.export program's weights are constants here)"));
+  }
+  if (options.method != "forward") {
+    return absl::InvalidArgumentError(absl::StrCat(options.model, ": a torch.export program has no methods (--method)"));
+  }
+  absl::StatusOr<ExportedProgram> program = LoadExportedProgram(options.model);
+  if (!program.ok()) return program.status();
+  ModelSource source;
+  source.display_name = options.model;
+  source.prepared = std::move(program->prepared);
+  source.exported = std::make_shared<const ExportedProgram>(*std::move(program));
+  return source;
+}
+
+}  // namespace
+
+ExportVerification VerifyExport(const ExportedProgram& program, const std::vector<c10::IValue>& inputs) {
+  ExportVerification v;
+  if (!program.reference.has_value()) {
+    v.why_not = "not verified: the archive has no reference outputs (save it with graphprof.save_export)";
+    return v;
+  }
+  const ExportReference& ref = *program.reference;
+  bool same_inputs = ref.inputs.size() == inputs.size();
+  for (size_t i = 0; same_inputs && i < inputs.size(); ++i) same_inputs = IdenticalIValues(ref.inputs[i], inputs[i]);
+  if (!same_inputs) {
+    v.why_not = "not verified: the reference outputs in the archive are for other inputs (graphprof.save_export's)";
+    return v;
+  }
+  v.possible = true;
+  v.exact = absl::StartsWith(ref.torch_version, TORCH_VERSION) && ref.threads == at::get_num_threads();
+  if (ref.outputs.size() == 1) {
+    v.expected = ref.outputs[0];
+  } else {
+    v.expected = c10::ivalue::Tuple::create(std::vector<c10::IValue>(ref.outputs.begin(), ref.outputs.end()));
+  }
+  v.reference = absl::StrCat("PyTorch ", ref.torch_version, "'s ep.module() (graphprof.save_export, ", ref.threads,
+                             ref.threads == 1 ? " thread" : " threads",
+                             v.exact ? ")" : absl::StrCat("; here LibTorch ", TORCH_VERSION, ", ", at::get_num_threads(),
+                                                           " thread(s): compared within rtol/atol)"));
+  return v;
+}
+
+namespace {
+
+bool IsExport(const std::string& path) {
+  return absl::EndsWith(path, ".pt2") || IsExportedProgramFile(path);
+}
+
+}  // namespace
+
 absl::StatusOr<ModelSource> LoadModelSource(const CliOptions& options) {
   absl::StatusOr<c10::Device> device = ParseDevice(options.device);
   if (!device.ok()) return device.status();
+  if (!options.model.empty() && IsExport(options.model)) {
+    if (!device->is_cpu()) return absl::InvalidArgumentError("--device: torch.export programs run on the CPU here");
+    return FromExport(options);
+  }
   if (!options.model.empty()) {
     absl::StatusOr<torch::jit::Module> module = LoadModule(options.model);
     if (!module.ok()) return module.status();
@@ -125,9 +194,20 @@ absl::StatusOr<ModelSource> LoadModelSource(const CliOptions& options) {
   return source;
 }
 
-absl::StatusOr<std::vector<c10::IValue>> LoadModelInputs(const CliOptions& options, const ModelSource& source) {
+absl::StatusOr<std::vector<c10::IValue>> LoadModelInputs(const CliOptions& options, ModelSource& source) {
   std::vector<c10::IValue> inputs;
-  if (!options.inputs.empty()) {
+  const ExportedProgram* program = source.exported.get();
+  if (program != nullptr && options.inputs.empty() && options.input.empty()) {
+    if (program->reference.has_value()) {
+      inputs = program->reference->inputs;
+      source.inputs_from = "the archive's reference inputs (graphprof.save_export)";
+    } else if (program->example_inputs.has_value()) {
+      inputs = *program->example_inputs;
+      source.inputs_from = "the archive's example inputs";
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(source.display_name, " has no example inputs: pass --inputs=FILE.pt"));
+    }
+  } else if (!options.inputs.empty()) {
     absl::StatusOr<std::vector<c10::IValue>> loaded = LoadInputs(options.inputs);
     if (!loaded.ok()) return loaded.status();
     inputs = *std::move(loaded);
@@ -153,6 +233,11 @@ absl::StatusOr<std::vector<c10::IValue>> LoadModelInputs(const CliOptions& optio
       }
     } catch (const std::exception& e) {
       return StatusFromException(absl::StatusCode::kFailedPrecondition, "moving the inputs", e);
+    }
+  }
+  if (program != nullptr) {
+    if (absl::Status checked = CheckExportedInputs(program->inputs, inputs); !checked.ok()) {
+      return Annotate(checked, source.display_name);
     }
   }
   const size_t expected = source.prepared.num_user_inputs();

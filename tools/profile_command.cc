@@ -371,6 +371,9 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   if (!source.ok()) return Fail(err, kExitFailure, source.status());
   absl::StatusOr<std::vector<c10::IValue>> inputs = LoadModelInputs(options, *source);
   if (!inputs.ok()) return Fail(err, kExitFailure, inputs.status());
+  if (source->exported != nullptr && (!options.ab.empty() || options.backward)) {
+    return Fail(err, kExitUsage, "--ab and --backward need a TorchScript module, not a torch.export program");
+  }
 
   Progress progress(err, options.progress && IsTerminal(err));
   Observers observers;
@@ -435,11 +438,29 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   SessionOptions session;
   session.profile = profile;
   session.verify = options.verify;
-  session.check.transformed = source->transformed;
+  std::string export_note;
+  if (source->exported != nullptr && options.verify) {
+    // No native executor for a torch.export program: its outputs are
+    // checked against those PyTorch computed, where the archive has them.
+    ExportVerification v = VerifyExport(*source->exported, *inputs);
+    if (v.possible) {
+      const c10::IValue expected = v.expected;
+      model.run_native = [expected](const std::vector<c10::IValue>&) -> absl::StatusOr<c10::IValue> { return expected; };
+      session.check.transformed = !v.exact;
+      session.check.float64_reference = false;
+      session.check.reference = v.reference;
+    } else {
+      session.verify = false;
+      export_note = v.why_not;
+    }
+  }
+  if (source->exported == nullptr) {
+    session.check.transformed = source->transformed;
+    session.check.float64_reference = !options.tolerance_given;
+    session.check.reference = source->prepared.has_self() ? absl::StrCat("module.", options.method) : "native execution";
+  }
   session.check.rtol = options.rtol;
   session.check.atol = options.atol;
-  session.check.float64_reference = !options.tolerance_given;
-  session.check.reference = source->prepared.has_self() ? absl::StrCat("module.", options.method) : "native execution";
   session.machine = machine;
   session.ceilings = ceilings;
   bool unknown_modules = false;
@@ -457,6 +478,14 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   if (unknown_modules) return Fail(err, kExitUsage, absl::StrCat("--modules: ", report.status().message()));
   if (!report.ok()) return Fail(err, kExitFailure, report.status());
   DescribeForCli(*report, *source, observers);
+  if (source->exported != nullptr) {
+    const ExportedProgram& program = *source->exported;
+    report->notes.push_back(absl::StrCat("a torch.export program (", program.layout, ", schema ", program.schema_version,
+                                         ", exported by PyTorch ", program.torch_version, ")"));
+    report->parameters = program.parameters;
+  }
+  if (!source->inputs_from.empty()) report->notes.push_back(absl::StrCat("inputs: ", source->inputs_from));
+  if (!export_note.empty()) report->notes.push_back(export_note);
   if (options.memory) report->notes.push_back(absl::StrCat("live memory after the runs: ", FormatLiveMemory(ReadLiveMemory())));
 
   if (!options.worker_dir.empty()) return WriteWorkerReports(options, {{kWorkerReport, &*report}}, err);

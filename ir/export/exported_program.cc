@@ -280,6 +280,7 @@ absl::StatusOr<ExportedProgram> LoadExportedProgram(std::shared_ptr<const ByteSo
           if (it == weights.end()) throw Refused(absl::StrCat("the archive has no weights for ", kind, " '", fqn, "'"));
           return it->second;
         });
+    program.parameters = built.parameters;
     // User inputs as declared (tensor_values).
     const json& values = Need(Need(Need(j, "graph_module", json_entry), "graph", "graph_module"), "tensor_values", "the graph");
     for (const std::string& input : built.user_inputs) {

@@ -80,6 +80,7 @@ struct ExportedProgram {
   std::optional<std::vector<c10::IValue>> example_inputs;
   std::optional<ExportReference> reference;
   int64_t weight_bytes = 0;          // parameters, buffers and constants read
+  int64_t parameters = 0;            // elements of the parameters
 };
 
 // Reads `path` (InvalidArgument / NotFound naming it).

@@ -435,7 +435,12 @@ void Builder::Inputs(const json& g, const json& signature) {
     const std::string fqn = Str(Need(s, name_key, where), where);
     const std::string name = Str(Need(Need(s, "arg", where), "name", where), where);
     at::Tensor t = weights_(fqn, kind);
-    Name(Constant(t), name);
+    if (kind == "parameter") out_.parameters += t.numel();
+    jit::Value* constant = Constant(t);
+    Name(constant, name);
+    // "fc1.weight": the module is fc1, the node is named as the program names it.
+    const size_t dot = fqn.rfind('.');
+    out_.origins[constant->node()] = NodeOrigin{name, dot == std::string::npos ? "" : fqn.substr(0, dot), ""};
   }
 }
 

@@ -36,6 +36,7 @@ struct BuiltGraph {
   std::shared_ptr<torch::jit::Graph> graph;
   std::unordered_map<const torch::jit::Node*, NodeOrigin> origins;
   std::vector<std::string> user_inputs;  // graph input names, in order
+  int64_t parameters = 0;                // elements of the parameters
 };
 
 // graph_module (its "graph" and "signature") as a graph.

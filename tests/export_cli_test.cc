@@ -1,0 +1,70 @@
+// profile_graph --model=PROGRAM.pt2, driven as a user drives it: the report
+// of a torch.export program (names, module paths, sources, verification
+// against PyTorch's outputs, the inputs it used) and its one-line refusals.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <torch/version.h>
+
+#include <string>
+
+#include "absl/strings/match.h"
+#include "tests/cli_test_util.h"
+#include "tests/test_util.h"
+
+namespace graphprof {
+namespace {
+
+using ::graphprof::testing::ExpectOneLineError;
+using ::graphprof::testing::Result;
+using ::graphprof::testing::RunTool;
+using ::graphprof::testing::Slurp;
+using ::graphprof::testing::TempDir;
+using ::graphprof::testing::Write;
+
+TEST(ExportCliTest, ProfilesAProgramAndVerifiesItAgainstPyTorch) {
+  const std::string model = "--model=" + testing::FixturePath("export/mlp.pt2");
+  const Result text = RunTool({model, "--warmup=1", "--runs=3", "--group_by=module"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  for (const char* want : {"212 parameters", "verified      output identical to PyTorch 2.6", "ep.module() (graphprof.save_export",
+                           "inputs: the archive's reference inputs (graphprof.save_export)",
+                           "a torch.export program (torch.export.save (PyTorch 2.6-2.7 layout), schema 8.2",
+                           "  fc1 ", "  fc2 "}) {
+    EXPECT_TRUE(absl::StrContains(text.out, want)) << want << "\n" << text.out;
+  }
+  const std::string out = TempDir("export_cli_test") + "/mlp.json";
+  ASSERT_EQ(RunTool({model, "--warmup=1", "--runs=3", "--format=json", "--output=" + out}).code, 0);
+  const nlohmann::json j = nlohmann::json::parse(Slurp(out));
+  EXPECT_EQ(j["verified"], true);
+  std::vector<std::string> names;
+  for (const nlohmann::json& node : j["nodes"]) {
+    if (node["kind"] == "prim::Constant") continue;
+    names.push_back(node["name"]);
+    EXPECT_TRUE(absl::StrContains(node["source"].get<std::string>(), "make_pt2_fixtures.py:")) << node.dump();
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"fc1/linear", "relu", "mul", "fc2/linear_1", "add"}));
+  // Other inputs: profiled, and said not verified (no reference for them).
+  const std::string inputs = TempDir("export_cli_test") + "/x.pt";
+  const Result other = RunTool({model, "--warmup=1", "--runs=2", "--input=3x8:float32", "--seed=7"});
+  ASSERT_EQ(other.code, 0) << other.err;
+  EXPECT_TRUE(absl::StrContains(other.out, "not verified: the reference outputs in the archive are for other inputs"))
+      << other.out;
+  EXPECT_FALSE(absl::StrContains(other.out, "verified      output")) << other.out;
+}
+
+TEST(ExportCliTest, RefusalsAreOneLine) {
+  const std::string model = "--model=" + testing::FixturePath("export/mlp.pt2");
+  ExpectOneLineError(RunTool({model, "--input=3x8:int64"}), 1, "input 0 (x) must be Float but is Long");
+  ExpectOneLineError(RunTool({model, "--input=3x9:float32"}), 1, "must have size 8 in dimension 1 (exported static)");
+  ExpectOneLineError(RunTool({model, "--ab=cse"}), 1, "--passes, --freeze and --ab apply to TorchScript modules");
+  ExpectOneLineError(RunTool({model, "--backward"}), 1, "--backward needs a TorchScript module");
+  ExpectOneLineError(RunTool({"--model=" + Write("garbage.pt2", "not a zip")}), 1, "not a readable zip archive");
+  const Result sdpa = RunTool({"--model=" + testing::FixturePath("export/sdpa.pt2"), "--runs=2"});
+  if (TORCH_VERSION_MAJOR < 2) {
+    ExpectOneLineError(sdpa, 1, "calls aten::scaled_dot_product_attention");
+  } else {
+    EXPECT_EQ(sdpa.code, 0) << sdpa.err;
+  }
+}
+
+}  // namespace
+}  // namespace graphprof
