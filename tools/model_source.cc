@@ -105,14 +105,14 @@ absl::StatusOr<ModelSource> FromExport(const CliOptions& options) {
 ExportVerification VerifyExport(const ExportedProgram& program, const std::vector<c10::IValue>& inputs) {
   ExportVerification v;
   if (!program.reference.has_value()) {
-    v.why_not = "not verified: the archive has no reference outputs (save it with graphprof.save_export)";
+    v.why_not = "the archive has no reference outputs (save the program with graphprof.save_export)";
     return v;
   }
   const ExportReference& ref = *program.reference;
   bool same_inputs = ref.inputs.size() == inputs.size();
   for (size_t i = 0; same_inputs && i < inputs.size(); ++i) same_inputs = IdenticalIValues(ref.inputs[i], inputs[i]);
   if (!same_inputs) {
-    v.why_not = "not verified: the reference outputs in the archive are for other inputs (graphprof.save_export's)";
+    v.why_not = "the reference outputs in the archive are for other inputs (graphprof.save_export's)";
     return v;
   }
   v.possible = true;

@@ -49,7 +49,7 @@ struct ExportVerification {
   bool exact = false;       // same LibTorch version and thread count
   c10::IValue expected;     // the reference outputs, as the graph returns them
   std::string reference;    // "PyTorch 2.6.0's ep.module() (graphprof.save_export, 1 thread)"
-  std::string why_not;      // "not verified: ..."
+  std::string why_not;      // why not, when not possible
 };
 ExportVerification VerifyExport(const ExportedProgram& program, const std::vector<c10::IValue>& inputs);
 

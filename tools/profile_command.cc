@@ -485,7 +485,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     report->parameters = program.parameters;
   }
   if (!source->inputs_from.empty()) report->notes.push_back(absl::StrCat("inputs: ", source->inputs_from));
-  if (!export_note.empty()) report->notes.push_back(export_note);
+  report->unverified_reason = export_note;
   if (options.memory) report->notes.push_back(absl::StrCat("live memory after the runs: ", FormatLiveMemory(ReadLiveMemory())));
 
   if (!options.worker_dir.empty()) return WriteWorkerReports(options, {{kWorkerReport, &*report}}, err);

@@ -364,6 +364,9 @@ struct Report {
   std::string passes;
   // Output compared with native execution; unset when not checked.
   std::optional<Verification> verification;
+  // Why the output was not checked though checking was asked for (a
+  // torch.export program without reference outputs); "" otherwise.
+  std::string unverified_reason;
   std::vector<NodeRecord> nodes;  // indexed by node id
   std::vector<IrLine> ir;         // the graph's IR, for annotated renderings
   std::optional<MemorySummary> memory;

@@ -320,6 +320,10 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
     w.Key("inputs");
     w.String(report.inputs);
   }
+  if (!report.unverified_reason.empty()) {
+    w.Key("unverified_reason");
+    w.String(report.unverified_reason);
+  }
   if (!report.passes.empty()) {
     w.Key("passes");
     w.String(report.passes);

@@ -25,6 +25,7 @@
 //   parameters, trainable_parameters, model_bytes, input_bytes   (null: unknown)
 //   inputs             the inputs' types and shapes ("f32[1,3,224,224]"; absent: unknown)
 //   passes             the passes applied before profiling (absent: none)
+//   unverified_reason  why the output was not checked though asked (absent: it was, or not asked)
 //   peak_bytes         peak live bytes of the inspection run, or null       <- derived
 //   memory             {peak_bytes, peak_node, allocated_bytes, freed_bytes,
 //                       allocations, timeline: [[node, live_bytes], ...],

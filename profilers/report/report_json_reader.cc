@@ -253,6 +253,7 @@ absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place)
     report.input_bytes = OptionalCount(j, "input_bytes");
     report.inputs = j.value("inputs", "");
     report.passes = j.value("passes", "");
+    report.unverified_reason = j.value("unverified_reason", "");
     if (j.contains("quantities")) {
       for (const Json& q : j.at("quantities")) {
         Quantity quantity;

@@ -51,7 +51,10 @@ std::string DescribeComparison(const Verification& v, const char* what) {
 }  // namespace
 
 std::string DescribeVerification(const Report& report) {
-  if (!report.verification.has_value()) return "not checked (use --verify)";
+  if (!report.verification.has_value()) {
+    return report.unverified_reason.empty() ? "not checked (use --verify)"
+                                            : absl::StrCat("not verified: ", report.unverified_reason);
+  }
   return DescribeComparison(*report.verification, "output");
 }
 
