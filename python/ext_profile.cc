@@ -1,6 +1,8 @@
 // graphprof.profile() and ab() (ext_profile.h).
 #include "python/ext_profile.h"
 
+#include "ir/export/exported_program.h"
+
 #include <memory>
 #include <utility>
 
@@ -147,6 +149,44 @@ ReportPtr ProfileTarget(py::handle object, const py::tuple& args, const std::str
     report = RunProfileSession(std::move(model), inputs, session);
   }
   return std::make_shared<Report>(Take(std::move(report)));
+}
+
+ReportPtr ProfileExportFile(const std::string& path, const py::tuple& args, const CommonOptions& options,
+                            const std::string& name) {
+  CheckOptions(options);
+  ExportedProgram program = Take(LoadExportedProgram(path));
+  std::vector<c10::IValue> inputs = ConvertInputs(program.prepared, args);
+  Check(CheckExportedInputs(program.inputs, inputs));
+  SessionModel model;
+  model.name = name;
+  SessionOptions session;
+  session.profile = MakeProfileOptions(options);
+  session.verify = false;
+  if (options.verify) {
+    // graphprof.profile(ep) saved the program with ep.module()'s outputs
+    // for these inputs, computed by this process's PyTorch: identical.
+    if (!program.reference.has_value() || program.reference->outputs.empty()) {
+      Throw(absl::InternalError("profile(ep): the saved program has no reference outputs"));
+    }
+    const std::vector<at::Tensor>& outs = program.reference->outputs;
+    const c10::IValue expected =
+        outs.size() == 1 ? c10::IValue(outs[0])
+                         : c10::IValue(c10::ivalue::Tuple::create(std::vector<c10::IValue>(outs.begin(), outs.end())));
+    model.run_native = [expected](const std::vector<c10::IValue>&) -> absl::StatusOr<c10::IValue> { return expected; };
+    session.verify = true;
+    session.check.reference = "ep.module()";
+  }
+  model.prepared = std::move(program.prepared);
+  absl::StatusOr<Report> report;
+  {
+    py::gil_scoped_release no_gil;
+    torch::NoGradGuard no_grad;
+    report = RunProfileSession(std::move(model), inputs, session);
+  }
+  ReportPtr result = std::make_shared<Report>(Take(std::move(report)));
+  result->parameters = program.parameters;
+  result->notes.push_back(absl::StrCat("a torch.export program (exported by PyTorch ", program.torch_version, ")"));
+  return result;
 }
 
 AbResult ProfileAb(py::handle object, const std::string& passes, const py::tuple& args, const std::string& method,

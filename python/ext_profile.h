@@ -73,6 +73,12 @@ struct CommonOptions {
 };
 
 // graphprof.profile(): profile_command.cc's flow for one module.
+// graphprof.profile(ep, *args) for a torch.export program: `path` is the
+// program as graphprof.save_export wrote it (with ep.module()'s outputs for
+// `args`, which verification compares with).
+ReportPtr ProfileExportFile(const std::string& path, const py::tuple& args, const CommonOptions& options,
+                            const std::string& name);
+
 ReportPtr ProfileTarget(py::handle object, const py::tuple& args, const std::string& method,
                         const std::string& passes, const CommonOptions& options, const std::string& name);
 

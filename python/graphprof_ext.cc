@@ -209,6 +209,14 @@ PYBIND11_MODULE(_graphprof, m) {
       py::arg("tolerance_given") = false);
 
   m.def(
+      "profile_export",
+      [](const std::string& path, const py::tuple& args, int runs, int warmup, bool verify, const std::string& name) {
+        CommonOptions options{runs, warmup, verify, 0, 0};
+        return ProfileExportFile(path, args, options, name);
+      },
+      py::arg("path"), py::arg("args"), py::arg("runs"), py::arg("warmup"), py::arg("verify"), py::arg("name"));
+
+  m.def(
       "ab",
       [](py::handle target, const std::string& passes, const py::tuple& args, int runs, int warmup, bool verify,
          double rtol, double atol, const std::string& method, bool diff_all, const std::string& name,

@@ -35,6 +35,7 @@ from ._errors import (
     UnsupportedGraphError,
     VerificationError,
 )
+from ._export import save_export
 from ._interpreter import Interpreter, Node
 from ._report import ABResult, Diff, Report
 
@@ -58,6 +59,7 @@ __all__ = [
     "list_passes",
     "merge",
     "profile",
+    "save_export",
 ]
 
 def _passes_text(passes):
@@ -223,6 +225,8 @@ def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backw
     Report; engine failures raise GraphprofError subclasses with
     profile_graph's one-line message.
     """
+    if _is_exported_program(module):
+        return _profile_export(module, inputs, runs, warmup, verify, name, memory, passes, backward, trace, method)
     tolerance_given = rtol is not None or atol is not None
     runs, warmup, rtol, atol, method, name, flags = _checked(
         runs, warmup, rtol, atol, method, name, memory=memory, verify=verify, backward=backward, trace=trace,
@@ -240,6 +244,37 @@ def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backw
                            compensate=compensate, tolerance_given=tolerance_given)
     report = Report(r, memory=memory, method=method)
     failure = r.verification_failure(method)
+    if failure is not None:
+        raise VerificationError(failure, report=report)
+    return report
+
+
+def _is_exported_program(value):
+    return type(value).__name__ == "ExportedProgram" and hasattr(value, "graph_signature")
+
+
+def _profile_export(ep, inputs, runs, warmup, verify, name, memory, passes, backward, trace, method):
+    """profile(ep, *inputs) of a torch.export program: saved with its
+    outputs for `inputs` (save_export), then profiled as profile_graph
+    --model=PROGRAM.pt2 profiles it, verified against ep.module()."""
+    import tempfile
+    if passes or backward or trace or method != "forward":
+        raise InvalidArgumentError("profile(ep): passes, backward, trace and method apply to TorchScript modules, "
+                                   "not to torch.export programs")
+    runs = _int_arg("runs", runs, 1)
+    warmup = _int_arg("warmup", warmup, 0)
+    verify = _bool_arg("verify", verify)
+    name = _str_arg("name", name, optional=True) or "ExportedProgram"
+    if not inputs:
+        inputs, kwargs = ep.example_inputs
+        if kwargs:
+            raise InvalidArgumentError("profile(ep): the program's example inputs have keywords; pass inputs by position")
+    with tempfile.TemporaryDirectory() as d:
+        path = d + "/program.pt2"
+        save_export(ep, path, *inputs)
+        r = _graphprof.profile_export(path, tuple(inputs), runs=runs, warmup=warmup, verify=verify, name=name)
+    report = Report(r, memory=memory)
+    failure = r.verification_failure("forward")
     if failure is not None:
         raise VerificationError(failure, report=report)
     return report

@@ -189,6 +189,32 @@ class AbDiffMergeTest(unittest.TestCase):
         self.assertEqual(graphprof.UnsupportedGraphError("x").code, "UNIMPLEMENTED")
 
 
+@unittest.skipUnless(hasattr(torch, "export") and hasattr(torch.export, "export"), "torch.export needs PyTorch 2.x")
+class ExportTest(unittest.TestCase):
+    """graphprof.profile(ep) of a torch.export program, verified against
+    ep.module(), and its diff against the TorchScript of the same model
+    (issue 40; runs where PyTorch 2.x is: the Debian 13 root's CMake build)."""
+
+    def test_profile_and_migration_diff(self):
+        torch.manual_seed(0)
+        module = ConvBn().eval()
+        x = torch.randn(1, 3, 32, 32)
+        ep = torch.export.export(module, (x,))
+        r = graphprof.profile(ep, x, runs=4, warmup=1)
+        self.assertIs(r.verified, True)
+        self.assertEqual(r.verification["reference"], "ep.module()")
+        ops = [n for n in r.nodes if n["kind"] != "prim::Constant"]
+        self.assertEqual([n["kind"] for n in ops][:2], ["aten::conv2d", "aten::batch_norm"])
+        self.assertEqual(ops[0]["module"], "conv")
+        self.assertIn("graphprof_fixtures.py:", ops[0]["source"])
+        # The same model as TorchScript: the diff pairs the nodes by kind and module.
+        scripted = graphprof.profile(torch.jit.script(module), x, runs=4, warmup=1)
+        d = graphprof.diff(scripted, r)
+        self.assertGreater(d.matched_time_fraction, 0.9, d.text(top=10))
+        with self.assertRaises(graphprof.InvalidArgumentError):
+            graphprof.profile(ep, x, passes="cse")
+
+
 # What differs between two profiles of one model by nature: the timings and
 # what follows from them, and the process's own identity.
 _TIMING_KEYS = {"total_us", "coverage", "run_ns", "run_start_ns", "events", "dropped_events", "timer_overhead_ns",
