@@ -11,7 +11,8 @@
 # COMMAND runs in the caller's working directory, as the caller (root), with
 # the caller's environment, and the script exits with its status. Visible
 # inside at the same paths: this repository, the working directory, and each
-# --bind directory (paths under /tmp too); the rest is the root's own.
+# --bind directory (paths under /tmp too; a --bind that is a symlink, such as
+# /usr/local/cuda, under its own name too); the rest is the root's own.
 #
 # The root is made once: `debootstrap --variant=minbase trixie` from this
 # machine's own Debian mirror, then the packages below. It is cached in
@@ -63,6 +64,10 @@ while (($#)); do
   shift
 done
 (($#)) || die "no command (usage: $me [--root=DIR] [--bind=DIR]... -- COMMAND [ARGS...])"
+for b in "${binds[@]}"; do
+  [[ -d $b ]] || die "--bind=$b: not a directory"
+  [[ "$(cd "$b" && pwd -P)" != / ]] || die "--bind=$b: cannot show / inside the root"
+done
 
 [[ $(id -u) -eq 0 ]] || die "needs root (debootstrap, chroot and mount namespaces): run it as root"
 for tool in unshare chroot mount flock; do
@@ -138,9 +143,15 @@ fi
 # The directories to show inside: the repository, the working directory, the binds.
 cwd="$(pwd -P)"
 shown=("$repo" "$cwd")
+links=()  # "link target": a --bind given as a symlink is shown under both names
 for b in "${binds[@]}"; do
   [[ -d $b ]] || die "--bind=$b: not a directory"
-  shown+=("$(cd "$b" && pwd -P)")
+  target="$(cd "$b" && pwd -P)"
+  shown+=("$target")
+  if [[ -L ${b%/} ]]; then
+    link="$(cd "$(dirname "$b")" && pwd -P)/$(basename "$b")"
+    links+=("$link" "$target")
+  fi
 done
 # Each once, and none inside another (that one shows it already).
 unique=()
@@ -168,6 +179,11 @@ exec unshare -m --propagation private -- /bin/bash -c '
     mkdir -p "$root$d"
     mount --rbind "$d" "$root$d"
   done
+  m=$1; shift
+  for ((i = 0; i < m; i += 2)); do
+    link=$1; target=$2; shift 2
+    if [[ ! -e $root$link ]]; then mkdir -p "$(dirname "$root$link")"; ln -s "$target" "$root$link"; fi
+  done
   set +e
   exec chroot "$root" /bin/bash -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "$@"
-' torch2_root "$root" "$cwd" "${#unique[@]}" "${unique[@]}" "$@"
+' torch2_root "$root" "$cwd" "${#unique[@]}" "${unique[@]}" "${#links[@]}" "${links[@]}" "$@"
