@@ -1,5 +1,9 @@
 #include "ir/prepared_graph.h"
 
+#include <torch/csrc/jit/passes/tensorexpr_fuser.h>
+
+#include <mutex>
+
 #include <torch/csrc/jit/passes/dead_code_elimination.h>
 
 #include <algorithm>
@@ -149,8 +153,14 @@ std::string PreparedGraph::DescribeUserInputs() const {
   return absl::StrJoin(parts, ", ");
 }
 
+void UseUnfusedNativeExecution() {
+  static std::once_flag once;
+  std::call_once(once, [] { torch::jit::setTensorExprFuserEnabled(false); });
+}
+
 absl::StatusOr<PreparedGraph> PrepareMethod(const torch::jit::Module& module,
                                             const PrepareOptions& options) {
+  UseUnfusedNativeExecution();
   const std::string type_name = module.type()->name() ? module.type()->name()->name() : "module";
   PreparedGraph prepared;
   prepared.name = absl::StrCat(type_name, ".", options.method);

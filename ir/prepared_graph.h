@@ -71,6 +71,16 @@ struct PreparedGraph {
   std::string DescribeUserInputs() const;
 };
 
+// Module methods run by LibTorch's own executor (the native reference of
+// --verify, benchmarks' native cases) run without the TensorExpr fuser, for
+// the whole process, from the first PrepareMethod on: LibTorch 2.6's
+// profiling executor fused a training step's graph on the CPU and spent
+// minutes compiling it with LLVM (a benchmark of the zoo mlp "never
+// returned"), and fused kernels round differently from the unfused
+// operators graphprof's interpreter runs. Debian's LibTorch 1.13 did not
+// fuse these graphs.
+void UseUnfusedNativeExecution();
+
 absl::StatusOr<PreparedGraph> PrepareMethod(const torch::jit::Module& module,
                                             const PrepareOptions& options = {});
 
