@@ -1,13 +1,15 @@
-// The LibTorch APIs graphprof uses that differ between LibTorch 1.13 (what
-// is tested here) and 2.x, each behind one name. Nothing else of graphprof
-// tests TORCH_VERSION_*: a new difference is added here, with the PyTorch
-// source it follows.
+// The LibTorch APIs graphprof uses that differ between LibTorch 1.13 and
+// 2.x, each behind one name. Nothing else of graphprof tests
+// TORCH_VERSION_*: a new difference is added here, with the PyTorch source
+// it follows.
 //
-// Sources read (headers, not compiled here: no LibTorch 2.x installs on the
-// development machine; tools/device_check.sh compiles them where one is):
-// 1.13.1 = Debian's /usr/include; 2.3.0 = LibTorch release headers; 2.6.0 =
-// the torch 2.6.0+cpu wheel's headers. 2.4/2.5 are inferred from those and
-// from the dated PRs named below. docs/cmake.md#versions lists the same.
+// Built and run: 1.13.1 (Debian 12's, Bazel) and 2.6.0 (Debian 13's
+// libtorch-dev 2.6.0+dfsg, CMake in the root of tools/torch2_root.sh): CI
+// compiles every item below against both and runs every suite on both (the
+// CPU paths; the CUDA items compile against the CUDA toolkit's headers only).
+// Read, not run: 2.3.0 (LibTorch release headers); 2.4/2.5 are inferred
+// from those and from the dated PRs named below. docs/cmake.md#versions
+// lists what 2.6 changed beyond these APIs (behaviour, not signatures).
 #ifndef GRAPHPROF_COMMON_TORCH_COMPAT_H_
 #define GRAPHPROF_COMMON_TORCH_COMPAT_H_
 

@@ -262,6 +262,12 @@ TEST(GateTest, CheckWritesItsOutputsOrRefusesTheFlag) {
                      "would overwrite the --baseline file");
   ExpectOneLineError(RunTool({"--zoo=mlp", "--fail_on=node"}), 2, "--fail_on, --allow_graph_change and --allow_input_change belong to `profile_graph check`");
   ExpectOneLineError(RunTool({"merge", Base(), "--alpha=0.1"}), 2, "merge combines saved reports: --alpha applies to comparisons");
+  // Profiling: flags with nothing to act on.
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--alpha=0.1"}), 2, "--alpha and --diff_all apply to comparisons");
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--diff_all"}), 2, "--alpha and --diff_all apply to comparisons");
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--min_effect=0.1"}), 2, "--min_effect applies to comparisons");
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--noverify", "--rtol=0.1"}), 2, "--rtol and --atol apply to --verify");
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--nvtx_warmup=2"}), 2, "--nvtx_warmup applies with --nvtx_iters");
 }
 
 TEST(GateTest, UsageErrorsOfTheSmallerKind) {

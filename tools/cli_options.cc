@@ -168,6 +168,25 @@ absl::Status ValidateCommon(const CliOptions& o) {
   if (o.remeasure_peaks && !o.roofline) {
     return absl::InvalidArgumentError("--remeasure_peaks applies with --roofline (which measures the ceilings)");
   }
+  // Flags that would be given and ignored: a usage error, not a silent no-op.
+  const bool diffs = !o.compare.empty() || !o.ab.empty() || o.check;
+  if (o.merge.empty()) {
+    if ((o.Given("alpha") || o.Given("diff_all")) && !diffs) {
+      return absl::InvalidArgumentError("--alpha and --diff_all apply to comparisons (--compare, --ab, check)");
+    }
+    if (o.Given("min_effect") && !diffs && !o.runs_auto) {
+      return absl::InvalidArgumentError("--min_effect applies to comparisons (--compare, --ab, check) and --runs=auto");
+    }
+  }
+  if ((o.Given("rtol") || o.Given("atol")) && !o.verify) {
+    return absl::InvalidArgumentError("--rtol and --atol apply to --verify, which --noverify turns off");
+  }
+  if (o.Given("nvtx_warmup") && o.nvtx_iters == 0) {
+    return absl::InvalidArgumentError("--nvtx_warmup applies with --nvtx_iters");
+  }
+  if (o.Given("seed") && !o.inputs.empty() && (!o.model.empty() || !o.ir.empty())) {
+    return absl::InvalidArgumentError("--seed seeds random inputs (--input) and zoo weights: there are none here");
+  }
   if (!o.worker_dir.empty() && o.workers > 0) {
     return absl::InvalidArgumentError("--worker_dir is --workers' own (a worker's output directory): not with --workers");
   }
