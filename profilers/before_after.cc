@@ -41,20 +41,20 @@ std::string BName(const std::vector<Pass>& passes) { return absl::StrCat("B (aft
 // were inspected; with copies, copy k of A and copy k of B form each pair,
 // the copies taking turns (A0 B0 B1 A1 A2 B2 B0 A0 ...).
 absl::Status RunInterleaved(absl::Span<const std::unique_ptr<ProfileRunner>> a,
-                            absl::Span<const std::unique_ptr<ProfileRunner>> b, const std::vector<Pass>& passes,
+                            absl::Span<const std::unique_ptr<ProfileRunner>> b, const std::string& b_name,
                             const ProfileOptions::Adaptive& adaptive, c10::IValue* a_output, c10::IValue* b_output,
                             std::string* stopped_why) {
   for (const auto& r : a) {
     if (absl::Status s = r->Warmup(); !s.ok()) return Annotate(s, kA);
   }
   for (const auto& r : b) {
-    if (absl::Status s = r->Warmup(); !s.ok()) return Annotate(s, BName(passes));
+    if (absl::Status s = r->Warmup(); !s.ok()) return Annotate(s, b_name);
   }
   for (const auto& r : a) {
     if (absl::Status s = r->Inspect(); !s.ok()) return Annotate(s, kA);
   }
   for (const auto& r : b) {
-    if (absl::Status s = r->Inspect(); !s.ok()) return Annotate(s, BName(passes));
+    if (absl::Status s = r->Inspect(); !s.ok()) return Annotate(s, b_name);
   }
   auto step = [&](ProfileRunner& r, c10::IValue* output, const std::string& name) -> absl::Status {
     if (r.timed_runs_done() >= r.timed_runs_wanted()) return absl::OkStatus();
@@ -78,10 +78,10 @@ absl::Status RunInterleaved(absl::Span<const std::unique_ptr<ProfileRunner>> a,
   for (int block = 0; pending(); ++block) {
     for (size_t k = 0; k < a.size(); ++k, ++pair) {
       const bool a_first = pair % 2 == 0;
-      if (absl::Status s = a_first ? step(*a[k], a_output, kA) : step(*b[k], b_output, BName(passes)); !s.ok()) {
+      if (absl::Status s = a_first ? step(*a[k], a_output, kA) : step(*b[k], b_output, b_name); !s.ok()) {
         return s;
       }
-      if (absl::Status s = a_first ? step(*b[k], b_output, BName(passes)) : step(*a[k], a_output, kA); !s.ok()) {
+      if (absl::Status s = a_first ? step(*b[k], b_output, b_name) : step(*a[k], a_output, kA); !s.ok()) {
         return s;
       }
     }
@@ -284,7 +284,7 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
     if (!b.ok()) return Annotate(b.status(), BName(passes));
     std::string stopped_why = "at the most runs";
     if (absl::Status run =
-            RunInterleaved(*a, *b, passes, options.profile.adaptive, &a_output, &b_output, &stopped_why);
+            RunInterleaved(*a, *b, BName(passes), options.profile.adaptive, &a_output, &b_output, &stopped_why);
         !run.ok()) {
       return run;
     }
@@ -360,6 +360,76 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
     }
   }
   result.diff = DiffReports(result.before, result.after, options.diff);
+  return result;
+}
+
+absl::StatusOr<BeforeAfter> ProfileTwoPlans(std::shared_ptr<const GraphPlan> a_plan, std::shared_ptr<const GraphPlan> b_plan,
+                                            const std::string& b_name, const std::vector<c10::IValue>& inputs,
+                                            const BeforeAfterOptions& options, c10::IValue* a_output,
+                                            c10::IValue* b_output) {
+  BeforeAfter result;
+  // One runner a side: a plan cannot be cloned as a module can, so the runs
+  // are the unit of variation (as --ab_copies=1).
+  std::vector<std::unique_ptr<ProfileRunner>> a, b;
+  for (auto [plan, side] : {std::pair{a_plan, &a}, std::pair{b_plan, &b}}) {
+    absl::StatusOr<std::unique_ptr<ProfileRunner>> runner = ProfileRunner::Create(plan, inputs, options.profile);
+    if (!runner.ok()) return Annotate(runner.status(), side == &a ? kA : b_name);
+    side->push_back(*std::move(runner));
+  }
+  std::string stopped_why = "at the most runs";
+  if (absl::Status run = RunInterleaved(a, b, b_name, options.profile.adaptive, a_output, b_output, &stopped_why);
+      !run.ok()) {
+    return run;
+  }
+  absl::StatusOr<Report> before = FinishSide(a, "A");
+  if (!before.ok()) return Annotate(before.status(), kA);
+  absl::StatusOr<Report> after = FinishSide(b, "B");
+  if (!after.ok()) return Annotate(after.status(), b_name);
+  result.before = *std::move(before);
+  result.after = *std::move(after);
+  result.order = "ABBA";
+  if (options.profile.adaptive.enabled) {
+    const std::string note = absl::StrCat("--runs=auto: ", result.before.runs, " timed runs a side, stopped ", stopped_why);
+    result.before.notes.push_back(note);
+    result.after.notes.push_back(note);
+  }
+  result.before_drift = MeasureDrift(result.before, options.diff.verdict);
+  result.after_drift = MeasureDrift(result.after, options.diff.verdict);
+  for (Report* r : {&result.before, &result.after}) {
+    r->notes.push_back("timed runs interleaved with the other side's in ABBA blocks (A B B A ...), after both warmed up");
+    r->notes.push_back(DescribeDrift(result));
+  }
+  result.diff = DiffReports(result.before, result.after, options.diff);
+  return result;
+}
+
+absl::StatusOr<BeforeAfter> ProfileAgainstGraph(const torch::jit::Module& module,
+                                                std::shared_ptr<const GraphPlan> other, const std::string& other_name,
+                                                const std::vector<c10::IValue>& inputs,
+                                                const BeforeAfterOptions& options) {
+  std::string a_applied;
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> a_plan = PlanVariant(module, {}, options, &a_applied);
+  if (!a_plan.ok()) return Annotate(a_plan.status(), kA);
+  c10::IValue a_output, b_output;
+  absl::StatusOr<BeforeAfter> result =
+      ProfileTwoPlans(*a_plan, std::move(other), other_name, inputs, options, &a_output, &b_output);
+  if (!result.ok() || !options.verify) return result;
+  c10::IValue expected;
+  try {
+    expected = torch::jit::Module(module).get_method(options.method)(DeepCopy(inputs));
+  } catch (const std::exception& e) {
+    return StatusFromException(absl::StatusCode::kInvalidArgument, absl::StrCat("native ", options.method), e);
+  }
+  OutputCheck check;
+  check.reference = absl::StrCat("module.", options.method);
+  check.rtol = options.rtol;
+  check.atol = options.atol;
+  check.float64_reference = options.float64_reference;
+  result->before.verification = CheckOutput(expected, a_output, check);
+  // Another graph of the same model: its rounding may differ, judged as
+  // after passes (against a float64 run of the module, or rtol/atol).
+  check.transformed = true;
+  result->after.verification = CheckOutput(expected, b_output, check, &module, options.method, inputs);
   return result;
 }
 

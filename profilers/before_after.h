@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "interpreter/graph_plan.h"
 #include "ir/passes.h"
 #include "profilers/profiler.h"
 #include "profilers/report/report.h"
@@ -88,6 +89,26 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
 // Run times of `report`'s second half of timed runs against its first half,
 // in the order the runs ran (--ab's copies took turns; --workers' processes
 // ran one after another).
+// The migration diff (profile_graph --compare_model): A is `module`'s
+// method, B `other`, another graph of the same model (its torch.export
+// program, say), named `other_name` in messages; one runner a side, their
+// timed runs interleaved in ABBA blocks; A's output identical to the
+// module's, B's within the tolerance passes get (a float64 run of the
+// module, or rtol/atol). The diff pairs nodes as it always does: by kind,
+// module path and source line, then kind and module path, in execution order.
+absl::StatusOr<BeforeAfter> ProfileAgainstGraph(const torch::jit::Module& module,
+                                                std::shared_ptr<const GraphPlan> other, const std::string& other_name,
+                                                const std::vector<c10::IValue>& inputs,
+                                                const BeforeAfterOptions& options = {});
+
+// Two plans (an A/A of one torch.export program: two plans of it), one
+// runner a side, interleaved in ABBA blocks, diffed; no verification here:
+// the last timed run's outputs are left in `a_output` and `b_output`.
+absl::StatusOr<BeforeAfter> ProfileTwoPlans(std::shared_ptr<const GraphPlan> a_plan, std::shared_ptr<const GraphPlan> b_plan,
+                                            const std::string& b_name, const std::vector<c10::IValue>& inputs,
+                                            const BeforeAfterOptions& options, c10::IValue* a_output,
+                                            c10::IValue* b_output);
+
 Drift MeasureDrift(const Report& report, const VerdictOptions& options = {});
 // "A: +0.4% [-1.2, 2.0] same; B: -0.3% [...] same" for notes.
 std::string DescribeDrift(const BeforeAfter& ab);

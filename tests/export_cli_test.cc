@@ -51,11 +51,42 @@ TEST(ExportCliTest, ProfilesAProgramAndVerifiesItAgainstPyTorch) {
   EXPECT_FALSE(absl::StrContains(other.out, "verified      output")) << other.out;
 }
 
+// The migration diff: the same model as TorchScript (A) and as its
+// torch.export program (B), interleaved, paired by kind and module; both
+// outputs verified. And an A/A of the program (--ab=none).
+TEST(ExportCliTest, TheMigrationDiffAndAnAaOfAProgram) {
+  const std::string out = TempDir("export_cli_test") + "/migration.json";
+  const Result r = RunTool({"--model=" + testing::FixturePath("export/mlp_script.pt"),
+                            "--compare_model=" + testing::FixturePath("export/mlp.pt2"), "--warmup=1", "--runs=12",
+                            "--format=json", "--output=" + out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(Slurp(out));
+  EXPECT_EQ(j["compare_model"], testing::FixturePath("export/mlp.pt2"));
+  EXPECT_GE(j["matched_time_fraction"].get<double>(), 0.95);
+  EXPECT_EQ(j["a"]["verified"], true);
+  EXPECT_EQ(j["b"]["verified"], true) << j["b"]["verification"].dump();
+  EXPECT_TRUE(absl::StrContains(j["b"]["model"].get<std::string>(), "(B: torch.export)"));
+  int modules = 0;
+  for (const nlohmann::json& m : j["diff"]["modules"]) modules += m["module"] == "fc1" || m["module"] == "fc2";
+  EXPECT_EQ(modules, 2) << "fc1 and fc2 are rows on both sides";
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--compare_model=" + testing::FixturePath("export/mlp.pt2")}), 2,
+                     "--compare_model compares a --model (TorchScript) with a program");
+  // A/A of the program: every node paired with itself, both sides verified.
+  const std::string aa = TempDir("export_cli_test") + "/aa.json";
+  const Result same = RunTool({"--model=" + testing::FixturePath("export/mlp.pt2"), "--ab=none", "--warmup=1", "--runs=12",
+                               "--format=json", "--output=" + aa});
+  ASSERT_EQ(same.code, 0) << same.err;
+  const nlohmann::json k = nlohmann::json::parse(Slurp(aa));
+  EXPECT_EQ(k["diff"]["same"].get<int>(), static_cast<int>(k["diff"]["nodes"].size()));
+  EXPECT_EQ(k["a"]["verified"], true);
+  EXPECT_EQ(k["b"]["verified"], true);
+}
+
 TEST(ExportCliTest, RefusalsAreOneLine) {
   const std::string model = "--model=" + testing::FixturePath("export/mlp.pt2");
   ExpectOneLineError(RunTool({model, "--input=3x8:int64"}), 1, "input 0 (x) must be Float but is Long");
   ExpectOneLineError(RunTool({model, "--input=3x9:float32"}), 1, "must have size 8 in dimension 1 (exported static)");
-  ExpectOneLineError(RunTool({model, "--ab=cse"}), 1, "--passes, --freeze and --ab apply to TorchScript modules");
+  ExpectOneLineError(RunTool({model, "--ab=cse"}), 1, "--passes, --freeze and --ab with passes apply to TorchScript modules");
   ExpectOneLineError(RunTool({model, "--backward"}), 1, "--backward needs a TorchScript module");
   ExpectOneLineError(RunTool({"--model=" + Write("garbage.pt2", "not a zip")}), 1, "not a readable zip archive");
   const Result sdpa = RunTool({"--model=" + testing::FixturePath("export/sdpa.pt2"), "--runs=2"});

@@ -47,6 +47,7 @@ absl::Status RefuseProfilingFlags(const CliOptions& o, absl::string_view what, a
       {!o.ir.empty(), "--ir"},                {o.method != defaults.method, "--method"},
       {o.freeze, "--freeze"},                 {!o.passes.empty(), "--passes"},
       {!o.ab.empty(), "--ab"},                {o.Given("ab_copies"), "--ab_copies"},
+      {!o.compare_model.empty(), "--compare_model"},
       {!o.input.empty(), "--input"},          {!o.inputs.empty(), "--inputs"},
       {o.seed != defaults.seed, "--seed"},    {o.warmup != defaults.warmup || o.Given("warmup"), "--warmup"},
       {o.runs != defaults.runs || o.runs_auto || o.Given("runs"), "--runs"},
@@ -135,6 +136,16 @@ absl::Status ValidateCommon(const CliOptions& o) {
   if (o.freeze && !o.ab.empty()) {
     return absl::InvalidArgumentError("--ab profiles the module as loaded: put freeze in its list (--ab=freeze,...)");
   }
+  if (!o.compare_model.empty()) {
+    if (o.model.empty()) return absl::InvalidArgumentError("--compare_model compares a --model (TorchScript) with a program");
+    if (!o.ab.empty() || !o.compare.empty() || o.check || !o.passes.empty() || o.freeze) {
+      return absl::InvalidArgumentError("--compare_model is a comparison of its own: not with --ab, --compare, check, "
+                                        "--passes or --freeze");
+    }
+    if (o.backward || o.workers > 0) {
+      return absl::InvalidArgumentError("--compare_model profiles forward runs in this process: not with --backward or --workers");
+    }
+  }
   if (!o.ab.empty() && !o.compare.empty()) {
     return absl::InvalidArgumentError("give either --compare (against a saved report) or --ab, not both");
   }
@@ -169,7 +180,7 @@ absl::Status ValidateCommon(const CliOptions& o) {
     return absl::InvalidArgumentError("--remeasure_peaks applies with --roofline (which measures the ceilings)");
   }
   // Flags that would be given and ignored: a usage error, not a silent no-op.
-  const bool diffs = !o.compare.empty() || !o.ab.empty() || o.check;
+  const bool diffs = !o.compare.empty() || !o.ab.empty() || o.check || !o.compare_model.empty();
   if (o.merge.empty()) {
     if ((o.Given("alpha") || o.Given("diff_all")) && !diffs) {
       return absl::InvalidArgumentError("--alpha and --diff_all apply to comparisons (--compare, --ab, check)");

@@ -31,6 +31,9 @@ struct CliOptions {
   bool list_passes = false;
   // A/B: profile the module as loaded and after these passes, and diff.
   std::string ab;
+  // The migration diff: --model (TorchScript) against this torch.export
+  // program of the same model, interleaved as --ab (ProfileAgainstGraph).
+  std::string compare_model;
   // --ab: separately prepared copies of the module a side, the diff's unit
   // of variation (profilers/before_after.h); 1: one a side, runs the unit.
   int ab_copies = 3;

@@ -26,6 +26,9 @@ ABSL_FLAG(std::string, passes, "", "LibTorch passes to apply before profiling, i
 ABSL_FLAG(bool, list_passes, false, "list the passes --passes and --ab accept and exit");
 ABSL_FLAG(std::string, ab, "",
           "A/B: profile the module as loaded (A) and after these passes (B), print B and the diff");
+ABSL_FLAG(std::string, compare_model, "",
+          "the migration diff: profile --model (TorchScript) and this torch.export program (.pt2) of the same model, "
+          "interleaved as --ab does, and diff them per node, module and kind with verdicts");
 ABSL_FLAG(int, ab_copies, 3,
           "--ab: run each side on this many separately prepared copies of the module (own weights and plan), "
           "timed runs spread over them; the diff takes the copies as its unit of variation (1: one copy a side)");
@@ -139,7 +142,7 @@ absl::StatusOr<Invocation> ParseCommandLine(int argc, char** argv) {
   static const auto* needs_value = new std::set<std::string>{
       "ab",    "passes", "compare", "output", "trace",  "html",    "annotate", "baseline", "model",   "ir",
       "zoo",   "inputs", "input",   "peaks",  "format", "group_by", "method",  "fail_on",  "runs",    "device",
-      "clock", "sort",   "modules", "worker_dir"};
+      "clock", "sort",   "modules", "worker_dir", "compare_model"};
   for (const std::string& name : command_line->empty_values) {
     if (needs_value->count(name) == 0) continue;
     return absl::InvalidArgumentError(absl::StrCat(
@@ -176,6 +179,7 @@ absl::StatusOr<Invocation> ParseCommandLine(int argc, char** argv) {
   o.list_passes = absl::GetFlag(FLAGS_list_passes);
   o.ab = absl::GetFlag(FLAGS_ab);
   o.ab_copies = absl::GetFlag(FLAGS_ab_copies);
+  o.compare_model = UserPath(absl::GetFlag(FLAGS_compare_model));
   o.rtol = absl::GetFlag(FLAGS_rtol);
   for (const std::string& name : command_line->given) {
     if (name == "rtol" || name == "atol") o.tolerance_given = true;

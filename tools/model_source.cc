@@ -80,9 +80,9 @@ absl::Status MoveModule(torch::jit::Module& module, const c10::Device& device) {
 namespace {
 
 absl::StatusOr<ModelSource> FromExport(const CliOptions& options) {
-  if (!options.passes.empty() || options.freeze || !options.ab.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(options.model, ": --passes, --freeze and --ab apply to TorchScript "
-                                                   "modules, not to torch.export programs"));
+  if (!options.passes.empty() || options.freeze || (!options.ab.empty() && options.ab != "none")) {
+    return absl::InvalidArgumentError(absl::StrCat(options.model, ": --passes, --freeze and --ab with passes apply to "
+                                                   "TorchScript modules, not to torch.export programs (--ab=none: an A/A)"));
   }
   if (options.backward) {
     return absl::InvalidArgumentError(absl::StrCat(

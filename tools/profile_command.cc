@@ -15,6 +15,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/output_file.h"
+#include "common/status_util.h"
+#include "ir/export/exported_program.h"
 #include "interpreter/graph_plan.h"
 #include "ir/ivalue_util.h"
 #include "ir/loader.h"
@@ -105,6 +107,9 @@ absl::StatusOr<std::string> RenderAb(const BeforeAfter& ab, const CliOptions& op
     w.Key("speedup"); w.Approx(ab.speedup());
     w.Key("matched_time_fraction"); w.Approx(ab.diff.matched_time_fraction);
     w.Key("passes"); w.String(options.ab);
+    if (!options.compare_model.empty()) {
+      w.Key("compare_model"); w.String(options.compare_model);
+    }
     w.Key("order"); w.String(ab.order);
     w.Key("drift");
     w.BeginObject();
@@ -261,6 +266,85 @@ int EmitReport(const CliOptions& options, const std::optional<Report>& base, Rep
   return code;
 }
 
+// --compare_model: the TorchScript module (A) against its torch.export
+// program (B), interleaved, diffed with verdicts; outputs as --ab's.
+int RunMigrationDiff(const CliOptions& options, const ModelSource& source, ExportedProgram program,
+                     const std::vector<c10::IValue>& inputs,
+                     const ProfileOptions& profile, const Observers& observers, const Machine& machine,
+                     const std::optional<Ceilings>& ceilings, Progress& progress, std::FILE* out, std::FILE* err) {
+  if (!source.module.has_value()) {
+    return Fail(err, kExitUsage, "--compare_model: --model must be a TorchScript module (the A side)");
+  }
+  if (absl::Status fits = CheckExportedInputs(program.inputs, inputs); !fits.ok()) {
+    return Fail(err, kExitFailure, absl::StrCat(options.compare_model, ": ", fits.message()));
+  }
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(std::move(program.prepared));
+  if (!plan.ok()) return Fail(err, kExitFailure, Annotate(plan.status(), options.compare_model));
+  BeforeAfterOptions ab_options;
+  ab_options.profile = profile;
+  ab_options.method = options.method;
+  ab_options.diff.include_unexecuted = options.diff_all;
+  ab_options.diff.verdict = VerdictOptionsOf(options);
+  ab_options.verify = options.verify;
+  ab_options.rtol = options.rtol;
+  ab_options.atol = options.atol;
+  ab_options.float64_reference = !options.tolerance_given;
+  absl::StatusOr<BeforeAfter> ab =
+      ProfileAgainstGraph(*source.module, *plan, absl::StrCat("B (", options.compare_model, ")"), inputs, ab_options);
+  progress.Finish();
+  if (!ab.ok()) return Fail(err, kExitFailure, ab.status());
+  DescribeSide(ab->before, source, inputs, observers, absl::StrCat(source.display_name, " (A: TorchScript)"), machine,
+               ceilings);
+  DescribeSide(ab->after, source, inputs, observers, absl::StrCat(options.compare_model, " (B: torch.export)"), machine,
+               ceilings);
+  ab->after.parameters = program.parameters;
+  ab->after.model_bytes = -1;
+  ab->diff.base_model = ab->before.model;
+  ab->diff.current_model = ab->after.model;
+  return EmitAb(options, *ab, out, err);
+}
+
+// --ab=none on a torch.export program: two plans of it (the archive read
+// twice), interleaved; each side's output checked against the program's
+// reference outputs where it has them for these inputs.
+int RunProgramAa(const CliOptions& options, const ModelSource& source, const std::vector<c10::IValue>& inputs,
+                 const ProfileOptions& profile, const Observers& observers, const Machine& machine,
+                 const std::optional<Ceilings>& ceilings, Progress& progress, std::FILE* out, std::FILE* err) {
+  absl::StatusOr<ExportedProgram> again = LoadExportedProgram(options.model);
+  if (!again.ok()) return Fail(err, kExitFailure, again.status());
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> a = GraphPlan::Build(source.prepared);
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> b = GraphPlan::Build(std::move(again->prepared));
+  if (!a.ok()) return Fail(err, kExitFailure, a.status());
+  if (!b.ok()) return Fail(err, kExitFailure, b.status());
+  BeforeAfterOptions ab_options;
+  ab_options.profile = profile;
+  ab_options.diff.include_unexecuted = options.diff_all;
+  ab_options.diff.verdict = VerdictOptionsOf(options);
+  c10::IValue a_output, b_output;
+  absl::StatusOr<BeforeAfter> ab = ProfileTwoPlans(*a, *b, "B", inputs, ab_options, &a_output, &b_output);
+  progress.Finish();
+  if (!ab.ok()) return Fail(err, kExitFailure, ab.status());
+  const ExportVerification v = VerifyExport(*source.exported, inputs);
+  for (auto [report, output, side] : {std::tuple{&ab->before, &a_output, " (A)"}, std::tuple{&ab->after, &b_output, " (B)"}}) {
+    DescribeSide(*report, source, inputs, observers, absl::StrCat(source.display_name, side), machine, ceilings);
+    report->parameters = source.exported->parameters;
+    if (!options.verify) continue;
+    if (!v.possible) {
+      report->unverified_reason = v.why_not;
+      continue;
+    }
+    OutputCheck check;
+    check.transformed = !v.exact;
+    check.rtol = options.rtol;
+    check.atol = options.atol;
+    check.reference = v.reference;
+    report->verification = CheckOutput(v.expected, *output, check);
+  }
+  ab->diff.base_model = ab->before.model;
+  ab->diff.current_model = ab->after.model;
+  return EmitAb(options, *ab, out, err);
+}
+
 // --worker_dir (a worker of --workers): the report(s) as JSON for the
 // parent, and the verification's exit code.
 int WriteWorkerReports(const CliOptions& options, std::vector<std::pair<const char*, const Report*>> reports,
@@ -369,10 +453,24 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   }
   absl::StatusOr<ModelSource> source = LoadModelSource(options);
   if (!source.ok()) return Fail(err, kExitFailure, source.status());
-  absl::StatusOr<std::vector<c10::IValue>> inputs = LoadModelInputs(options, *source);
+  // --compare_model: the program, whose inputs serve both sides when none are given.
+  std::optional<ExportedProgram> other;
+  if (!options.compare_model.empty()) {
+    absl::StatusOr<ExportedProgram> program = LoadExportedProgram(options.compare_model);
+    if (!program.ok()) return Fail(err, kExitFailure, program.status());
+    other = *std::move(program);
+  }
+  absl::StatusOr<std::vector<c10::IValue>> inputs;
+  if (other.has_value() && options.inputs.empty() && options.input.empty() &&
+      (other->reference.has_value() || other->example_inputs.has_value())) {
+    inputs = other->reference.has_value() ? other->reference->inputs : *other->example_inputs;
+  } else {
+    inputs = LoadModelInputs(options, *source);
+  }
   if (!inputs.ok()) return Fail(err, kExitFailure, inputs.status());
-  if (source->exported != nullptr && (!options.ab.empty() || options.backward)) {
-    return Fail(err, kExitUsage, "--ab and --backward need a TorchScript module, not a torch.export program");
+  if (source->exported != nullptr && ((!options.ab.empty() && options.ab != "none") || options.backward)) {
+    return Fail(err, kExitUsage,
+                "--ab with passes and --backward need a TorchScript module; a torch.export program takes --ab=none (an A/A)");
   }
 
   Progress progress(err, options.progress && IsTerminal(err));
@@ -398,6 +496,15 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   profile.progress = [&](const char* phase, int done, int total) { progress.Update(phase, done, total); };
   profile.node_progress = [&](int64_t done, int64_t per_run) { progress.Nodes(done, per_run); };
   SetUpObservers(options, err, observers, profile);
+
+  if (other.has_value()) {
+    return RunMigrationDiff(options, *source, *std::move(other), *inputs, profile, observers, machine, ceilings, progress,
+                            out, err);
+  }
+
+  if (!options.ab.empty() && source->exported != nullptr) {
+    return RunProgramAa(options, *source, *inputs, profile, observers, machine, ceilings, progress, out, err);
+  }
 
   if (!options.ab.empty()) {
     BeforeAfterOptions ab_options;

@@ -113,7 +113,8 @@ int CheckOutputs(const CliOptions& options, std::FILE* err) {
       {"--html", &options.html}};
   std::vector<std::pair<std::string, std::string>> inputs = {
       {"--model", options.model},       {"--ir", options.ir},           {"--inputs", options.inputs},
-      {"--compare", options.compare},   {"--baseline", options.baseline}, {"check's report", options.check_current}};
+      {"--compare", options.compare},   {"--baseline", options.baseline}, {"check's report", options.check_current},
+      {"--compare_model", options.compare_model}};
   for (const std::string& merged : options.merge) inputs.emplace_back("merge input", merged);
   for (size_t i = 0; i < outputs.size(); ++i) {
     const std::string& path = *outputs[i].second;
