@@ -1,5 +1,9 @@
 #include "ir/passes.h"
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <torch/csrc/jit/passes/common_subexpression_elimination.h>
 #include <torch/csrc/jit/passes/constant_pooling.h>
 #include <torch/csrc/jit/passes/constant_propagation.h>
@@ -147,10 +151,56 @@ Pass ModulePass(std::string name, std::string description,
 }
 
 // A graph pass LibTorch defines for frozen graphs only.
-Pass FrozenGraphPass(std::string name, std::string description, GraphFn fn, bool keep_metadata = false) {
+// Whether MKLDNN tensors work in this process, probed once in a child
+// process: LibTorch 2.6 with Debian 13's oneDNN 3.7 dies with SIGFPE
+// (integer divide by zero in mkldnn_add_out) on some virtual machines, so
+// a graph converted to MKLDNN would kill graphprof instead of being
+// profiled. A child that hangs (a fork of a threaded runtime) for 20 s is
+// taken as no answer: the pass runs.
+absl::Status MkldnnUsableImpl() {
+  static const absl::Status result = [] {
+    const pid_t pid = fork();
+    if (pid == 0) {
+      try {
+        const at::Tensor a = at::ones({1, 8, 4, 4}).to_mkldnn();
+        const at::Tensor b = at::add(a, a);
+        _exit(b.defined() ? 0 : 3);
+      } catch (...) {
+        _exit(3);
+      }
+    }
+    if (pid < 0) return absl::OkStatus();
+    int status = 0;
+    for (int waited = 0; waited < 2000; ++waited) {
+      const pid_t done = waitpid(pid, &status, WNOHANG);
+      if (done == pid) {
+        if (WIFSIGNALED(status)) {
+          return absl::FailedPreconditionError(absl::StrCat(
+              "LibTorch's MKLDNN (oneDNN) kills the process on this machine (signal ", WTERMSIG(status),
+              " in a probe of an MKLDNN add): a LibTorch/oneDNN fault of this machine, not of the model"));
+        }
+        return absl::OkStatus();
+      }
+      if (done < 0) return absl::OkStatus();
+      usleep(10000);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return absl::OkStatus();
+  }();
+  return result;
+}
+
+Pass FrozenGraphPass(std::string name, std::string description, GraphFn fn, bool keep_metadata = false,
+                     bool needs_mkldnn = false) {
   const std::string pass_name = name;
   return Pass{std::move(name), std::move(description),
-              [pass_name, fn, keep_metadata](jit::Module& module, const std::string& method) -> absl::Status {
+              [pass_name, fn, keep_metadata, needs_mkldnn](jit::Module& module, const std::string& method) -> absl::Status {
+                if (needs_mkldnn) {
+                  if (absl::Status usable = MkldnnUsableImpl(); !usable.ok()) {
+                    return absl::FailedPreconditionError(absl::StrCat(pass_name, ": ", usable.message()));
+                  }
+                }
                 if (!IsFrozen(module)) {
                   return absl::FailedPreconditionError(
                       absl::StrCat(pass_name, " works on frozen modules: put freeze before it"));
@@ -168,6 +218,9 @@ Pass FrozenGraphPass(std::string name, std::string description, GraphFn fn, bool
 std::vector<Pass> MakeBuiltinPassList();
 
 absl::Status OptimizeForInference(jit::Module& module, const std::string& method) {
+  if (absl::Status usable = MkldnnUsableImpl(); !usable.ok()) {
+    return absl::FailedPreconditionError(absl::StrCat("optimize_for_inference converts to MKLDNN: ", usable.message()));
+  }
   // torch.jit.optimize_for_inference: freeze, then these three on each method.
   if (absl::Status frozen = Freeze(module, method); !frozen.ok()) return frozen;
   std::shared_ptr<jit::Graph> graph = GraphOf(module, method);
@@ -214,7 +267,7 @@ std::vector<Pass> MakeBuiltinPassList() {
                                    [](std::shared_ptr<jit::Graph>& g) { jit::FuseFrozenConvAddRelu(g); }));
   passes.push_back(FrozenGraphPass("convert_to_mkldnn", "run convolutions, linears and their neighbours in MKLDNN (frozen)",
                                    [](std::shared_ptr<jit::Graph>& g) { jit::ConvertFrozenOpsToMKLDNN(g); },
-                                   /*keep_metadata=*/true));
+                                   /*keep_metadata=*/true, /*needs_mkldnn=*/true));
   passes.push_back(FrozenGraphPass("frozen_linear_transpose", "pre-transpose constant linear weights: matmul + add",
                                    [](std::shared_ptr<jit::Graph>& g) { jit::FrozenLinearTranspose(g); },
                                    /*keep_metadata=*/true));
@@ -340,5 +393,7 @@ std::string DescribePasses(const std::vector<Pass>& passes) {
   for (const Pass& pass : passes) names.push_back(pass.name);
   return names.empty() ? "no pass" : absl::StrJoin(names, " -> ");
 }
+
+absl::Status MkldnnUsable() { return MkldnnUsableImpl(); }
 
 }  // namespace graphprof

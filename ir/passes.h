@@ -56,6 +56,13 @@ absl::StatusOr<torch::jit::Module> ApplyPasses(const torch::jit::Module& module,
 // "freeze -> optimize_for_inference".
 std::string DescribePasses(const std::vector<Pass>& passes);
 
+// OK when MKLDNN tensors work in this process (optimize_for_inference and
+// convert_to_mkldnn need them), else FailedPrecondition saying why: probed
+// once, in a child process, since LibTorch 2.6 with Debian 13's oneDNN 3.7
+// dies with SIGFPE in an MKLDNN add on some virtual machines. Those passes
+// refuse to run with this status.
+absl::Status MkldnnUsable();
+
 }  // namespace graphprof
 
 #endif  // GRAPHPROF_IR_PASSES_H_

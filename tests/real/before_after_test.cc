@@ -40,6 +40,7 @@ absl::StatusOr<graphprof::BeforeAfter> CheckInferencePasses(const torch::jit::Mo
 // --- end of README example ---
 
 TEST(BeforeAfterTest, InferencePassesOnMobilenetPerModule) {
+  if (absl::Status usable = MkldnnUsable(); !usable.ok()) GTEST_SKIP() << usable.message();
   testing::RealModel model = testing::LoadRealModel("mobilenet_v2_script");
   ASSERT_FALSE(model.name.empty());
   absl::StatusOr<BeforeAfter> ab = CheckInferencePasses(model.module, model.inputs);
@@ -101,6 +102,7 @@ TEST(BeforeAfterTest, CustomGraphPassesAndFailures) {
 // MKLDNN's reordered sums on resnet18 pass; one weight changed by 1e-3 of
 // its value does not.
 TEST(BeforeAfterTest, ToleranceComesFromTheModelsOwnRounding) {
+  if (absl::Status usable = MkldnnUsable(); !usable.ok()) GTEST_SKIP() << usable.message();
   testing::RealModel model = testing::LoadRealModel("resnet18_script");
   ASSERT_FALSE(model.name.empty());
   BeforeAfterOptions options;

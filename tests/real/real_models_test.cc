@@ -132,6 +132,7 @@ TEST(RealModelIdentityTest, ModuleListIterationsKeepTheirParent) {
 }
 
 TEST(RealModelIdentityTest, ModulePathsSurviveFreezing) {
+  if (absl::Status usable = MkldnnUsable(); !usable.ok()) GTEST_SKIP() << usable.message();
   RealModel model = LoadRealModel("mobilenet_v2_script");
   ASSERT_FALSE(model.name.empty());
   PrepareOptions options;
