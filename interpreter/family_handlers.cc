@@ -75,6 +75,13 @@ absl::Status Interpreter::RunContainer(const NodePlan& node) {
       SetOutput(node, 0, std::move(dict));
       return absl::OkStatus();
     }
+    case NodeOp::kCreateObject: {
+      // As LibTorch's interpreter's CREATE_OBJECT: every attribute slot, unset.
+      const auto cls = node.type->expect<c10::ClassType>();
+      SetOutput(node, 0,
+                c10::ivalue::Object::create(c10::StrongTypePtr(cls->compilation_unit(), cls), cls->numAttributes()));
+      return absl::OkStatus();
+    }
     case NodeOp::kIsInstance: {
       c10::IValue value = TakeInput(node, 0);
       bool result = false;

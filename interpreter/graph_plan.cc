@@ -236,7 +236,16 @@ class GraphPlan::Builder {
     // Other instructions of LibTorch's interpreter that graphprof does not
     // run: refused here, at plan time, with the kind and source line.
     if (kind == jit::prim::Enter || kind == jit::prim::Exit) {
-      return Unsupported(plan, "`with` statements (prim::Enter / prim::Exit) are not supported");
+      // `with obj:` (torch.no_grad() in torchvision's RetinaNet): the
+      // object's __enter__ and __exit__, as LibTorch's ENTER / EXIT do.
+      plan.family = NodeFamily::kCall;
+      plan.op = kind == jit::prim::Enter ? NodeOp::kEnter : NodeOp::kExit;
+      plan.method_name = kind == jit::prim::Enter ? "__enter__" : "__exit__";
+      auto cls = node.input(0)->type()->cast<c10::ClassType>();
+      if (!cls) return Unsupported(plan, "`with` on a value that is not a class instance");
+      plan.callee = cls->findMethod(plan.method_name);
+      if (plan.callee == nullptr) return Unsupported(plan, absl::StrCat("`with` on a class without ", plan.method_name));
+      return absl::OkStatus();
     }
     if (kind == c10::Symbol::fromQualString("prim::awaitable")) {
       return Unsupported(plan, "torch.jit._awaitable is not supported");
@@ -292,6 +301,12 @@ class GraphPlan::Builder {
     } else if (kind == jit::prim::isinstance) {
       plan.op = NodeOp::kIsInstance;
       plan.candidate_types = node.tys(jit::attr::types);
+    } else if (kind == jit::prim::CreateObject) {
+      // A TorchScript class instance (@torch.jit.script classes, e.g.
+      // torchvision's ImageList): its __init__ follows as SetAttr nodes.
+      if (!node.output()->type()->cast<c10::ClassType>()) return false;
+      plan.op = NodeOp::kCreateObject;
+      plan.type = node.output()->type();
     } else {
       return false;
     }

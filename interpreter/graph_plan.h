@@ -44,8 +44,9 @@ enum class NodeFamily : uint8_t {
   kOperator,   // any node with a registered operator
   kIf,         // prim::If
   kLoop,       // prim::Loop
-  kCall,       // prim::CallMethod, prim::CallFunction (graphs prepared without inlining)
-  kContainer,  // list/tuple/dict construction and unpacking, prim::isinstance
+  kCall,       // prim::CallMethod, prim::CallFunction (graphs prepared without inlining),
+               // prim::Enter / prim::Exit (`with` statements: __enter__ / __exit__)
+  kContainer,  // list/tuple/dict construction and unpacking, prim::isinstance, prim::CreateObject
   kRaise,      // prim::RaiseException (its registered kernel in 1.13 is the
                // deprecated one-argument form; the native interpreter runs it
                // as an instruction taking the message and the class name)
@@ -62,6 +63,8 @@ enum class NodeOp : uint8_t {
   kSetAttr,
   kCallMethod,
   kCallFunction,
+  kEnter,  // prim::Enter: `with obj:` calls obj.__enter__()
+  kExit,   // prim::Exit: obj.__exit__(None, None, None) at the block's end
   kListConstruct,
   kListUnpack,
   kTupleConstruct,
@@ -69,6 +72,7 @@ enum class NodeOp : uint8_t {
   kTupleSlice,
   kDictConstruct,
   kIsInstance,
+  kCreateObject,  // prim::CreateObject: a new instance of a TorchScript class (attributes unset)
 };
 
 const char* NodeFamilyName(NodeFamily family);

@@ -347,6 +347,8 @@ absl::Status Interpreter::RunCall(const NodePlan& node) {
     first = 1;
   }
   for (size_t i = first; i < node.inputs.size(); ++i) stack_.push_back(TakeInput(node, i));
+  // __exit__(self, type, value, traceback): no exception, so three Nones.
+  if (node.op == NodeOp::kExit) stack_.insert(stack_.end(), 3, c10::IValue());
   try {
     torch::jit::Function* callee = node.callee;
     if (callee == nullptr) callee = &stack_[0].toObjectRef().type()->getMethod(node.method_name);
@@ -355,6 +357,8 @@ absl::Status Interpreter::RunCall(const NodePlan& node) {
     stack_.clear();
     return NodeException(node, e);
   }
+  // prim::Exit has no output: __exit__'s result is dropped (as EXIT does).
+  if (node.op == NodeOp::kExit && node.outputs.empty()) stack_.clear();
   return MoveStackToOutputs(node, "call");
 }
 

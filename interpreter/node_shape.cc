@@ -52,6 +52,7 @@ absl::Status CheckNodeShape(const jit::Node& node, const NodePlan& plan, absl::s
         return malformed(absl::StrCat(node.kind().toQualString(), " has ", in, " inputs and ", out, " outputs"));
       }
       if (plan.op == NodeOp::kDictConstruct && in % 2 != 0) return malformed("prim::DictConstruct takes key, value pairs");
+      if (plan.op == NodeOp::kCreateObject && in != 0) return malformed("prim::CreateObject takes no inputs");
       if (plan.op == NodeOp::kTupleSlice && (plan.slice_begin < 0 || plan.slice_end < plan.slice_begin)) {
         return malformed("prim::TupleSlice needs 0 <= beg <= end");
       }

@@ -58,6 +58,9 @@ class Inliner {
       return c10::nullopt;
     }
     auto cls = call->input(0)->type()->cast<c10::ClassType>();
+    // A method of a TorchScript class instance (torchvision's ImageList)
+    // runs in its caller's module: no module level of its own.
+    if (cls != nullptr && !cls->is_module()) return jit::ModuleInstanceInfo(cls, "SELF");
     const jit::Node* producer = call->input(0)->node();
     if (producer->kind() == jit::prim::GetAttr) return jit::ModuleInstanceInfo(cls, producer->s(jit::attr::name));
     if (call->owningGraph() == top_ && producer->kind() == jit::prim::Param) {

@@ -294,4 +294,77 @@ int64_t IValueBytes(absl::Span<const c10::IValue> values) {
   return bytes;
 }
 
+absl::StatusOr<c10::IValue> ConvertToType(const c10::IValue& value, const c10::TypePtr& type, const std::string& what) {
+  auto mismatch = [&]() {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": must be ", type->annotation_str(), " but got ", DescribeIValue(value)));
+  };
+  switch (type->kind()) {
+    case c10::TypeKind::AnyType:
+      return value;
+    case c10::TypeKind::OptionalType:
+      if (value.isNone()) return value;
+      return ConvertToType(value, type->expectRef<c10::OptionalType>().getElementType(), what);
+    case c10::TypeKind::FloatType:
+      if (value.isInt()) return c10::IValue(static_cast<double>(value.toInt()));
+      return value.isDouble() ? absl::StatusOr<c10::IValue>(value) : mismatch();
+    case c10::TypeKind::ListType: {
+      if (!value.isList() && !value.isTuple()) return mismatch();
+      const c10::TypePtr element = type->expectRef<c10::ListType>().getElementType();
+      c10::impl::GenericList list(element);
+      std::vector<c10::IValue> items;
+      if (value.isList()) {
+        for (const c10::IValue& item : value.toListRef()) items.push_back(item);
+      } else {
+        for (const c10::IValue& item : value.toTupleRef().elements()) items.push_back(item);
+      }
+      for (size_t i = 0; i < items.size(); ++i) {
+        absl::StatusOr<c10::IValue> item = ConvertToType(items[i], element, absl::StrCat(what, "[", i, "]"));
+        if (!item.ok()) return item.status();
+        list.push_back(*std::move(item));
+      }
+      return c10::IValue(std::move(list));
+    }
+    case c10::TypeKind::DictType: {
+      if (!value.isGenericDict()) return mismatch();
+      const auto& dict_type = type->expectRef<c10::DictType>();
+      c10::impl::GenericDict dict(dict_type.getKeyType(), dict_type.getValueType());
+      for (const auto& entry : value.toGenericDict()) {
+        const std::string key_text = entry.key().isString() ? absl::StrCat("'", entry.key().toStringRef(), "'")
+                                                            : DescribeIValue(entry.key());
+        absl::StatusOr<c10::IValue> key =
+            ConvertToType(entry.key(), dict_type.getKeyType(), absl::StrCat(what, " key ", key_text));
+        if (!key.ok()) return key.status();
+        absl::StatusOr<c10::IValue> item =
+            ConvertToType(entry.value(), dict_type.getValueType(), absl::StrCat(what, "[", key_text, "]"));
+        if (!item.ok()) return item.status();
+        dict.insert_or_assign(*std::move(key), *std::move(item));
+      }
+      return c10::IValue(std::move(dict));
+    }
+    case c10::TypeKind::TupleType: {
+      const auto& tuple_type = type->expectRef<c10::TupleType>();
+      std::vector<c10::IValue> items;
+      if (value.isTuple()) {
+        for (const c10::IValue& item : value.toTupleRef().elements()) items.push_back(item);
+      } else if (value.isList()) {
+        for (const c10::IValue& item : value.toListRef()) items.push_back(item);
+      } else {
+        return mismatch();
+      }
+      if (items.size() != tuple_type.elements().size()) return mismatch();
+      std::vector<c10::IValue> converted;
+      for (size_t i = 0; i < items.size(); ++i) {
+        absl::StatusOr<c10::IValue> item = ConvertToType(items[i], tuple_type.elements()[i], absl::StrCat(what, "[", i, "]"));
+        if (!item.ok()) return item.status();
+        converted.push_back(*std::move(item));
+      }
+      return tuple_type.schema() ? c10::IValue(c10::ivalue::Tuple::createNamed(std::move(converted), type))
+                                 : c10::IValue(c10::ivalue::Tuple::create(std::move(converted)));
+    }
+    default:
+      return value.type()->isSubtypeOf(*type) ? absl::StatusOr<c10::IValue>(value) : mismatch();
+  }
+}
+
 }  // namespace graphprof

@@ -41,6 +41,14 @@ std::vector<c10::IValue> DeepCopy(const std::vector<c10::IValue>& values);
 // tensors LibTorch cannot clone); nothing throws.
 absl::StatusOr<std::vector<c10::IValue>> CopyInputs(const std::vector<c10::IValue>& values);
 
+// `value` as an argument of TorchScript type `type`, as module.forward(...)
+// converts Python values: lists, dicts, tuples and optionals rebuilt with
+// the element types the schema names (a list loaded from a torch.save file
+// is a List[Any]; a model takes List[Tensor]), ints taken as floats where a
+// float is asked. InvalidArgument naming `what` and the first element that
+// does not fit ("feats['b']: must be Tensor but got int").
+absl::StatusOr<c10::IValue> ConvertToType(const c10::IValue& value, const c10::TypePtr& type, const std::string& what);
+
 // Short type-and-shape text: "f32[1,3,224,224]", "i64", "(f32[2], i64[3])", "[f32[4] x3]".
 std::string DescribeIValue(const c10::IValue& value);
 // The same, appended to `out`.

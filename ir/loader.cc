@@ -18,6 +18,7 @@
 #include "absl/strings/strip.h"
 #include "common/status_util.h"
 #include "ir/inputs_pickle.h"
+#include "ir/operator_libraries.h"
 
 namespace graphprof {
 namespace {
@@ -85,8 +86,13 @@ absl::StatusOr<torch::jit::Module> LoadModule(const std::string& path) {
   try {
     return torch::jit::load(path, torch::kCPU);
   } catch (const std::exception& e) {
-    return StatusFromException(absl::StatusCode::kInvalidArgument,
-                               absl::StrCat(path, ": not a loadable TorchScript module"), e);
+    absl::Status failed = StatusFromException(absl::StatusCode::kInvalidArgument,
+                                              absl::StrCat(path, ": not a loadable TorchScript module"), e);
+    // An operator from a library not loaded yet: say which and how.
+    if (const std::string hint = UnknownOperatorHint(failed.message()); !hint.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": not a loadable TorchScript module: ", hint));
+    }
+    return failed;
   }
 }
 

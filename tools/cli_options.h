@@ -21,6 +21,8 @@ enum class Format { kTable, kCsv, kJson };
 struct CliOptions {
   // Model source: exactly one of model / zoo / ir (zoo "resnet18" by default).
   std::string model;   // .pt file
+  // Operator libraries to load before the model (--load_library).
+  std::vector<std::string> load_libraries;
   std::string zoo;
   std::string ir;      // IR text file
   std::string method = "forward";

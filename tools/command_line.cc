@@ -17,6 +17,10 @@
 #include "tools/merge_command.h"
 
 ABSL_FLAG(std::string, model, "", "TorchScript module file (.pt) saved by torch.jit.save or Module::save");
+ABSL_FLAG(std::string, load_library, "",
+          "operator libraries (.so) to load before the model, as torch.ops.load_library: comma-separated, and the flag "
+          "may be repeated (torchvision's detection models need torchvision's _C extension); also "
+          "GRAPHPROF_LOAD_LIBRARIES (':'-separated)");
 ABSL_FLAG(std::string, zoo, "", "built-in model: resnet18 (default), mlp, gcn, transformer, control_flow, tiny1000");
 ABSL_FLAG(std::string, ir, "", "file with TorchScript IR text (graph(%x : Tensor): ...)");
 ABSL_FLAG(std::string, method, "forward", "method of the module to profile");
@@ -142,7 +146,7 @@ absl::StatusOr<Invocation> ParseCommandLine(int argc, char** argv) {
   static const auto* needs_value = new std::set<std::string>{
       "ab",    "passes", "compare", "output", "trace",  "html",    "annotate", "baseline", "model",   "ir",
       "zoo",   "inputs", "input",   "peaks",  "format", "group_by", "method",  "fail_on",  "runs",    "device",
-      "clock", "sort",   "modules", "worker_dir", "compare_model"};
+      "clock", "sort",   "modules", "worker_dir", "compare_model", "load_library"};
   for (const std::string& name : command_line->empty_values) {
     if (needs_value->count(name) == 0) continue;
     return absl::InvalidArgumentError(absl::StrCat(
@@ -170,6 +174,9 @@ absl::StatusOr<Invocation> ParseCommandLine(int argc, char** argv) {
         absl::StrCat("unexpected argument '", positional[0], "' (flags look like --model=FILE)"));
   }
   o.model = UserPath(absl::GetFlag(FLAGS_model));
+  for (absl::string_view library : absl::StrSplit(absl::GetFlag(FLAGS_load_library), ',', absl::SkipEmpty())) {
+    o.load_libraries.push_back(UserPath(std::string(library)));
+  }
   o.zoo = absl::GetFlag(FLAGS_zoo);
   o.ir = UserPath(absl::GetFlag(FLAGS_ir));
   o.method = absl::GetFlag(FLAGS_method);

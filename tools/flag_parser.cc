@@ -1,6 +1,7 @@
 #include "tools/flag_parser.h"
 
 #include <algorithm>
+#include <map>
 
 #include "absl/flags/commandlineflag.h"
 #include "absl/flags/reflection.h"
@@ -12,6 +13,7 @@ namespace graphprof::cli {
 
 absl::StatusOr<CommandLine> ParseFlags(int argc, char** argv) {
   CommandLine result;
+  std::map<std::string, std::string> repeated;  // list flags given more than once
   bool flags_done = false;
   for (int i = 1; i < argc; ++i) {
     absl::string_view arg = argv[i];
@@ -58,6 +60,12 @@ absl::StatusOr<CommandLine> ParseFlags(int argc, char** argv) {
       } else {
         return absl::InvalidArgumentError(absl::StrCat("--", name, " needs a value"));
       }
+    }
+    // Repeatable flags (a list): each use adds to the list.
+    if (name == "load_library" && !value.empty()) {
+      std::string& so_far = repeated[name];
+      so_far = so_far.empty() ? value : absl::StrCat(so_far, ",", value);
+      value = so_far;
     }
     std::string error;
     if (!flag->ParseFrom(value, &error)) {

@@ -8,6 +8,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "ir/ivalue_util.h"
 #include "ir/loader.h"
 #include "ir/passes.h"
@@ -241,6 +242,39 @@ absl::StatusOr<std::vector<c10::IValue>> LoadModelInputs(const CliOptions& optio
     }
   }
   const size_t expected = source.prepared.num_user_inputs();
+  // Inputs not given take the method's defaults, as module.forward(...) does
+  // (targets=None of torchvision's detection models).
+  if (inputs.size() < expected && source.module.has_value()) {
+    try {
+      const c10::FunctionSchema& schema = source.module->get_method(options.method).function().getSchema();
+      std::vector<std::string> defaulted;
+      for (size_t i = inputs.size(); i < expected && 1 + i < schema.arguments().size(); ++i) {
+        const c10::Argument& argument = schema.arguments()[1 + i];
+        if (!argument.default_value().has_value()) break;
+        inputs.push_back(*argument.default_value());
+        defaulted.push_back(absl::StrCat(argument.name(), "=", DescribeIValue(*argument.default_value())));
+      }
+      if (!defaulted.empty() && inputs.size() == expected) {
+        source.defaulted_inputs = absl::StrJoin(defaulted, ", ");
+      } else {
+        inputs.resize(inputs.size() - defaulted.size());
+      }
+    } catch (const std::exception&) {
+      // No schema to read: the count check below says what is missing.
+    }
+  }
+  if (inputs.size() == expected && source.module.has_value()) {
+    // As module.forward(...) takes them: containers retyped by the schema.
+    const auto graph_inputs = source.prepared.graph->inputs();
+    const size_t first = source.prepared.has_self() ? 1 : 0;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const torch::jit::Value* param = graph_inputs[first + i];
+      absl::StatusOr<c10::IValue> converted =
+          ConvertToType(inputs[i], param->type(), absl::StrCat("input ", i + 1, " (", param->debugNameBase(), ")"));
+      if (!converted.ok()) return Annotate(converted.status(), source.display_name);
+      inputs[i] = *std::move(converted);
+    }
+  }
   if (inputs.size() != expected) {
     return absl::InvalidArgumentError(absl::StrCat(source.display_name, " takes ", expected, " input",
                                                    expected == 1 ? "" : "s", " (",

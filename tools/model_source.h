@@ -36,6 +36,9 @@ struct ModelSource {
   // Which inputs LoadModelInputs took when none were given ("the archive's
   // example inputs"); "" otherwise.
   std::string inputs_from;
+  // The method's arguments LoadModelInputs filled with their defaults
+  // ("targets=None"); "" when every input was given.
+  std::string defaulted_inputs;
 };
 
 absl::StatusOr<ModelSource> LoadModelSource(const CliOptions& options);

@@ -17,6 +17,7 @@
 #include "common/output_file.h"
 #include "common/status_util.h"
 #include "ir/export/exported_program.h"
+#include "ir/operator_libraries.h"
 #include "interpreter/graph_plan.h"
 #include "ir/ivalue_util.h"
 #include "ir/loader.h"
@@ -451,6 +452,13 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
       // No thread to spare: calibrated below instead.
     }
   }
+  // Operator libraries first: the model may call their operators.
+  if (absl::Status loaded = LoadOperatorLibrariesFromEnvironment(); !loaded.ok()) return Fail(err, kExitFailure, loaded);
+  for (const std::string& library : options.load_libraries) {
+    if (absl::Status loaded = LoadOperatorLibrary(library); !loaded.ok()) {
+      return Fail(err, kExitFailure, absl::StrCat("--load_library: ", loaded.message()));
+    }
+  }
   absl::StatusOr<ModelSource> source = LoadModelSource(options);
   if (!source.ok()) return Fail(err, kExitFailure, source.status());
   // --compare_model: the program, whose inputs serve both sides when none are given.
@@ -592,6 +600,9 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     report->parameters = program.parameters;
   }
   if (!source->inputs_from.empty()) report->notes.push_back(absl::StrCat("inputs: ", source->inputs_from));
+  if (!source->defaulted_inputs.empty()) {
+    report->notes.push_back(absl::StrCat("inputs not given took the method's defaults: ", source->defaulted_inputs));
+  }
   report->unverified_reason = export_note;
   if (options.memory) report->notes.push_back(absl::StrCat("live memory after the runs: ", FormatLiveMemory(ReadLiveMemory())));
 
