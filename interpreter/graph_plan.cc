@@ -414,12 +414,12 @@ class GraphPlan::Builder {
 
   GraphPlan& plan_;
   std::vector<NodeLists> lists_;
-  absl::flat_hash_map<const jit::Value*, Slot> slots_;
+  std::unordered_map<const jit::Value*, Slot> slots_;
   std::vector<const jit::Value*> values_;
-  absl::flat_hash_map<const jit::Node*, int> node_id_;
-  absl::flat_hash_map<const jit::Node*, int> position_;
-  absl::flat_hash_map<const jit::Block*, int> block_index_;
-  absl::flat_hash_map<const jit::Operator*, jit::Operation*> operation_index_;
+  std::unordered_map<const jit::Node*, int> node_id_;
+  std::unordered_map<const jit::Node*, int> position_;
+  std::unordered_map<const jit::Block*, int> block_index_;
+  std::unordered_map<const jit::Operator*, jit::Operation*> operation_index_;
   SchemaTexts schema_texts_;
 };
 

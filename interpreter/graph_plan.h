@@ -25,9 +25,11 @@
 #include <deque>
 #include <memory>
 #include <string>
+// Not absl::flat_hash_map: GCC 14 refuses Abseil 20240722's (Debian 13) in
+// constant expressions under -fsanitize=null, CI's UBSan build on LibTorch 2.6.
+#include <unordered_map>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "ir/identify_node.h"
@@ -201,8 +203,8 @@ class GraphPlan {
   PlanOptions options_;
   c10::optional<c10::IValue> self_;
   bool shareable_ = true;
-  absl::flat_hash_map<const torch::jit::Value*, Slot> slot_of_;
-  absl::flat_hash_map<const torch::jit::Node*, int> id_of_original_;
+  std::unordered_map<const torch::jit::Value*, Slot> slot_of_;
+  std::unordered_map<const torch::jit::Node*, int> id_of_original_;
   size_t num_slots_ = 0;
   size_t max_stack_ = 0;
   std::vector<NodePlan> nodes_;
