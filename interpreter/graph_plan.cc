@@ -3,6 +3,8 @@
 #include <torch/csrc/jit/ir/constants.h>
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -250,6 +252,7 @@ class GraphPlan::Builder {
     if (kind == c10::Symbol::fromQualString("prim::awaitable")) {
       return Unsupported(plan, "torch.jit._awaitable is not supported");
     }
+    if (absl::string_view why = InterpreterOnly(kind); !why.empty()) return Unsupported(plan, why);
     if (ClassifyContainer(node, plan)) {
       plan.family = NodeFamily::kContainer;
       return absl::OkStatus();
@@ -262,6 +265,32 @@ class GraphPlan::Builder {
       return absl::OkStatus();
     }
     return Unsupported(plan, "unsupported node kind (no operator and no interpreter handler)");
+  }
+
+  // Kinds LibTorch's interpreter turns into instructions of its own, some of
+  // them registered as operators only to throw when run ("must be lowered"):
+  // refused here, why given, so that they fail before anything runs
+  // (docs/cpp.md, "Node kinds"; tests/node_kinds_test.cc).
+  static absl::string_view InterpreterOnly(jit::NodeKind kind) {
+    static const auto* const kinds = new std::vector<std::pair<c10::Symbol, absl::string_view>>{
+        {c10::Symbol::fromQualString("prim::Drop"), "emitted by LibTorch's code generator only"},
+        {c10::Symbol::fromQualString("prim::PythonOp"), "Python code, which LibTorch cannot run from C++"},
+        {c10::Symbol::fromQualString("prim::profile"), "the profiling executor's instrumentation"},
+        {c10::Symbol::fromQualString("prim::profile_ivalue"), "the profiling executor's instrumentation"},
+        {c10::Symbol::fromQualString("prim::TypeCheck"), "the profiling executor's instrumentation"},
+        {c10::Symbol::fromQualString("prim::RequiresGradCheck"), "the profiling executor's instrumentation"},
+        {c10::Symbol::fromQualString("prim::BailOut"), "the profiling executor's instrumentation"},
+        {c10::Symbol::fromQualString("prim::BailoutTemplate"), "the profiling executor's instrumentation"},
+        {c10::Symbol::fromQualString("prim::Guard"), "the profiling executor's instrumentation"},
+        {c10::Symbol::fromQualString("prim::DifferentiableGraph"), "a fused subgraph of the optimizing executor"},
+        {c10::Symbol::fromQualString("prim::TensorExprGroup"), "a fused subgraph of the optimizing executor"},
+        {c10::Symbol::fromQualString("prim::FusionGroup"), "a fused subgraph of the optimizing executor"},
+        {c10::Symbol::fromQualString("prim::CudaFusionGroup"), "a fused subgraph of the optimizing executor"},
+    };
+    for (const auto& [symbol, why] : *kinds) {
+      if (symbol == kind) return why;
+    }
+    return {};
   }
 
   // One Operation per operator; operators built by an OperationCreator
