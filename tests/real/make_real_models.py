@@ -13,6 +13,8 @@ For each NAME (e.g. resnet18_script) it writes, with everything seeded:
 import os
 import sys
 
+from typing import Dict, List, Optional
+
 import torch
 import torch.nn as nn
 
@@ -106,6 +108,45 @@ class Forks(nn.Module):
         return self.head(torch.jit.wait(f1) + torch.jit.wait(f2))
 
 
+@torch.jit.script
+class Scaled:
+    """A TorchScript class: prim::CreateObject, attributes set and read."""
+
+    def __init__(self, t: torch.Tensor, scale: float):
+        self.t = t
+        self.scale = scale
+
+    def value(self) -> torch.Tensor:
+        return self.t * self.scale
+
+
+class Shipped(nn.Module):
+    """What shipped scripted models do beyond plain tensors (issue 41): a
+    Dict[str, Tensor] input and output, an Optional argument left to its
+    default, a script class, fork/wait over a dict and a with statement."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def branch(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(self.fc(x))
+
+    def forward(self, feats: Dict[str, torch.Tensor], scale: Optional[float] = None) -> Dict[str, torch.Tensor]:
+        futures: List[torch.jit.Future[torch.Tensor]] = []
+        for k, v in feats.items():
+            futures.append(torch.jit.fork(self.branch, v))
+        out: Dict[str, torch.Tensor] = {}
+        i = 0
+        for k, v in feats.items():
+            s = Scaled(torch.jit.wait(futures[i]), 1.5 if scale is None else scale)
+            s.scale = s.scale * 2.0
+            with torch.no_grad():
+                out[k] = s.value() + v
+            i += 1
+        return out
+
+
 def model_and_inputs(kind):
     import torchvision
 
@@ -131,6 +172,16 @@ def model_and_inputs(kind):
     # 12 encoder layers (the same weights' shapes as at 224x224).
     if kind == "vit_b_16":
         return torchvision.models.vit_b_16(image_size=64), (torch.randn(1, 3, 64, 64),)
+    if kind == "shipped":
+        return Shipped(), ({"a": torch.randn(2, 4), "b": torch.randn(3, 4)},)
+    # torchvision's smallest detection model, random weights, every box kept
+    # (score threshold 0): script classes, with statements, defaulted
+    # targets, torchvision::nms and roi_align (an operator library).
+    if kind == "fasterrcnn":
+        from torchvision.models import detection
+        model = detection.fasterrcnn_mobilenet_v3_large_320_fpn(weights=None, weights_backbone=None,
+                                                                 box_score_thresh=0.0)
+        return model, ([torch.rand(3, 160, 192)],)
     raise SystemExit(f"unknown model {kind}")
 
 
