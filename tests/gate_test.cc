@@ -267,7 +267,7 @@ TEST(GateTest, CheckWritesItsOutputsOrRefusesTheFlag) {
   ExpectOneLineError(RunTool({"--zoo=mlp", "--diff_all"}), 2, "--alpha and --diff_all apply to comparisons");
   ExpectOneLineError(RunTool({"--zoo=mlp", "--min_effect=0.1"}), 2, "--min_effect applies to comparisons");
   ExpectOneLineError(RunTool({"--zoo=mlp", "--noverify", "--rtol=0.1"}), 2, "--rtol and --atol apply to --verify");
-  ExpectOneLineError(RunTool({"--zoo=mlp", "--nvtx_warmup=2"}), 2, "--nvtx_warmup applies with --nvtx_iters");
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--nvtx_warmup=2"}), 2, "--nvtx_iters must be at least 1 (got 0): --nvtx_warmup needs it");
 }
 
 TEST(GateTest, UsageErrorsOfTheSmallerKind) {

@@ -193,9 +193,6 @@ absl::Status ValidateCommon(const CliOptions& o) {
   if ((o.Given("rtol") || o.Given("atol")) && !o.verify) {
     return absl::InvalidArgumentError("--rtol and --atol apply to --verify, which --noverify turns off");
   }
-  if (o.Given("nvtx_warmup") && o.nvtx_iters == 0) {
-    return absl::InvalidArgumentError("--nvtx_warmup applies with --nvtx_iters");
-  }
   if (o.Given("seed") && !o.inputs.empty() && (!o.model.empty() || !o.ir.empty())) {
     return absl::InvalidArgumentError("--seed seeds random inputs (--input) and zoo weights: there are none here");
   }

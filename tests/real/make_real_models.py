@@ -174,15 +174,34 @@ def model_and_inputs(kind):
         return torchvision.models.vit_b_16(image_size=64), (torch.randn(1, 3, 64, 64),)
     if kind == "shipped":
         return Shipped(), ({"a": torch.randn(2, 4), "b": torch.randn(3, 4)},)
-    # torchvision's smallest detection model, random weights, every box kept
-    # (score threshold 0): script classes, with statements, defaulted
-    # targets, torchvision::nms and roi_align (an operator library).
-    if kind == "fasterrcnn":
-        from torchvision.models import detection
-        model = detection.fasterrcnn_mobilenet_v3_large_320_fpn(weights=None, weights_backbone=None,
-                                                                 box_score_thresh=0.0)
-        return model, ([torch.rand(3, 160, 192)],)
+    if kind in DETECTION:
+        return detection_model(kind), ([torch.rand(3, 160, 192)],)
     raise SystemExit(f"unknown model {kind}")
+
+
+DETECTION = ("fasterrcnn", "retinanet", "ssdlite", "maskrcnn", "keypointrcnn")
+
+
+def detection_model(kind):
+    """torchvision's detection models, random weights, every box kept (score
+    thresholds 0: with the default 0.05 random weights detect nothing and the
+    mask and keypoint heads never run): script classes, with statements,
+    defaulted targets, torchvision::nms and roi_align (an operator library).
+    Images resized to 160-192 pixels and fewer proposals than the defaults
+    keep a run to seconds; the same code runs."""
+    from torchvision.models import detection as d
+
+    small = dict(min_size=160, max_size=192)
+    rcnn = dict(rpn_pre_nms_top_n_test=200, rpn_post_nms_top_n_test=100, box_detections_per_img=10, **small)
+    none = dict(weights=None, weights_backbone=None)
+    builders = {
+        "fasterrcnn": lambda: d.fasterrcnn_mobilenet_v3_large_320_fpn(**none, box_score_thresh=0.0),
+        "retinanet": lambda: d.retinanet_resnet50_fpn(**none, score_thresh=0.0, **small),
+        "ssdlite": lambda: d.ssdlite320_mobilenet_v3_large(**none, score_thresh=0.0),
+        "maskrcnn": lambda: d.maskrcnn_resnet50_fpn(**none, box_score_thresh=0.0, **rcnn),
+        "keypointrcnn": lambda: d.keypointrcnn_resnet50_fpn(**none, box_score_thresh=0.0, **rcnn),
+    }
+    return builders[kind]()
 
 
 def count_macs(model, inputs):

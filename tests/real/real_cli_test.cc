@@ -2,12 +2,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <set>
 #include <string>
 
 #include "absl/strings/match.h"
-#include "ir/operator_libraries.h"
 #include "tests/cli_test_util.h"
 #include "tests/real/real_model_util.h"
 
@@ -88,46 +86,6 @@ TEST(RealCliTest, DictInputsDefaultsScriptClassesAndWithStatementsProfile) {
   const std::set<std::string> kinds = Kinds(j);
   for (const char* kind : {"prim::CreateObject", "prim::SetAttr", "prim::Enter", "prim::Exit", "prim::fork"}) {
     EXPECT_TRUE(kinds.count(kind)) << kind << " not among the profiled nodes";
-  }
-}
-
-// torchvision's detection models call operators of torchvision's own
-// library: without it the model does not load, and the error says which
-// library and flag; with it the model runs, its output identical to
-// module.forward, its nodes under the model's own module paths.
-TEST(RealCliTest, DetectionModelsRunWithTheirOperatorLibrary) {
-  const std::string library = KnownLibraryFor("torchvision");
-  ASSERT_FALSE(library.empty()) << "python3-torchvision's compiled extension (torchvision/_C*.so) not found";
-  const std::string model = "--model=" + RealModelPath("fasterrcnn_script.pt");
-  const std::string inputs = "--inputs=" + RealModelPath("fasterrcnn_script.inputs.pt");
-  testing::ExpectOneLineError(RunTool({model, inputs}), 1, "torchvision::nms is torchvision's: pass --load_library=" + library);
-  testing::ExpectOneLineError(RunTool({model, inputs, "--load_library=/nonexistent/libops.so"}), 1,
-                              "/nonexistent/libops.so: no such operator library");
-
-  Result r = RunTool({model, inputs, "--load_library=" + library, "--warmup=0", "--runs=1", "--format=json"});
-  ASSERT_EQ(r.code, 0) << r.err;
-  const nlohmann::json j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["verified"], true) << j["verification"];
-  EXPECT_TRUE(absl::StrContains(Notes(j), "inputs not given took the method's defaults: targets=None")) << Notes(j);
-  const std::set<std::string> kinds = Kinds(j);
-  for (const char* kind : {"torchvision::nms", "torchvision::roi_align", "prim::CreateObject"}) {
-    EXPECT_TRUE(kinds.count(kind)) << kind << " not among the profiled nodes";
-  }
-  // Module paths: each one a module of the model (named_modules() of the
-  // loaded model, written by Python), and the model's parts among them.
-  std::set<std::string> truth;
-  std::ifstream modules(RealModelPath("fasterrcnn_script.modules.txt"));
-  for (std::string line; std::getline(modules, line);) truth.insert(line.substr(0, line.find('\t')));
-  std::set<std::string> seen;
-  for (const nlohmann::json& node : j["nodes"]) {
-    const std::string path = node["module"].get<std::string>();
-    EXPECT_TRUE(truth.count(path)) << "node " << node["id"] << " (" << node["kind"] << ") under '" << path
-                                   << "', which is not a module of the model";
-    seen.insert(path);
-  }
-  for (const char* part : {"transform", "backbone.body", "backbone.fpn", "rpn.head", "rpn.anchor_generator",
-                           "roi_heads.box_roi_pool", "roi_heads.box_head", "roi_heads.box_predictor"}) {
-    EXPECT_TRUE(seen.count(part)) << part;
   }
 }
 
