@@ -145,12 +145,12 @@ void RunKeepingMetadata(std::shared_ptr<jit::Graph>& graph, const GraphFn& fn) {
 
 // --- Pass definitions. ---
 
+// `changes_parameters`: declared with the pass (Pass::changes_parameters).
 Pass ModulePass(std::string name, std::string description,
-                std::function<absl::Status(jit::Module&, const std::string&)> apply) {
-  return Pass{std::move(name), std::move(description), std::move(apply)};
+                std::function<absl::Status(jit::Module&, const std::string&)> apply, bool changes_parameters) {
+  return Pass{std::move(name), std::move(description), std::move(apply), changes_parameters};
 }
 
-// A graph pass LibTorch defines for frozen graphs only.
 // Whether MKLDNN tensors work in this process, probed once in a child
 // process: LibTorch 2.6 with Debian 13's oneDNN 3.7 dies with SIGFPE
 // (integer divide by zero in mkldnn_add_out) on some virtual machines, so
@@ -191,6 +191,8 @@ absl::Status MkldnnUsableImpl() {
   return result;
 }
 
+// A graph pass LibTorch defines for frozen graphs only: it rewrites what
+// freeze made of the parameters (constants), so it changes parameters.
 Pass FrozenGraphPass(std::string name, std::string description, GraphFn fn, bool keep_metadata = false,
                      bool needs_mkldnn = false) {
   const std::string pass_name = name;
@@ -212,7 +214,8 @@ Pass FrozenGraphPass(std::string name, std::string description, GraphFn fn, bool
                   fn(graph);
                 }
                 return absl::OkStatus();
-              }};
+              },
+              /*changes_parameters=*/true};
 }
 
 std::vector<Pass> MakeBuiltinPassList();
@@ -230,24 +233,14 @@ absl::Status OptimizeForInference(jit::Module& module, const std::string& method
   return absl::OkStatus();
 }
 
-std::vector<Pass> MakeBuiltinPasses() {
-  std::vector<Pass> passes = MakeBuiltinPassList();
-  for (Pass& pass : passes) {
-    pass.changes_parameters = pass.name == "freeze" || pass.name == "optimize_for_inference" ||
-                              pass.name == "fold_conv_bn" || pass.description.find("(frozen") != std::string::npos ||
-                              pass.name.rfind("fold_conv", 0) == 0;
-  }
-  return passes;
-}
-
 std::vector<Pass> MakeBuiltinPassList() {
   std::vector<Pass> passes;
   passes.push_back(ModulePass("freeze", "torch.jit.freeze: attributes become constants, frozen-graph folds run (eval mode)",
-                              Freeze));
+                              Freeze, /*changes_parameters=*/true));
   passes.push_back(ModulePass(
       "optimize_for_inference",
       "torch.jit.optimize_for_inference: freeze, fuse conv+add+relu, convert to MKLDNN, transpose linear weights",
-      OptimizeForInference));
+      OptimizeForInference, /*changes_parameters=*/true));
   passes.push_back(ModulePass("fold_conv_bn",
                               "fold batch norm into the preceding convolution (frozen graph, or module-level fold)",
                               [](jit::Module& module, const std::string& method) {
@@ -258,7 +251,8 @@ std::vector<Pass> MakeBuiltinPassList() {
                                   module = jit::FoldConvBatchNorm(module);
                                 }
                                 return absl::OkStatus();
-                              }));
+                              },
+                              /*changes_parameters=*/true));
   passes.push_back(FrozenGraphPass("fold_conv_add_sub", "fold a constant add/sub into the convolution before it",
                                    [](std::shared_ptr<jit::Graph>& g) { jit::FoldFrozenConvAddOrSub(g); }));
   passes.push_back(FrozenGraphPass("fold_conv_mul_div", "fold a constant mul/div into the convolution before it",
@@ -280,7 +274,8 @@ std::vector<Pass> MakeBuiltinPassList() {
                                 }
                                 jit::removeDropout(module);
                                 return absl::OkStatus();
-                              }));
+                              },
+                              /*changes_parameters=*/false));
   passes.push_back(GraphPass("inline", "inline method and function calls",
                              [](std::shared_ptr<jit::Graph>& g) { InlineCalls(*g); }));
   passes.push_back(GraphPass("constant_propagation", "evaluate nodes whose inputs are constants",
@@ -317,7 +312,7 @@ Pass GraphPass(std::string name, std::string description,
 }
 
 const std::vector<Pass>& BuiltinPasses() {
-  static const auto* passes = new std::vector<Pass>(MakeBuiltinPasses());
+  static const auto* passes = new std::vector<Pass>(MakeBuiltinPassList());
   return *passes;
 }
 

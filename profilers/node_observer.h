@@ -33,8 +33,10 @@ class NodeObserver {
   enum class Phase { kWarmup, kInspection, kTimed };
 
   virtual ~NodeObserver() = default;
-  // Whether the collector needs BeginRun/BeginNode/EndNode/EndRun.
-  virtual bool ObservesNodes() const { return true; }
+  // Whether the collector needs BeginRun/BeginNode/EndNode/EndRun. No
+  // default: the answer decides how the runs are timed (above), so every
+  // collector states it.
+  virtual bool ObservesNodes() const = 0;
   // Whether forward runs need autograd (training steps).
   virtual bool NeedsGradients() const { return false; }
   // Before every run's forward, its inputs copied, outside its timing.

@@ -116,6 +116,10 @@ class ProfilingInterpreter : public Interpreter {
   void SetNodeProgress(std::function<void(int64_t)> progress, int64_t every = 4096);
 
   absl::StatusOr<c10::IValue> Run(std::vector<c10::IValue> inputs) override;
+  // Interpreter's partial run (from initial values) is not a profile: its
+  // skipped nodes would read as not run, and it bypasses the timed runs'
+  // bookkeeping above. Profile whole runs; run partially on an Interpreter.
+  absl::StatusOr<c10::IValue> Run(std::vector<c10::IValue> inputs, const Environment& initial_values) = delete;
 
   Mode mode() const { return mode_; }
   TimeSource& clock() const { return *clock_; }

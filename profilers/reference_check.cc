@@ -263,6 +263,7 @@ absl::StatusOr<Verification> VerifyAgainstDouble(const c10::IValue& reference64,
     }
   }
   v.compared = compared;
+  v.criterion = Verification::Criterion::kFloat64Scale;
   v.within_tolerance = compared > 0 && worst_ratio <= 1;
   const double scale = worst.magnitude > 0 ? worst.magnitude : 1;
   v.rtol = worst.allowed / scale;  // the relative bound that applied to the worst leaf

@@ -179,6 +179,7 @@ py::object ComparisonDict(const std::optional<Verification>& verification) {
   d["max_rel_error"] = v.max_rel_error;
   d["rtol"] = v.rtol;
   d["atol"] = v.atol;
+  d["criterion"] = v.criterion == Verification::Criterion::kFloat64Scale ? "float64_scale" : "elementwise";
   d["detail"] = v.detail;
   d["reference"] = v.reference;
   return d;

@@ -40,6 +40,7 @@ using ::graphprof::testing::TestClock;
 // `gizmo_ns_per_call` per execution as the metric's per-run self value.
 class WidgetCollector final : public NodeObserver {
  public:
+  bool ObservesNodes() const override { return true; }
   WidgetCollector(double widgets_per_call, int64_t gizmo_ns_per_call)
       : widgets_per_call_(widgets_per_call), gizmo_ns_per_call_(gizmo_ns_per_call) {}
 

@@ -391,6 +391,17 @@ TEST(ProfileGraphTest, CudaProfileWithoutADeviceKeepsTheHostReport) {
   ExpectOneLineError(RunTool({"--zoo=mlp", "--device=tpu"}), 2, "unknown device 'tpu'");
 }
 
+// A device sort key without a device is refused before the model loads or
+// runs (one line: the device note SetUpObservers prints would be a second).
+TEST(ProfileGraphTest, DeviceSortKeyWithoutADeviceIsAUsageError) {
+  Result r = RunTool({"--zoo=resnet18", "--runs=200", "--cuda_profile", "--sort=device"});
+  if (r.code == 0) GTEST_SKIP() << "a CUDA device is present";
+  ExpectOneLineError(r, 2, "--sort=device: a device column, and this run has none: ");
+  ExpectOneLineError(RunTool({"--zoo=resnet18", "--runs=200", "--sort=device_self"}), 2,
+                     "--sort=device_self: a device column, and device columns need --cuda_profile");
+  ExpectOneLineError(RunTool({"--zoo=mlp", "--sort=widgets"}), 2, "--sort: unknown sort column 'widgets'");
+}
+
 TEST(ProfileGraphTest, VerificationMismatchExitsThreeButKeepsTheReport) {
   // rand_like differs between the interpreter's run and native forward.
   const std::string ir = Write("random.ir", R"IR(graph(%x : Tensor):

@@ -602,5 +602,49 @@ TEST(VerificationFailureTest, OutputsThenGradientsThenNothing) {
             "output differs from native step: output 0 at [1]: 1 vs 1.5 (max abs error 0.5, max rel error 0.25)");
 }
 
+// The verified line states the criterion that decided, in its own
+// quantities, and the JSON keeps it (older reports: read from the detail).
+TEST(VerificationLineTest, StatesTheCriterionItApplied) {
+  Report report = ProfileOnTestClock(kGraph, {torch::ones({3}), int64_t{3}}, 4);
+  Verification v;
+  v.within_tolerance = true;
+  v.compared = 1;
+  v.max_abs_error = 7.79e-20;
+  v.max_rel_error = 0.00158;
+  v.rtol = 1.6e-5;
+  v.reference = "module.forward";
+  v.criterion = Verification::Criterion::kFloat64Scale;
+  v.detail = "against a float64 run of the unmodified module, each floating output on its own scale: worst output, "
+             "error 7.79e-20 (1.6e-06 of its magnitude 4.8e-14), allowed 7.7e-19";
+  report.verification = v;
+  EXPECT_EQ(DescribeVerification(report), "output within tolerance of module.forward " + v.detail);
+  const std::string json = ReportToJson(report);
+  EXPECT_EQ(nlohmann::json::parse(json)["verification"]["criterion"], "float64_scale");
+  absl::StatusOr<Report> back = ReportFromJson(json);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->verification->criterion, Verification::Criterion::kFloat64Scale);
+  // A report written before the key: the detail says which.
+  nlohmann::json old = nlohmann::json::parse(json);
+  old["verification"].erase("criterion");
+  back = ReportFromJson(old.dump());
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->verification->criterion, Verification::Criterion::kFloat64Scale);
+  old["verification"]["criterion"] = "closeish";
+  EXPECT_TRUE(absl::StrContains(ReportFromJson(old.dump()).status().message(),
+                                "verification.criterion: unknown criterion 'closeish'"));
+
+  v.criterion = Verification::Criterion::kElementwise;
+  v.detail = "";
+  v.rtol = 1e-4;
+  v.atol = 1e-5;
+  report.verification = v;
+  EXPECT_EQ(DescribeVerification(report),
+            "output within tolerance of module.forward: max abs error 7.79e-20, max rel error 0.00158 (element-wise "
+            "bound atol + rtol x |expected|: rtol 0.0001, atol 1e-05)");
+  back = ReportFromJson(ReportToJson(report));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->verification->criterion, Verification::Criterion::kElementwise);
+}
+
 }  // namespace
 }  // namespace graphprof

@@ -5,6 +5,7 @@
 #include <ATen/Parallel.h>
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,19 @@ TEST(SessionTest, TrainingStepsHaveTheirGradientsChecked) {
   EXPECT_EQ(report->gradient_verification->compared, 1);
   EXPECT_TRUE(report->gradient_verification->passed()) << report->gradient_verification->detail;
   EXPECT_EQ(report->gradient_verification->reference, "module.forward + backward");
+}
+
+// Each pass declares, where it is defined, whether it changes parameters
+// (what --backward refuses to follow): every pass that needs or makes a
+// frozen module does, no graph-only rewrite does.
+TEST(SessionTest, PassesDeclareWhetherTheyChangeParameters) {
+  std::set<std::string> changing, keeping;
+  for (const Pass& pass : BuiltinPasses()) (pass.changes_parameters ? changing : keeping).insert(pass.name);
+  EXPECT_EQ(changing, (std::set<std::string>{"freeze", "optimize_for_inference", "fold_conv_bn", "fold_conv_add_sub",
+                                             "fold_conv_mul_div", "fuse_conv_add_relu", "convert_to_mkldnn",
+                                             "frozen_linear_transpose", "frozen_concat_linear"}));
+  EXPECT_EQ(keeping, (std::set<std::string>{"remove_dropout", "inline", "constant_propagation", "constant_pooling",
+                                            "cse", "dce", "peephole", "fuse_linear", "fuse_add_relu"}));
 }
 
 TEST(SessionTest, NotesPassesAndTrainingMode) {

@@ -441,6 +441,7 @@ TEST(SizesTest, ParametersModelAndDataSizes) {
 // Records the order of observer calls.
 class RecordingObserver : public NodeObserver {
  public:
+  bool ObservesNodes() const override { return true; }
   absl::Status Prepare(const GraphPlan& plan, int runs, int64_t executions) override {
     calls.push_back("prepare " + std::to_string(runs) + " " + std::to_string(executions));
     return absl::OkStatus();

@@ -73,21 +73,35 @@ std::string ListPasses() {
   return out;
 }
 
-// The sort keys a report of this run will have, from the flags alone, before
-// anything is loaded, probed or spawned: the profile's own (DeclaredReport,
-// profiler.h, with backward's for training steps) and what the collectors
-// --cuda_profile switches on declare (SetUpObservers' device ones; NVTX
-// declares nothing).
-absl::Status CheckSortKey(const CliOptions& options) {
+// The device collectors run when --cuda_profile is given and `cuda` (probed
+// once, before anything is loaded or spawned) is available: the sort-key
+// check and SetUpObservers both ask this, so they cannot disagree.
+bool DeviceCollectorsRun(const CliOptions& options, const CudaStatus& cuda) {
+  return options.cuda_profile && cuda.available;
+}
+
+// The sort keys a report of this run will have, before anything is loaded or
+// spawned: the profile's own (DeclaredReport, profiler.h, with backward's for
+// training steps) and what the device collectors declare when they will run
+// (NVTX declares nothing). A device key without a device is a usage error
+// here, not after the whole profile has run.
+absl::Status CheckSortKey(const CliOptions& options, const CudaStatus& cuda) {
   ProfileOptions profile;
   profile.backward.enabled = options.backward;
   Report declared = DeclaredReport(profile);
-  if (options.cuda_profile) {
-    DeviceEventTimer::DeclareMetric(declared);
-    KernelAttribution::Declare(declared);
-  }
+  Report with_device = declared;
+  DeviceEventTimer::DeclareMetric(with_device);
+  KernelAttribution::Declare(with_device);
+  if (DeviceCollectorsRun(options, cuda)) declared = with_device;
   const std::vector<std::string> keys = SortKeys(declared);
   if (std::find(keys.begin(), keys.end(), options.sort) != keys.end()) return absl::OkStatus();
+  const std::vector<std::string> device_keys = SortKeys(with_device);
+  if (std::find(device_keys.begin(), device_keys.end(), options.sort) != device_keys.end()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--sort=", options.sort, ": a device column, and ",
+        !options.cuda_profile ? "device columns need --cuda_profile"
+                              : absl::StrCat("this run has none: ", cuda.ToStatus().message())));
+  }
   return absl::InvalidArgumentError(
       absl::StrCat("--sort: unknown sort column '", options.sort, "' (use ", absl::StrJoin(keys, ", "), ")"));
 }
@@ -148,10 +162,10 @@ struct Observers {
   std::string device_note;
 };
 
-void SetUpObservers(const CliOptions& options, std::FILE* err, Observers& o, ProfileOptions& profile) {
+void SetUpObservers(const CliOptions& options, const CudaStatus& cuda, std::FILE* err, Observers& o,
+                    ProfileOptions& profile) {
   if (options.cuda_profile) {
-    const CudaStatus cuda = ProbeCuda();
-    if (cuda.available) {
+    if (DeviceCollectorsRun(options, cuda)) {
       o.device_timer = std::make_unique<DeviceEventTimer>(MakeCudaEventApi());
       o.kernels = std::make_unique<CuptiKernelCollector>();
     } else {
@@ -399,10 +413,12 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     return kExitOk;
   }
   if (absl::Status valid = Validate(options); !valid.ok()) return Fail(err, kExitUsage, valid);
+  // Probed once: the sort-key check and the collectors both follow it.
+  const CudaStatus cuda = options.cuda_profile ? ProbeCuda() : CudaStatus{};
   if (!options.sort.empty()) {
     // Check the sort key now rather than after loading the model, spawning
     // workers or a long run.
-    if (absl::Status known = CheckSortKey(options); !known.ok()) return Fail(err, kExitUsage, known);
+    if (absl::Status known = CheckSortKey(options, cuda); !known.ok()) return Fail(err, kExitUsage, known);
   }
   if (int code = CheckOutputs(options, err); code != kExitOk) return code;
   if (!options.worker_dir.empty()) {
@@ -503,7 +519,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   profile.trace = !options.trace.empty() || !options.html.empty();
   profile.progress = [&](const char* phase, int done, int total) { progress.Update(phase, done, total); };
   profile.node_progress = [&](int64_t done, int64_t per_run) { progress.Nodes(done, per_run); };
-  SetUpObservers(options, err, observers, profile);
+  SetUpObservers(options, cuda, err, observers, profile);
 
   if (other.has_value()) {
     return RunMigrationDiff(options, *source, *std::move(other), *inputs, profile, observers, machine, ceilings, progress,

@@ -18,6 +18,7 @@ namespace graphprof {
 
 class CuptiKernelCollector : public NodeObserver {
  public:
+  bool ObservesNodes() const override { return true; }
   CuptiKernelCollector();
   ~CuptiKernelCollector() override;
 

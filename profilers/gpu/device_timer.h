@@ -40,6 +40,7 @@ class EventApi {
 
 class DeviceEventTimer : public NodeObserver {
  public:
+  bool ObservesNodes() const override { return true; }
   // The Report metric this observer adds.
   static constexpr const char* kMetricName = "device";
 

@@ -40,6 +40,7 @@ class NvtxRange {
 
 class NvtxObserver : public NodeObserver {
  public:
+  bool ObservesNodes() const override { return true; }
   absl::Status Prepare(const GraphPlan& plan, int runs, int64_t executions_per_run) override;
   void BeginRun(int run) override;
   void EndRun(int run) override;

@@ -111,6 +111,7 @@ class NvtxIterations {
 // note saying which runs were recorded, and what failed if anything did.
 class NvtxIterationObserver : public NodeObserver {
  public:
+  bool ObservesNodes() const override { return true; }
   // `control`: as NvtxIterations::Create's (node ranges go through it too).
   NvtxIterationObserver(int n_warmups, int n_iters, bool node_ranges, ProfilerControl* control = nullptr);
 

@@ -10,7 +10,8 @@
 // p = 2 * P(U' >= max(U, n*m - U)), capped at 1. kAuto is exact when one
 // sample has at most 8 values and there are no ties, else the normal
 // approximation with tie and continuity corrections (scipy's "auto").
-// tests/stats_reference.py recomputes the reference values the tests use.
+// tests/stats/make_reference.py recomputes the reference values that
+// tests/significance_test.cc uses.
 #ifndef GRAPHPROF_PROFILERS_REPORT_RANK_TEST_H_
 #define GRAPHPROF_PROFILERS_REPORT_RANK_TEST_H_
 

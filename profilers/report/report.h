@@ -271,6 +271,14 @@ struct Verification {
   double max_rel_error = 0;
   double rtol = 0;
   double atol = 0;
+  // How within_tolerance was decided. kElementwise: every element of every
+  // floating output within atol + rtol * |expected| (rtol and atol as
+  // given). kFloat64Scale: each floating output's largest error against a
+  // float64 run of the unmodified module at most a few times the float32
+  // module's own error against it (rtol: the bound that applied to the worst
+  // output, as a fraction of its magnitude; `detail` has the quantities).
+  enum class Criterion { kElementwise, kFloat64Scale };
+  Criterion criterion = Criterion::kElementwise;
   std::string detail;        // where the first difference is, if any
   std::string reference = "native execution";  // what was compared with ("module.forward")
   // Tensors compared (gradients: parameters with a gradient); -1 when not

@@ -128,6 +128,8 @@ void WriteVerification(JsonWriter& w, const std::optional<Verification>& verific
   w.Key("max_rel_error"); w.Double(v.max_rel_error);
   w.Key("rtol"); w.Double(v.rtol);
   w.Key("atol"); w.Double(v.atol);
+  w.Key("criterion");
+  w.String(v.criterion == Verification::Criterion::kFloat64Scale ? "float64_scale" : "elementwise");
   w.Key("detail"); w.String(v.detail);
   w.Key("reference"); w.String(v.reference);
   w.EndObject();

@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "profilers/report/json_value.h"
 #include "profilers/report/report_checks.h"
@@ -135,6 +136,15 @@ std::optional<Verification> VerificationFromJson(const Json& j, const char* key)
   verification.max_rel_error = error("max_rel_error");
   verification.rtol = error("rtol");
   verification.atol = error("atol");
+  // Reports written before the key: their criterion was element-wise unless
+  // the detail says it was the float64 run.
+  const std::string criterion = v.value("criterion", "");
+  if (criterion == "float64_scale" ||
+      (criterion.empty() && absl::StartsWith(v.value("detail", ""), "against a float64 run"))) {
+    verification.criterion = Verification::Criterion::kFloat64Scale;
+  } else if (!criterion.empty() && criterion != "elementwise") {
+    throw std::invalid_argument(absl::StrCat(key, ".criterion: unknown criterion '", criterion, "'"));
+  }
   verification.detail = v.value("detail", "");
   verification.reference = v.value("reference", "native execution");
   return verification;

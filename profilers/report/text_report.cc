@@ -37,11 +37,22 @@ std::string MetricHeader(const Metric& metric) {
 namespace {
 
 // One comparison with native execution, "output"/"gradients" as `what`.
+// The line states the criterion that decided, in its own quantities: the
+// float64 run's (the detail: each output's error against its allowance), or
+// the element-wise bound atol + rtol * |expected| with the largest errors.
 std::string DescribeComparison(const Verification& v, const char* what) {
   if (v.identical) return absl::StrCat(what, " identical to ", v.reference);
-  const std::string errors = absl::StrFormat("max abs error %.3g, max rel error %.3g (rtol %g, atol %g)",
-                                             v.max_abs_error, v.max_rel_error, v.rtol, v.atol);
-  if (v.within_tolerance) return absl::StrCat(what, " within tolerance of ", v.reference, ": ", errors);
+  const std::string errors =
+      absl::StrFormat("max abs error %.3g, max rel error %.3g (element-wise bound atol + rtol x |expected|: rtol %g, "
+                      "atol %g)",
+                      v.max_abs_error, v.max_rel_error, v.rtol, v.atol);
+  if (v.within_tolerance) {
+    if (v.criterion == Verification::Criterion::kFloat64Scale) {
+      return absl::StrCat(what, " within tolerance of ", v.reference, " ", v.detail);
+    }
+    return absl::StrCat(what, " within tolerance of ", v.reference, ": ", errors,
+                        v.detail.empty() ? "" : absl::StrCat("; ", v.detail));
+  }
   std::string upper(what);
   std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
   return absl::StrCat(upper, " DIFFER", upper == "OUTPUT" ? "S" : "", " from ", v.reference, ": ", v.detail,

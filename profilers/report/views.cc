@@ -335,17 +335,6 @@ const char* GroupByName(GroupBy group_by) {
   return "?";
 }
 
-const std::vector<std::string>& BasicSortKeys() {
-  static const auto* names = [] {
-    auto* v = new std::vector<std::string>();
-    for (const SortKey& k : SortKeyTable(Report())) v->push_back(k.name);
-    v->push_back("name");
-    v->push_back("order");
-    return v;
-  }();
-  return *names;
-}
-
 std::vector<std::string> SortKeys(const Report& report) {
   std::vector<std::string> names;
   for (const SortKey& k : SortKeyTable(report)) names.push_back(k.name);

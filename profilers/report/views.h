@@ -113,8 +113,6 @@ struct ViewOptions {
 // percent (host time), alloc, peak, id, name, order, and for every other
 // metric M: M (mean of total) and M_self.
 std::vector<std::string> SortKeys(const Report& report);
-// The keys that exist whatever the metrics are.
-const std::vector<std::string>& BasicSortKeys();
 
 absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options);
 
