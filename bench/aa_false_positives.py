@@ -16,6 +16,14 @@ For scripted torchvision resnet18 and mobilenet_v2 (random weights, batch 1,
     N times; and the same pairs with one worker each (`--workers=0`), to show
     what a single-process comparison calls between processes;
 
+With --export (PyTorch 2.x: run it in the Debian 13 root, with
+GRAPHPROF_TOOL the LibTorch 2.6 build's profile_graph),
+the models are torch.export programs saved by graphprof.save_export (.pt2)
+and profiled on their own reference inputs:
+
+    tools/torch2_root.sh -- env GRAPHPROF_TOOL=build-26/tools/profile_graph \
+        python3 bench/aa_false_positives.py --export --only-inprocess
+
 and counts, per comparison, the node, module and kind rows called `faster`
 or `slower`, and the run total's verdict. Nothing changed between the two
 sides, so every such call is a false positive: the share of rows called
@@ -35,17 +43,23 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOL = os.environ.get("GRAPHPROF_TOOL", os.path.join(ROOT, "bazel-bin", "tools", "profile_graph"))
 
 
-def make_models(out):
+def make_models(out, export):
+    save = ("save_export(torch.export.export(m, (x,)), f'{out}/{name}.pt2', x)" if export else
+            "torch.jit.script(m).save(f'{out}/{name}.pt'); torch.save((x,), f'{out}/{name}.inputs.pt')")
     code = f"""
 import torch, torchvision
+{f'import sys; sys.path.insert(0, "{ROOT}/python/graphprof"); from _export import save_export' if export else ''}
 torch.manual_seed(0)
 torch.set_num_threads(1)
+out = "{out}"
 for name in ["resnet18", "mobilenet_v2"]:
     m = getattr(torchvision.models, name)().eval()
-    torch.jit.script(m).save("{out}/" + name + ".pt")
-    torch.save((torch.randn(1, 3, 224, 224),), "{out}/" + name + ".inputs.pt")
+    x = torch.randn(1, 3, 224, 224)
+    {save}
 """
-    subprocess.run(["/usr/bin/python3", "-c", code], check=True, env=dict(os.environ, OMP_NUM_THREADS="1"),
+    # The Python of the root under --export (torch.export is PyTorch 2.x's).
+    python = sys.executable if export else "/usr/bin/python3"
+    subprocess.run([python, "-c", code], check=True, env=dict(os.environ, OMP_NUM_THREADS="1"),
                    stderr=subprocess.DEVNULL)
 
 
@@ -87,21 +101,24 @@ def main():
     p.add_argument("--models", default="resnet18,mobilenet_v2")
     p.add_argument("--ab-copies", type=int, default=None, help="--ab_copies (default: the tool's)")
     p.add_argument("--only-inprocess", action="store_true", help="only the --ab=none comparisons")
+    p.add_argument("--export", action="store_true",
+                   help="torch.export programs (.pt2, graphprof.save_export) instead of scripted modules")
     p.add_argument("--no-single", action="store_true",
                    help="skip the single-process profiles compared between processes")
     a = p.parse_args()
     if not os.path.exists(TOOL):
         sys.exit(f"{TOOL} is missing: ./bazelw build -c opt //tools:profile_graph")
     with tempfile.TemporaryDirectory() as d:
-        make_models(d)
+        make_models(d, a.export)
         copies = [] if a.ab_copies is None else [f"--ab_copies={a.ab_copies}"]
-        print(f"graphprof A/A false positives: --runs={a.runs}, alpha 0.05, min_effect 0.02, {a.repeats} repeats"
+        print(f"graphprof A/A false positives{' (torch.export programs)' if a.export else ''}: --runs={a.runs}, alpha 0.05, min_effect 0.02, {a.repeats} repeats"
               + (f", --ab_copies={a.ab_copies}" if copies else ""))
         load = os.getloadavg()[0]
         print(f"load average at the start: {load:.2f}")
         for model in a.models.split(","):
-            base = ["--model", f"{d}/{model}.pt", "--inputs", f"{d}/{model}.inputs.pt", f"--runs={a.runs}",
-                    "--warmup=3", "--noverify"]
+            files = ["--model", f"{d}/{model}.pt2"] if a.export else [
+                "--model", f"{d}/{model}.pt", "--inputs", f"{d}/{model}.inputs.pt"]
+            base = files + [f"--runs={a.runs}", "--warmup=3", "--noverify"]
             inprocess = []
             for _ in range(a.repeats):
                 r = run(base + ["--ab=none", "--format=json"] + copies)
