@@ -155,8 +155,10 @@ Pass ModulePass(std::string name, std::string description,
 // process: LibTorch 2.6 with Debian 13's oneDNN 3.7 dies with SIGFPE
 // (integer divide by zero in mkldnn_add_out) on some virtual machines, so
 // a graph converted to MKLDNN would kill graphprof instead of being
-// profiled. A child that hangs (a fork of a threaded runtime) for 20 s is
-// taken as no answer: the pass runs.
+// profiled. Only a child that exits 0 after the add says yes: one killed by
+// the signal, or one whose fault a handler turned into an exit status (ASan's
+// or UCX's, loaded with oneDNN: what CI's sanitizer build saw), or one that
+// gives no answer in 20 s (a fork of a threaded runtime can hang) says no.
 absl::Status MkldnnUsableImpl() {
   static const absl::Status result = [] {
     const pid_t pid = fork();
@@ -169,15 +171,21 @@ absl::Status MkldnnUsableImpl() {
         _exit(3);
       }
     }
-    if (pid < 0) return absl::OkStatus();
+    if (pid < 0) return absl::OkStatus();  // no child to ask: the pass runs, as before the probe
+    const std::string fault = "a LibTorch/oneDNN fault of this machine, not of the model";
     int status = 0;
     for (int waited = 0; waited < 2000; ++waited) {
       const pid_t done = waitpid(pid, &status, WNOHANG);
       if (done == pid) {
         if (WIFSIGNALED(status)) {
-          return absl::FailedPreconditionError(absl::StrCat(
-              "LibTorch's MKLDNN (oneDNN) kills the process on this machine (signal ", WTERMSIG(status),
-              " in a probe of an MKLDNN add): a LibTorch/oneDNN fault of this machine, not of the model"));
+          return absl::FailedPreconditionError(absl::StrCat("LibTorch's MKLDNN (oneDNN) kills the process on this "
+                                                            "machine (signal ", WTERMSIG(status),
+                                                            " in a probe of an MKLDNN add): ", fault));
+        }
+        if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+          return absl::FailedPreconditionError(absl::StrCat("LibTorch's MKLDNN (oneDNN) fails on this machine (a probe "
+                                                            "of an MKLDNN add exited with status ", WEXITSTATUS(status),
+                                                            "): ", fault));
         }
         return absl::OkStatus();
       }
@@ -186,7 +194,9 @@ absl::Status MkldnnUsableImpl() {
     }
     kill(pid, SIGKILL);
     waitpid(pid, &status, 0);
-    return absl::OkStatus();
+    return absl::FailedPreconditionError(
+        "LibTorch's MKLDNN (oneDNN) could not be probed on this machine (a probe of an MKLDNN add gave no answer in 20 "
+        "s): not used");
   }();
   return result;
 }

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "absl/flags/commandlineflag.h"
+#include "absl/flags/internal/registry.h"
 #include "absl/flags/reflection.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -79,9 +80,15 @@ absl::StatusOr<CommandLine> ParseFlags(int argc, char** argv) {
 
 std::string DescribeFlags(absl::string_view defined_in) {
   std::vector<absl::CommandLineFlag*> flags;
-  for (const auto& [name, flag] : absl::GetAllFlags()) {
-    if (absl::EndsWith(flag->Filename(), defined_in)) flags.push_back(flag);
-  }
+  // Not absl::GetAllFlags(): it returns an absl::flat_hash_map made inside
+  // the system's Abseil, and destroyed here; with Debian 13's Abseil
+  // (20240722, built without sanitizers) and this file built with ASan, the
+  // inlined destructor unpoisons memory the library never poisoned and ASan
+  // aborts (CHECK failed: asan_mapping.h "AddrIsInMem(p)"): --help exited 1
+  // in CI's 2.6 step. The registry's visitor hands out the flags only.
+  absl::flags_internal::ForEachFlag([&](absl::CommandLineFlag& flag) {
+    if (absl::EndsWith(flag.Filename(), defined_in)) flags.push_back(&flag);
+  });
   std::sort(flags.begin(), flags.end(),
             [](const absl::CommandLineFlag* a, const absl::CommandLineFlag* b) { return a->Name() < b->Name(); });
   std::string out;
