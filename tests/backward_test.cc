@@ -383,13 +383,14 @@ TEST(BackwardTest, TheCostlyConvolutionsBackwardLandsOnItsModule) {
     EXPECT_LT(graphprof_ns[i], autograd_ns[i] * 5) << "conv " << i << ": " << graphprof_ns[i] << " ns against autograd's " << autograd_ns[i];
   }
   // The costly convolution's share against each cheap one's, as autograd
-  // times them (within 3x: a misattribution swaps them, a factor of 25 or
-  // more on LibTorch 1.13 and 2.6 alike).
+  // times them (within 8x: 3.8x apart was seen with four test actions on two
+  // cores; a misattribution swaps them, which puts the ratio near 1/1000 on
+  // LibTorch 1.13, where costly/cheap is about 30, and far off on 2.6 too).
   for (int cheap : {0, 2}) {
     const double ratio = (graphprof_ns[1] / graphprof_ns[cheap]) / (autograd_ns[1] / autograd_ns[cheap]);
-    EXPECT_GT(ratio, 1.0 / 3) << "costly/conv " << cheap << ": ours " << graphprof_ns[1] / graphprof_ns[cheap] << ", autograd's "
+    EXPECT_GT(ratio, 1.0 / 8) << "costly/conv " << cheap << ": ours " << graphprof_ns[1] / graphprof_ns[cheap] << ", autograd's "
                           << autograd_ns[1] / autograd_ns[cheap];
-    EXPECT_LT(ratio, 3.0) << "costly/conv " << cheap << ": ours " << graphprof_ns[1] / graphprof_ns[cheap] << ", autograd's "
+    EXPECT_LT(ratio, 8.0) << "costly/conv " << cheap << ": ours " << graphprof_ns[1] / graphprof_ns[cheap] << ", autograd's "
                           << autograd_ns[1] / autograd_ns[cheap];
   }
   // Gradients equal those of native forward + backward.
