@@ -109,6 +109,19 @@ absl::Status RunInterleaved(absl::Span<const std::unique_ptr<ProfileRunner>> a,
 
 // One side's copies: the module cloned (its own weights) when there are
 // several, each planned (with the side's passes) and given a runner.
+// Copy k's share of a side's runs, as evenly as they go: 10 over 3 copies
+// is 4, 3, 3.
+ProfileOptions CopyProfile(const ProfileOptions& side, int copies, int k) {
+  ProfileOptions profile = side;
+  profile.runs = side.runs / copies + (k < side.runs % copies ? 1 : 0);
+  return profile;
+}
+
+const char* CopiesNote() {
+  return "separately prepared copies (own weights, plan and runner), its timed runs spread over them: the diff takes "
+         "the copies as its unit of variation";
+}
+
 absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> MakeCopies(const torch::jit::Module& module,
                                                                        const std::vector<Pass>& passes, int copies,
                                                                        const std::vector<c10::IValue>& inputs,
@@ -116,9 +129,7 @@ absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> MakeCopies(const tor
                                                                        std::string* applied) {
   std::vector<std::unique_ptr<ProfileRunner>> runners;
   for (int k = 0; k < copies; ++k) {
-    // The side's runs split as evenly as they go: 10 over 3 copies is 4, 3, 3.
-    ProfileOptions profile = options.profile;
-    profile.runs = options.profile.runs / copies + (k < options.profile.runs % copies ? 1 : 0);
+    const ProfileOptions profile = CopyProfile(options.profile, copies, k);
     absl::StatusOr<torch::jit::Module> copy = module;
     if (copies > 1) copy = ApplyPasses(module, {}, options.method);  // a clone
     if (!copy.ok()) return copy.status();
@@ -243,7 +254,35 @@ absl::Status VerifySidesGradients(const torch::jit::Module& module, const Before
   return absl::OkStatus();
 }
 
+// Both sides' outputs against native `module.method`: A must be identical,
+// B (`transformed`: after passes, or another graph of the model) within the
+// tolerance passes get (a float64 run of the module, or rtol/atol).
+absl::Status VerifySidesOutputs(const torch::jit::Module& module, const BeforeAfterOptions& options,
+                                const std::vector<c10::IValue>& inputs, const c10::IValue& a_output,
+                                const c10::IValue& b_output, bool transformed, BeforeAfter& result) {
+  c10::IValue expected;
+  try {
+    expected = torch::jit::Module(module).get_method(options.method)(DeepCopy(inputs));
+  } catch (const std::exception& e) {
+    return StatusFromException(absl::StatusCode::kInvalidArgument, absl::StrCat("native ", options.method), e);
+  }
+  OutputCheck check;
+  check.reference = absl::StrCat("module.", options.method);
+  check.rtol = options.rtol;
+  check.atol = options.atol;
+  check.float64_reference = options.float64_reference;
+  result.before.verification = CheckOutput(expected, a_output, check);
+  check.transformed = transformed;
+  result.after.verification = CheckOutput(expected, b_output, check, &module, options.method, inputs);
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+int CopiesPerSide(const BeforeAfterOptions& options) {
+  if (!options.interleave || !options.profile.observers.empty() || options.profile.adaptive.enabled) return 1;
+  return std::max(1, std::min(options.copies, options.profile.runs));
+}
 
 Drift MeasureDrift(const Report& report, const VerdictOptions& options) {
   const std::vector<int64_t> runs = RunsInTimeOrder(report);
@@ -274,8 +313,7 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
   const bool interleave = options.interleave && options.profile.observers.empty();
   if (interleave) {
     if (options.copies < 1) return absl::InvalidArgumentError("copies must be at least 1");
-    // One copy for --runs=auto, and never more copies than runs.
-    const int copies = options.profile.adaptive.enabled ? 1 : std::max(1, std::min(options.copies, options.profile.runs));
+    const int copies = CopiesPerSide(options);
     absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> a =
         MakeCopies(module, {}, copies, inputs, options, &a_applied);
     if (!a.ok()) return Annotate(a.status(), kA);
@@ -298,9 +336,7 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
     a_self = (*a)[0]->plan().self();
     b_self = (*b)[0]->plan().self();
     if (copies > 1) {
-      const std::string note = absl::StrCat(
-          "each side ran on ", copies, " separately prepared copies of the module (own weights, plan and runner), ",
-          "its timed runs spread over them: the diff takes the copies as its unit of variation");
+      const std::string note = absl::StrCat("each side ran on ", copies, " ", CopiesNote());
       result.before.notes.push_back(note);
       result.after.notes.push_back(note);
     }
@@ -337,21 +373,11 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
     r->notes.push_back(DescribeDrift(result));
   }
   if (options.verify) {
-    c10::IValue expected;
-    try {
-      expected = torch::jit::Module(module).get_method(options.method)(DeepCopy(inputs));
-    } catch (const std::exception& e) {
-      return StatusFromException(absl::StatusCode::kInvalidArgument, absl::StrCat("native ", options.method), e);
-    }
-    OutputCheck check;
-    check.reference = absl::StrCat("module.", options.method);
-    check.rtol = options.rtol;
-    check.atol = options.atol;
-    check.float64_reference = options.float64_reference;
-    result.before.verification = CheckOutput(expected, a_output, check);
     // No pass: B is the module as given too, and must be identical.
-    check.transformed = !passes.empty();
-    result.after.verification = CheckOutput(expected, b_output, check, &module, options.method, inputs);
+    if (absl::Status checked = VerifySidesOutputs(module, options, inputs, a_output, b_output, !passes.empty(), result);
+        !checked.ok()) {
+      return checked;
+    }
     if (options.profile.backward.enabled) {
       if (absl::Status checked = VerifySidesGradients(module, options, inputs, !passes.empty(), a_self, b_self, result);
           !checked.ok()) {
@@ -363,18 +389,34 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
   return result;
 }
 
-absl::StatusOr<BeforeAfter> ProfileTwoPlans(std::shared_ptr<const GraphPlan> a_plan, std::shared_ptr<const GraphPlan> b_plan,
+absl::StatusOr<BeforeAfter> ProfileTwoPlans(std::vector<std::shared_ptr<const GraphPlan>> a_plans,
+                                            std::vector<std::shared_ptr<const GraphPlan>> b_plans,
                                             const std::string& b_name, const std::vector<c10::IValue>& inputs,
                                             const BeforeAfterOptions& options, c10::IValue* a_output,
                                             c10::IValue* b_output) {
+  if (a_plans.empty() || a_plans.size() != b_plans.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("two sides need the same number of plans, at least 1 (A has ",
+                                                   a_plans.size(), ", B ", b_plans.size(), ")"));
+  }
+  const int copies = static_cast<int>(a_plans.size());
+  if (copies > 1 && options.profile.adaptive.enabled) {
+    return absl::InvalidArgumentError("--runs=auto runs one copy a side");
+  }
+  if (copies > 1 && copies > options.profile.runs) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(copies, " copies a side need at least as many timed runs (--runs=", options.profile.runs, ")"));
+  }
   BeforeAfter result;
-  // One runner a side: a plan cannot be cloned as a module can, so the runs
-  // are the unit of variation (as --ab_copies=1).
+  // One runner per plan, copy k of each side getting copy k's share of the
+  // runs.
   std::vector<std::unique_ptr<ProfileRunner>> a, b;
-  for (auto [plan, side] : {std::pair{a_plan, &a}, std::pair{b_plan, &b}}) {
-    absl::StatusOr<std::unique_ptr<ProfileRunner>> runner = ProfileRunner::Create(plan, inputs, options.profile);
-    if (!runner.ok()) return Annotate(runner.status(), side == &a ? kA : b_name);
-    side->push_back(*std::move(runner));
+  for (auto [plans, side] : {std::pair{&a_plans, &a}, std::pair{&b_plans, &b}}) {
+    for (int k = 0; k < copies; ++k) {
+      absl::StatusOr<std::unique_ptr<ProfileRunner>> runner =
+          ProfileRunner::Create((*plans)[k], inputs, copies > 1 ? CopyProfile(options.profile, copies, k) : options.profile);
+      if (!runner.ok()) return Annotate(runner.status(), side == &a ? kA : b_name);
+      side->push_back(*std::move(runner));
+    }
   }
   std::string stopped_why = "at the most runs";
   if (absl::Status run = RunInterleaved(a, b, b_name, options.profile.adaptive, a_output, b_output, &stopped_why);
@@ -388,6 +430,11 @@ absl::StatusOr<BeforeAfter> ProfileTwoPlans(std::shared_ptr<const GraphPlan> a_p
   result.before = *std::move(before);
   result.after = *std::move(after);
   result.order = "ABBA";
+  if (copies > 1) {
+    const std::string note = absl::StrCat("each side ran on ", copies, " ", CopiesNote());
+    result.before.notes.push_back(note);
+    result.after.notes.push_back(note);
+  }
   if (options.profile.adaptive.enabled) {
     const std::string note = absl::StrCat("--runs=auto: ", result.before.runs, " timed runs a side, stopped ", stopped_why);
     result.before.notes.push_back(note);
@@ -404,32 +451,31 @@ absl::StatusOr<BeforeAfter> ProfileTwoPlans(std::shared_ptr<const GraphPlan> a_p
 }
 
 absl::StatusOr<BeforeAfter> ProfileAgainstGraph(const torch::jit::Module& module,
-                                                std::shared_ptr<const GraphPlan> other, const std::string& other_name,
-                                                const std::vector<c10::IValue>& inputs,
+                                                std::vector<std::shared_ptr<const GraphPlan>> others,
+                                                const std::string& other_name, const std::vector<c10::IValue>& inputs,
                                                 const BeforeAfterOptions& options) {
-  std::string a_applied;
-  absl::StatusOr<std::shared_ptr<const GraphPlan>> a_plan = PlanVariant(module, {}, options, &a_applied);
-  if (!a_plan.ok()) return Annotate(a_plan.status(), kA);
+  // As many copies of the module as of the other graph: clones (own
+  // weights) when more than one.
+  std::vector<std::shared_ptr<const GraphPlan>> a_plans;
+  for (size_t k = 0; k < others.size(); ++k) {
+    absl::StatusOr<torch::jit::Module> copy = module;
+    if (others.size() > 1) copy = ApplyPasses(module, {}, options.method);  // a clone
+    if (!copy.ok()) return Annotate(copy.status(), kA);
+    std::string a_applied;
+    absl::StatusOr<std::shared_ptr<const GraphPlan>> a_plan = PlanVariant(*copy, {}, options, &a_applied);
+    if (!a_plan.ok()) return Annotate(a_plan.status(), kA);
+    a_plans.push_back(*std::move(a_plan));
+  }
   c10::IValue a_output, b_output;
   absl::StatusOr<BeforeAfter> result =
-      ProfileTwoPlans(*a_plan, std::move(other), other_name, inputs, options, &a_output, &b_output);
+      ProfileTwoPlans(std::move(a_plans), std::move(others), other_name, inputs, options, &a_output, &b_output);
   if (!result.ok() || !options.verify) return result;
-  c10::IValue expected;
-  try {
-    expected = torch::jit::Module(module).get_method(options.method)(DeepCopy(inputs));
-  } catch (const std::exception& e) {
-    return StatusFromException(absl::StatusCode::kInvalidArgument, absl::StrCat("native ", options.method), e);
-  }
-  OutputCheck check;
-  check.reference = absl::StrCat("module.", options.method);
-  check.rtol = options.rtol;
-  check.atol = options.atol;
-  check.float64_reference = options.float64_reference;
-  result->before.verification = CheckOutput(expected, a_output, check);
   // Another graph of the same model: its rounding may differ, judged as
-  // after passes (against a float64 run of the module, or rtol/atol).
-  check.transformed = true;
-  result->after.verification = CheckOutput(expected, b_output, check, &module, options.method, inputs);
+  // after passes.
+  if (absl::Status checked = VerifySidesOutputs(module, options, inputs, a_output, b_output, true, *result);
+      !checked.ok()) {
+    return checked;
+  }
   return result;
 }
 

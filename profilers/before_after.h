@@ -31,6 +31,9 @@
 // paired worker by worker and copy by copy). The cost: `copies` times the
 // warm-up and inspection runs and the weights' memory. --runs=auto
 // (adaptive) uses one copy, and there are never more copies than runs.
+// Graphs that are not modules (a torch.export program) get their copies as
+// separately loaded plans (ProfileTwoPlans, ProfileAgainstGraph): with one
+// plan a side, a program's A/A called 16% of node rows.
 #ifndef GRAPHPROF_PROFILERS_BEFORE_AFTER_H_
 #define GRAPHPROF_PROFILERS_BEFORE_AFTER_H_
 
@@ -89,22 +92,31 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
 // Run times of `report`'s second half of timed runs against its first half,
 // in the order the runs ran (--ab's copies took turns; --workers' processes
 // ran one after another).
+// The copies a side gets under `options` (see Copies above): 1 with
+// --runs=auto or without interleaving, never more than the runs.
+int CopiesPerSide(const BeforeAfterOptions& options);
+
 // The migration diff (profile_graph --compare_model): A is `module`'s
-// method, B `other`, another graph of the same model (its torch.export
-// program, say), named `other_name` in messages; one runner a side, their
-// timed runs interleaved in ABBA blocks; A's output identical to the
-// module's, B's within the tolerance passes get (a float64 run of the
-// module, or rtol/atol). The diff pairs nodes as it always does: by kind,
-// module path and source line, then kind and module path, in execution order.
+// method, B `others`, another graph of the same model (its torch.export
+// program, say) as separately loaded copies (own weights: one per copy,
+// CopiesPerSide of them; A gets as many clones of the module), named
+// `other_name` in messages; their timed runs interleaved in ABBA blocks;
+// A's output identical to the module's, B's within the tolerance passes get
+// (a float64 run of the module, or rtol/atol). The diff pairs nodes as it
+// always does: by kind, module path and source line, then kind and module
+// path, in execution order.
 absl::StatusOr<BeforeAfter> ProfileAgainstGraph(const torch::jit::Module& module,
-                                                std::shared_ptr<const GraphPlan> other, const std::string& other_name,
-                                                const std::vector<c10::IValue>& inputs,
+                                                std::vector<std::shared_ptr<const GraphPlan>> others,
+                                                const std::string& other_name, const std::vector<c10::IValue>& inputs,
                                                 const BeforeAfterOptions& options = {});
 
-// Two plans (an A/A of one torch.export program: two plans of it), one
-// runner a side, interleaved in ABBA blocks, diffed; no verification here:
-// the last timed run's outputs are left in `a_output` and `b_output`.
-absl::StatusOr<BeforeAfter> ProfileTwoPlans(std::shared_ptr<const GraphPlan> a_plan, std::shared_ptr<const GraphPlan> b_plan,
+// Two sides given as plans (an A/A of one torch.export program: copies of
+// it loaded separately), one runner per plan, the same number a side (the
+// copies: the unit of variation when more than one), interleaved in ABBA
+// blocks, diffed; no verification here: the last timed run's outputs are
+// left in `a_output` and `b_output`.
+absl::StatusOr<BeforeAfter> ProfileTwoPlans(std::vector<std::shared_ptr<const GraphPlan>> a_plans,
+                                            std::vector<std::shared_ptr<const GraphPlan>> b_plans,
                                             const std::string& b_name, const std::vector<c10::IValue>& inputs,
                                             const BeforeAfterOptions& options, c10::IValue* a_output,
                                             c10::IValue* b_output);

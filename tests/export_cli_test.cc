@@ -69,6 +69,23 @@ TEST(ExportCliTest, TheMigrationDiffAndAnAaOfAProgram) {
   int modules = 0;
   for (const nlohmann::json& m : j["diff"]["modules"]) modules += m["module"] == "fc1" || m["module"] == "fc2";
   EXPECT_EQ(modules, 2) << "fc1 and fc2 are rows on both sides";
+  // Copies a side (--ab_copies, 3 by default): the module's clones and the
+  // program read three times, the copies the diff's unit.
+  auto copies = [](const nlohmann::json& side) {
+    int noted = 0;
+    for (const nlohmann::json& note : side["notes"]) {
+      noted += absl::StrContains(note.get<std::string>(), "each side ran on 3 separately prepared copies");
+    }
+    return std::pair<int, size_t>{noted, side.contains("run_sources") ? side["run_sources"].size() : 0};
+  };
+  EXPECT_EQ(copies(j["a"]), (std::pair<int, size_t>{1, 3}));
+  EXPECT_EQ(copies(j["b"]), (std::pair<int, size_t>{1, 3}));
+  const std::string one = TempDir("export_cli_test") + "/one.json";
+  const Result single = RunTool({"--model=" + testing::FixturePath("export/mlp_script.pt"),
+                                 "--compare_model=" + testing::FixturePath("export/mlp.pt2"), "--ab_copies=1",
+                                 "--warmup=1", "--runs=4", "--format=json", "--output=" + one});
+  ASSERT_EQ(single.code, 0) << single.err;
+  EXPECT_EQ(copies(nlohmann::json::parse(Slurp(one))["b"]), (std::pair<int, size_t>{0, 0}));
   ExpectOneLineError(RunTool({"--zoo=mlp", "--compare_model=" + testing::FixturePath("export/mlp.pt2")}), 2,
                      "--compare_model compares a --model (TorchScript) with a program");
   // A/A of the program: every node paired with itself, both sides verified.
@@ -80,6 +97,8 @@ TEST(ExportCliTest, TheMigrationDiffAndAnAaOfAProgram) {
   EXPECT_EQ(k["diff"]["same"].get<int>(), static_cast<int>(k["diff"]["nodes"].size()));
   EXPECT_EQ(k["a"]["verified"], true);
   EXPECT_EQ(k["b"]["verified"], true);
+  EXPECT_EQ(copies(k["a"]), (std::pair<int, size_t>{1, 3}));
+  EXPECT_EQ(copies(k["b"]), (std::pair<int, size_t>{1, 3}));
 }
 
 TEST(ExportCliTest, RefusalsAreOneLine) {

@@ -216,8 +216,8 @@ absl::Status ValidateCommon(const CliOptions& o) {
     }
   }
   if (o.ab_copies < 1 || o.ab_copies > 16) return absl::InvalidArgumentError("--ab_copies must be 1 to 16");
-  if (o.ab_copies != CliOptions().ab_copies && o.ab.empty()) {
-    return absl::InvalidArgumentError("--ab_copies applies to --ab");
+  if (o.ab_copies != CliOptions().ab_copies && o.ab.empty() && o.compare_model.empty()) {
+    return absl::InvalidArgumentError("--ab_copies applies to --ab and --compare_model");
   }
   if (o.workers < 0 || o.workers > 64) return absl::InvalidArgumentError("--workers must be 0 (this process) to 64");
   if (o.workers > 0) {

@@ -113,6 +113,22 @@ VerdictOptions VerdictOptionsOf(const CliOptions& options) {
   return v;
 }
 
+// The options of a two-sided profile (--ab, --compare_model, a program's
+// A/A) from the flags.
+BeforeAfterOptions BeforeAfterOptionsOf(const CliOptions& options, const ProfileOptions& profile) {
+  BeforeAfterOptions ab_options;
+  ab_options.profile = profile;
+  ab_options.method = options.method;
+  ab_options.copies = options.ab_copies;
+  ab_options.diff.include_unexecuted = options.diff_all;
+  ab_options.diff.verdict = VerdictOptionsOf(options);
+  ab_options.verify = options.verify;
+  ab_options.rtol = options.rtol;
+  ab_options.atol = options.atol;
+  ab_options.float64_reference = !options.tolerance_given;
+  return ab_options;
+}
+
 // --ab: B's report and the diff; JSON {"a", "b", "diff", "speedup", "matched_time_fraction"}.
 absl::StatusOr<std::string> RenderAb(const BeforeAfter& ab, const CliOptions& options) {
   if (options.format == Format::kJson) {
@@ -293,19 +309,24 @@ int RunMigrationDiff(const CliOptions& options, const ModelSource& source, Expor
   if (absl::Status fits = CheckExportedInputs(program.inputs, inputs); !fits.ok()) {
     return Fail(err, kExitFailure, absl::StrCat(options.compare_model, ": ", fits.message()));
   }
-  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(std::move(program.prepared));
-  if (!plan.ok()) return Fail(err, kExitFailure, Annotate(plan.status(), options.compare_model));
-  BeforeAfterOptions ab_options;
-  ab_options.profile = profile;
-  ab_options.method = options.method;
-  ab_options.diff.include_unexecuted = options.diff_all;
-  ab_options.diff.verdict = VerdictOptionsOf(options);
-  ab_options.verify = options.verify;
-  ab_options.rtol = options.rtol;
-  ab_options.atol = options.atol;
-  ab_options.float64_reference = !options.tolerance_given;
-  absl::StatusOr<BeforeAfter> ab =
-      ProfileAgainstGraph(*source.module, *plan, absl::StrCat("B (", options.compare_model, ")"), inputs, ab_options);
+  const BeforeAfterOptions ab_options = BeforeAfterOptionsOf(options, profile);
+  // The program's copies (own weights each): the archive read once more per
+  // copy after the first.
+  std::vector<std::shared_ptr<const GraphPlan>> plans;
+  for (int k = 0; k < CopiesPerSide(ab_options); ++k) {
+    absl::StatusOr<std::shared_ptr<const GraphPlan>> plan;
+    if (k == 0) {
+      plan = GraphPlan::Build(std::move(program.prepared));
+    } else {
+      absl::StatusOr<ExportedProgram> copy = LoadExportedProgram(options.compare_model);
+      if (!copy.ok()) return Fail(err, kExitFailure, copy.status());
+      plan = GraphPlan::Build(std::move(copy->prepared));
+    }
+    if (!plan.ok()) return Fail(err, kExitFailure, Annotate(plan.status(), options.compare_model));
+    plans.push_back(*std::move(plan));
+  }
+  absl::StatusOr<BeforeAfter> ab = ProfileAgainstGraph(*source.module, std::move(plans),
+                                                       absl::StrCat("B (", options.compare_model, ")"), inputs, ab_options);
   progress.Finish();
   if (!ab.ok()) return Fail(err, kExitFailure, ab.status());
   DescribeSide(ab->before, source, inputs, observers, absl::StrCat(source.display_name, " (A: TorchScript)"), machine,
@@ -319,24 +340,32 @@ int RunMigrationDiff(const CliOptions& options, const ModelSource& source, Expor
   return EmitAb(options, *ab, out, err);
 }
 
-// --ab=none on a torch.export program: two plans of it (the archive read
-// twice), interleaved; each side's output checked against the program's
-// reference outputs where it has them for these inputs.
+// --ab=none on a torch.export program: copies of it a side (--ab_copies;
+// the archive read once per copy, so each has its own weights; A's first is
+// the one already loaded), interleaved; each side's output checked against
+// the program's reference outputs where it has them for these inputs.
 int RunProgramAa(const CliOptions& options, const ModelSource& source, const std::vector<c10::IValue>& inputs,
                  const ProfileOptions& profile, const Observers& observers, const Machine& machine,
                  const std::optional<Ceilings>& ceilings, Progress& progress, std::FILE* out, std::FILE* err) {
-  absl::StatusOr<ExportedProgram> again = LoadExportedProgram(options.model);
-  if (!again.ok()) return Fail(err, kExitFailure, again.status());
-  absl::StatusOr<std::shared_ptr<const GraphPlan>> a = GraphPlan::Build(source.prepared);
-  absl::StatusOr<std::shared_ptr<const GraphPlan>> b = GraphPlan::Build(std::move(again->prepared));
-  if (!a.ok()) return Fail(err, kExitFailure, a.status());
-  if (!b.ok()) return Fail(err, kExitFailure, b.status());
-  BeforeAfterOptions ab_options;
-  ab_options.profile = profile;
-  ab_options.diff.include_unexecuted = options.diff_all;
-  ab_options.diff.verdict = VerdictOptionsOf(options);
+  // Verified below against the program's reference outputs, not here.
+  const BeforeAfterOptions ab_options = BeforeAfterOptionsOf(options, profile);
+  std::vector<std::shared_ptr<const GraphPlan>> a, b;
+  const int copies = CopiesPerSide(ab_options);
+  for (int k = 0; k < 2 * copies; ++k) {
+    absl::StatusOr<std::shared_ptr<const GraphPlan>> plan;
+    if (k == 0) {
+      plan = GraphPlan::Build(source.prepared);
+    } else {
+      absl::StatusOr<ExportedProgram> again = LoadExportedProgram(options.model);
+      if (!again.ok()) return Fail(err, kExitFailure, again.status());
+      plan = GraphPlan::Build(std::move(again->prepared));
+    }
+    if (!plan.ok()) return Fail(err, kExitFailure, plan.status());
+    (k < copies ? a : b).push_back(*std::move(plan));
+  }
   c10::IValue a_output, b_output;
-  absl::StatusOr<BeforeAfter> ab = ProfileTwoPlans(*a, *b, "B", inputs, ab_options, &a_output, &b_output);
+  absl::StatusOr<BeforeAfter> ab =
+      ProfileTwoPlans(std::move(a), std::move(b), "B", inputs, ab_options, &a_output, &b_output);
   progress.Finish();
   if (!ab.ok()) return Fail(err, kExitFailure, ab.status());
   const ExportVerification v = VerifyExport(*source.exported, inputs);
@@ -531,16 +560,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   }
 
   if (!options.ab.empty()) {
-    BeforeAfterOptions ab_options;
-    ab_options.profile = profile;
-    ab_options.method = options.method;
-    ab_options.diff.include_unexecuted = options.diff_all;
-    ab_options.diff.verdict = VerdictOptionsOf(options);
-    ab_options.verify = options.verify;
-    ab_options.copies = options.ab_copies;
-    ab_options.rtol = options.rtol;
-    ab_options.atol = options.atol;
-    ab_options.float64_reference = !options.tolerance_given;
+    const BeforeAfterOptions ab_options = BeforeAfterOptionsOf(options, profile);
     absl::StatusOr<std::vector<Pass>> passes = ParsePasses(options.ab);
     if (!passes.ok()) return Fail(err, kExitUsage, passes.status());
     absl::StatusOr<BeforeAfter> ab = ProfileBeforeAfter(*source->module, *passes, *inputs, ab_options);
