@@ -173,7 +173,10 @@ absl::Status CheckMetrics(const Report& report) {
       if (!values->empty() && values->size() != runs) {
         return Invalid(absl::StrCat("report metric '", m.name, "' has ", values->size(), " ", what, " for ", runs, " runs"));
       }
-      if (absl::Status s = NonNegative(*values, [&] { return absl::StrCat("report metric '", m.name, "''s ", what); });
+      // A copy: a lambda may not capture a structured binding before C++20
+      // (clang 14, the fuzzers' compiler, refuses it).
+      const char* const named = what;
+      if (absl::Status s = NonNegative(*values, [&] { return absl::StrCat("report metric '", m.name, "''s ", named); });
           !s.ok()) {
         return s;
       }
