@@ -213,6 +213,32 @@ TEST(MergeTest, MakesUpNoRunTotals) {
   EXPECT_EQ(merged->nodes[0].metrics[merged->FindMetric("kernels")].self.size(), 5u);
 }
 
+// Run starts only where every report has them: a report without them (older
+// or hand-made) merged with one that has them gave fewer starts than runs,
+// which merge wrote and its own reader refused (compare_fuzzer's
+// tests/fuzz/regressions/compare_fuzzer/merge_without_run_starts.txt).
+TEST(MergeTest, RunStartsOnlyWhereEveryReportHasThem) {
+  Report without = MakeReport("m", 1, 1, 1);
+  without.run_start_ns.clear();
+  for (bool first_without : {true, false}) {
+    ReportMerger merger;
+    ASSERT_TRUE(merger.Add(first_without ? without : MakeReport("m", 1, 1, 3), "a.json").ok());
+    ASSERT_TRUE(merger.Add(first_without ? MakeReport("m", 1, 1, 3) : without, "b.json").ok());
+    absl::StatusOr<Report> merged = merger.Finish();
+    ASSERT_TRUE(merged.ok()) << merged.status();
+    EXPECT_EQ(merged->runs, 4);
+    EXPECT_TRUE(merged->run_start_ns.empty());
+    absl::StatusOr<Report> back = ReportFromJson(ReportToJson(*merged));
+    EXPECT_TRUE(back.ok()) << back.status();
+  }
+  ReportMerger both;
+  ASSERT_TRUE(both.Add(MakeReport("m", 1, 1, 2), "a.json").ok());
+  ASSERT_TRUE(both.Add(MakeReport("m", 1, 1, 3), "b.json").ok());
+  absl::StatusOr<Report> merged = both.Finish();
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  EXPECT_EQ(merged->run_start_ns.size(), 5u);
+}
+
 TEST(MergeTest, WarnsAboutWhatDiffers) {
   Report a = MakeReport("m", 1, 1, 2);
   Report b = MakeReport("m", 1, 1, 3);

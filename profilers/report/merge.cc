@@ -184,9 +184,16 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
     }
   }
   for (size_t i = 0; i < merged_.nodes.size(); ++i) AppendRuns(merged_.nodes[i].calls, report.nodes[i].calls, runs);
-  const int64_t offset = merged_.run_start_ns.empty() ? 0 : merged_.run_start_ns.back() + merged_.run_ns().back();
-  for (int r : runs) {
-    merged_.run_start_ns.push_back(offset + (r < static_cast<int>(report.run_start_ns.size()) ? report.run_start_ns[r] : 0));
+  // Run starts only where every report has them, one per run (what the
+  // reader takes: none, or one per run). A report without them (older, or
+  // hand-made) left the merged report with fewer starts than runs, which
+  // merge wrote and its own reader refused (found by compare_fuzzer).
+  if (merged_.run_start_ns.size() == static_cast<size_t>(first_run) &&
+      report.run_start_ns.size() == static_cast<size_t>(report.runs)) {
+    const int64_t offset = merged_.run_start_ns.empty() ? 0 : merged_.run_start_ns.back() + merged_.run_ns().back();
+    for (int r : runs) merged_.run_start_ns.push_back(offset + report.run_start_ns[r]);
+  } else {
+    merged_.run_start_ns.clear();
   }
   // The sources, renumbered into the merged runs.
   int next = first_run;
