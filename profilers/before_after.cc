@@ -107,8 +107,6 @@ absl::Status RunInterleaved(absl::Span<const std::unique_ptr<ProfileRunner>> a,
   return absl::OkStatus();
 }
 
-// One side's copies: the module cloned (its own weights) when there are
-// several, each planned (with the side's passes) and given a runner.
 // Copy k's share of a side's runs, as evenly as they go: 10 over 3 copies
 // is 4, 3, 3.
 ProfileOptions CopyProfile(const ProfileOptions& side, int copies, int k) {
@@ -122,20 +120,33 @@ const char* CopiesNote() {
          "the copies as its unit of variation";
 }
 
-absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> MakeCopies(const torch::jit::Module& module,
-                                                                       const std::vector<Pass>& passes, int copies,
-                                                                       const std::vector<c10::IValue>& inputs,
-                                                                       const BeforeAfterOptions& options,
-                                                                       std::string* applied) {
-  std::vector<std::unique_ptr<ProfileRunner>> runners;
+// One side's copies of a module: cloned (its own weights) when there are
+// several, each planned with the side's passes.
+absl::StatusOr<std::vector<std::shared_ptr<const GraphPlan>>> PlanCopies(const torch::jit::Module& module,
+                                                                         const std::vector<Pass>& passes, int copies,
+                                                                         const BeforeAfterOptions& options,
+                                                                         std::string* applied) {
+  std::vector<std::shared_ptr<const GraphPlan>> plans;
   for (int k = 0; k < copies; ++k) {
-    const ProfileOptions profile = CopyProfile(options.profile, copies, k);
     absl::StatusOr<torch::jit::Module> copy = module;
     if (copies > 1) copy = ApplyPasses(module, {}, options.method);  // a clone
     if (!copy.ok()) return copy.status();
     absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = PlanVariant(*copy, passes, options, applied);
     if (!plan.ok()) return plan.status();
-    absl::StatusOr<std::unique_ptr<ProfileRunner>> runner = ProfileRunner::Create(*plan, inputs, profile);
+    plans.push_back(*std::move(plan));
+  }
+  return plans;
+}
+
+// One runner per plan of a side, copy k getting copy k's share of the runs.
+absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> MakeRunners(
+    const std::vector<std::shared_ptr<const GraphPlan>>& plans, const std::vector<c10::IValue>& inputs,
+    const ProfileOptions& side) {
+  std::vector<std::unique_ptr<ProfileRunner>> runners;
+  const int copies = static_cast<int>(plans.size());
+  for (int k = 0; k < copies; ++k) {
+    absl::StatusOr<std::unique_ptr<ProfileRunner>> runner =
+        ProfileRunner::Create(plans[k], inputs, CopyProfile(side, copies, k));
     if (!runner.ok()) return runner.status();
     runners.push_back(*std::move(runner));
   }
@@ -221,6 +232,37 @@ std::vector<int64_t> RunsInTimeOrder(const Report& report) {
     group = end;
   }
   return ordered;
+}
+
+// Both sides' runners run interleaved (RunInterleaved), then each side's
+// report is made (FinishSide), noted with its copies and --runs=auto's stop.
+absl::Status RunAndFinishSides(absl::Span<const std::unique_ptr<ProfileRunner>> a,
+                               absl::Span<const std::unique_ptr<ProfileRunner>> b, const std::string& b_name,
+                               const BeforeAfterOptions& options, c10::IValue* a_output, c10::IValue* b_output,
+                               BeforeAfter& result) {
+  std::string stopped_why = "at the most runs";
+  if (absl::Status run = RunInterleaved(a, b, b_name, options.profile.adaptive, a_output, b_output, &stopped_why);
+      !run.ok()) {
+    return run;
+  }
+  absl::StatusOr<Report> before = FinishSide(a, "A");
+  if (!before.ok()) return Annotate(before.status(), kA);
+  absl::StatusOr<Report> after = FinishSide(b, "B");
+  if (!after.ok()) return Annotate(after.status(), b_name);
+  result.before = *std::move(before);
+  result.after = *std::move(after);
+  result.order = "ABBA";
+  if (a.size() > 1) {
+    const std::string note = absl::StrCat("each side ran on ", a.size(), " ", CopiesNote());
+    result.before.notes.push_back(note);
+    result.after.notes.push_back(note);
+  }
+  if (options.profile.adaptive.enabled) {
+    const std::string note = absl::StrCat("--runs=auto: ", result.before.runs, " timed runs a side, stopped ", stopped_why);
+    result.before.notes.push_back(note);
+    result.after.notes.push_back(note);
+  }
+  return absl::OkStatus();
 }
 
 // Training steps: each side's gradients against one native step of the
@@ -314,38 +356,21 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
   if (interleave) {
     if (options.copies < 1) return absl::InvalidArgumentError("copies must be at least 1");
     const int copies = CopiesPerSide(options);
-    absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> a =
-        MakeCopies(module, {}, copies, inputs, options, &a_applied);
+    absl::StatusOr<std::vector<std::shared_ptr<const GraphPlan>>> a_plans =
+        PlanCopies(module, {}, copies, options, &a_applied);
+    if (!a_plans.ok()) return Annotate(a_plans.status(), kA);
+    absl::StatusOr<std::vector<std::shared_ptr<const GraphPlan>>> b_plans =
+        PlanCopies(module, passes, copies, options, &b_applied);
+    if (!b_plans.ok()) return Annotate(b_plans.status(), BName(passes));
+    absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> a = MakeRunners(*a_plans, inputs, options.profile);
     if (!a.ok()) return Annotate(a.status(), kA);
-    absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> b =
-        MakeCopies(module, passes, copies, inputs, options, &b_applied);
+    absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> b = MakeRunners(*b_plans, inputs, options.profile);
     if (!b.ok()) return Annotate(b.status(), BName(passes));
-    std::string stopped_why = "at the most runs";
-    if (absl::Status run =
-            RunInterleaved(*a, *b, BName(passes), options.profile.adaptive, &a_output, &b_output, &stopped_why);
-        !run.ok()) {
+    if (absl::Status run = RunAndFinishSides(*a, *b, BName(passes), options, &a_output, &b_output, result); !run.ok()) {
       return run;
     }
-    absl::StatusOr<Report> before = FinishSide(*a, "A");
-    if (!before.ok()) return Annotate(before.status(), kA);
-    absl::StatusOr<Report> after = FinishSide(*b, "B");
-    if (!after.ok()) return Annotate(after.status(), BName(passes));
-    result.before = *std::move(before);
-    result.after = *std::move(after);
-    result.order = "ABBA";
-    a_self = (*a)[0]->plan().self();
-    b_self = (*b)[0]->plan().self();
-    if (copies > 1) {
-      const std::string note = absl::StrCat("each side ran on ", copies, " ", CopiesNote());
-      result.before.notes.push_back(note);
-      result.after.notes.push_back(note);
-    }
-    if (options.profile.adaptive.enabled) {
-      const std::string note =
-          absl::StrCat("--runs=auto: ", result.before.runs, " timed runs a side, stopped ", stopped_why);
-      result.before.notes.push_back(note);
-      result.after.notes.push_back(note);
-    }
+    a_self = (*a_plans)[0]->self();
+    b_self = (*b_plans)[0]->self();
   } else {
     absl::StatusOr<std::shared_ptr<const GraphPlan>> a_plan = PlanVariant(module, {}, options, &a_applied);
     if (!a_plan.ok()) return Annotate(a_plan.status(), kA);
@@ -407,38 +432,12 @@ absl::StatusOr<BeforeAfter> ProfileTwoPlans(std::vector<std::shared_ptr<const Gr
         absl::StrCat(copies, " copies a side need at least as many timed runs (--runs=", options.profile.runs, ")"));
   }
   BeforeAfter result;
-  // One runner per plan, copy k of each side getting copy k's share of the
-  // runs.
-  std::vector<std::unique_ptr<ProfileRunner>> a, b;
-  for (auto [plans, side] : {std::pair{&a_plans, &a}, std::pair{&b_plans, &b}}) {
-    for (int k = 0; k < copies; ++k) {
-      absl::StatusOr<std::unique_ptr<ProfileRunner>> runner =
-          ProfileRunner::Create((*plans)[k], inputs, copies > 1 ? CopyProfile(options.profile, copies, k) : options.profile);
-      if (!runner.ok()) return Annotate(runner.status(), side == &a ? kA : b_name);
-      side->push_back(*std::move(runner));
-    }
-  }
-  std::string stopped_why = "at the most runs";
-  if (absl::Status run = RunInterleaved(a, b, b_name, options.profile.adaptive, a_output, b_output, &stopped_why);
-      !run.ok()) {
+  absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> a = MakeRunners(a_plans, inputs, options.profile);
+  if (!a.ok()) return Annotate(a.status(), kA);
+  absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> b = MakeRunners(b_plans, inputs, options.profile);
+  if (!b.ok()) return Annotate(b.status(), b_name);
+  if (absl::Status run = RunAndFinishSides(*a, *b, b_name, options, a_output, b_output, result); !run.ok()) {
     return run;
-  }
-  absl::StatusOr<Report> before = FinishSide(a, "A");
-  if (!before.ok()) return Annotate(before.status(), kA);
-  absl::StatusOr<Report> after = FinishSide(b, "B");
-  if (!after.ok()) return Annotate(after.status(), b_name);
-  result.before = *std::move(before);
-  result.after = *std::move(after);
-  result.order = "ABBA";
-  if (copies > 1) {
-    const std::string note = absl::StrCat("each side ran on ", copies, " ", CopiesNote());
-    result.before.notes.push_back(note);
-    result.after.notes.push_back(note);
-  }
-  if (options.profile.adaptive.enabled) {
-    const std::string note = absl::StrCat("--runs=auto: ", result.before.runs, " timed runs a side, stopped ", stopped_why);
-    result.before.notes.push_back(note);
-    result.after.notes.push_back(note);
   }
   result.before_drift = MeasureDrift(result.before, options.diff.verdict);
   result.after_drift = MeasureDrift(result.after, options.diff.verdict);
@@ -454,21 +453,14 @@ absl::StatusOr<BeforeAfter> ProfileAgainstGraph(const torch::jit::Module& module
                                                 std::vector<std::shared_ptr<const GraphPlan>> others,
                                                 const std::string& other_name, const std::vector<c10::IValue>& inputs,
                                                 const BeforeAfterOptions& options) {
-  // As many copies of the module as of the other graph: clones (own
-  // weights) when more than one.
-  std::vector<std::shared_ptr<const GraphPlan>> a_plans;
-  for (size_t k = 0; k < others.size(); ++k) {
-    absl::StatusOr<torch::jit::Module> copy = module;
-    if (others.size() > 1) copy = ApplyPasses(module, {}, options.method);  // a clone
-    if (!copy.ok()) return Annotate(copy.status(), kA);
-    std::string a_applied;
-    absl::StatusOr<std::shared_ptr<const GraphPlan>> a_plan = PlanVariant(*copy, {}, options, &a_applied);
-    if (!a_plan.ok()) return Annotate(a_plan.status(), kA);
-    a_plans.push_back(*std::move(a_plan));
-  }
+  // As many copies of the module as of the other graph.
+  std::string a_applied;
+  absl::StatusOr<std::vector<std::shared_ptr<const GraphPlan>>> a_plans =
+      PlanCopies(module, {}, static_cast<int>(others.size()), options, &a_applied);
+  if (!a_plans.ok()) return Annotate(a_plans.status(), kA);
   c10::IValue a_output, b_output;
   absl::StatusOr<BeforeAfter> result =
-      ProfileTwoPlans(std::move(a_plans), std::move(others), other_name, inputs, options, &a_output, &b_output);
+      ProfileTwoPlans(*std::move(a_plans), std::move(others), other_name, inputs, options, &a_output, &b_output);
   if (!result.ok() || !options.verify) return result;
   // Another graph of the same model: its rounding may differ, judged as
   // after passes.
