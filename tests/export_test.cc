@@ -143,6 +143,16 @@ TEST(ExportTest, ReadsATorchExportArchive) {
   ExpectRunsLikePyTorch(*program);
 }
 
+// A parameter the forward uses directly (ViT's class token, here `token`):
+// torch.export's tracer gives it an attribute, so torch.save pickles it with
+// _rebuild_parameter_with_state, which the reader refused before (every
+// torchvision ViT exported by 2.6 failed to open).
+TEST(ExportTest, ReadsAParameterPickledWithItsState) {
+  absl::StatusOr<ExportedProgram> program = LoadExportedProgram(testing::FixturePath("export/token.pt2"));
+  ASSERT_TRUE(program.ok()) << program.status();
+  EXPECT_EQ(program->weight_bytes, (4 + 4 * 4 + 4) * 4);  // token, fc.weight, fc.bias
+  ExpectRunsLikePyTorch(*program);
+}
 TEST(ExportTest, AnOperatorThisLibTorchLacksIsRefusedByName) {
   absl::StatusOr<ExportedProgram> program = LoadExportedProgram(testing::FixturePath("export/sdpa.pt2"));
   if (TORCH_VERSION_MAJOR < 2) {

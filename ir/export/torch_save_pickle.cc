@@ -177,7 +177,7 @@ absl::Status Reader::Global() {
   item.type = Item::Type::kGlobal;
   if (module == "torch._utils" && name == "_rebuild_tensor_v2") {
     item.global = Global::kRebuildTensor;
-  } else if (module == "torch._utils" && name == "_rebuild_parameter") {
+  } else if (module == "torch._utils" && (name == "_rebuild_parameter" || name == "_rebuild_parameter_with_state")) {
     item.global = Global::kRebuildParameter;
   } else if (module == "collections" && name == "OrderedDict") {
     item.global = Global::kOrderedDict;
@@ -236,10 +236,14 @@ absl::Status Reader::Reduce() {
       return PushValue(std::move(d));
     }
     case Global::kRebuildParameter: {
-      // (tensor, requires_grad, backward_hooks)
-      if (a.size() != 3 || a[0]->kind != PickleValue::Kind::kTensor || a[0]->storage_only ||
+      // (tensor, requires_grad, backward_hooks), or _with_state's
+      // (tensor, requires_grad, backward_hooks, state): the state is the
+      // Parameter object's Python attributes (torch.export's tracer sets
+      // `_dynamo_static_input_type` on a parameter the forward uses directly,
+      // as ViT's class token), nothing of its data: read, then dropped.
+      if (a.size() < 3 || a.size() > 4 || a[0]->kind != PickleValue::Kind::kTensor || a[0]->storage_only ||
           a[1]->kind != PickleValue::Kind::kBool) {
-        return Damaged("calls _rebuild_parameter without (tensor, requires_grad, hooks)");
+        return Damaged("calls _rebuild_parameter without (tensor, requires_grad, hooks[, state])");
       }
       auto p = std::make_shared<PickleValue>();
       p->kind = PickleValue::Kind::kTensor;

@@ -8,7 +8,8 @@
 // unknown type"), in 1.13 and 2.6 alike. This reader takes the subset that
 // torch.save writes for tensors and the containers around them: None,
 // bools, ints, floats, strings, tuples, lists, dicts and OrderedDicts,
-// tensors (_rebuild_tensor_v2) and parameters (_rebuild_parameter) whose
+// tensors (_rebuild_tensor_v2) and parameters (_rebuild_parameter, and
+// _rebuild_parameter_with_state, its state dropped) whose
 // storages are persistent ids ("storage", torch.<Type>Storage, key, location,
 // element count). Any other global is refused by name; a damaged pickle
 // (stack underflow, a mark missing, a tuple where a list must be, ...) is
