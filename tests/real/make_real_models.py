@@ -9,6 +9,8 @@ For each NAME (e.g. resnet18_script) it writes, with everything seeded:
   OUT_DIR/NAME.inputs.pt    torch.save of a tuple of example inputs
   OUT_DIR/NAME.modules.txt  the ground truth: one line per named_modules() entry of the
                             loaded ScriptModule, "<name>\t<qualified type>" ("" for the root)
+NAME ending in _export (PyTorch 2.x: torch.export) writes NAME.pt2 in place of
+NAME.pt, by graphprof.save_export (export() below).
 """
 import os
 import sys
@@ -154,6 +156,8 @@ def model_and_inputs(kind):
         return torchvision.models.resnet18(), (torch.randn(1, 3, 224, 224),)
     if kind == "mobilenet_v2":
         return torchvision.models.mobilenet_v2(), (torch.randn(1, 3, 224, 224),)
+    if kind == "mobilenet_v3_small":
+        return torchvision.models.mobilenet_v3_small(), (torch.randn(1, 3, 224, 224),)
     if kind == "modulelist":
         return LoopedModuleLists(), (torch.randn(4, 16),)
     if kind == "transformer":
@@ -251,6 +255,9 @@ def make(out_dir, name):
         how = "script"
     else:
         model.eval()
+    if how == "export":
+        export(out_dir, name, model, inputs)
+        return
     if how == "script":
         scripted = torch.jit.script(model)
     elif how == "trace":
@@ -268,6 +275,25 @@ def make(out_dir, name):
     with open(os.path.join(out_dir, name + ".modules.txt"), "w") as f:
         for module_name, module in loaded.named_modules():
             f.write(f"{module_name}\t{module._c._type().qualified_name()}\n")
+
+
+def export(out_dir, name, model, inputs):
+    """NAME.pt2: torch.export.export of the eval-mode model, saved by
+    graphprof.save_export (PyTorch's outputs for the inputs inside, the
+    reference profile_graph verifies against); NAME.modules.txt from the
+    eager model's named_modules() (module paths are what a program's
+    nn_module_stack names); NAME.macs.txt and NAME.inputs.pt as for the
+    others. PyTorch 2.x only (torch.export)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python", "graphprof"))
+    from _export import save_export
+
+    with open(os.path.join(out_dir, name + ".macs.txt"), "w") as f:
+        f.write(f"{count_macs(model, inputs)}\n")
+    save_export(torch.export.export(model, inputs), os.path.join(out_dir, name + ".pt2"), *inputs)
+    torch.save(inputs, os.path.join(out_dir, name + ".inputs.pt"))
+    with open(os.path.join(out_dir, name + ".modules.txt"), "w") as f:
+        for module_name, module in model.named_modules():
+            f.write(f"{module_name}\t{type(module).__module__}.{type(module).__qualname__}\n")
 
 
 def main():
