@@ -34,8 +34,15 @@ class AbDiffMergeTest(unittest.TestCase):
         self.assertNotIn("float64", graphprof.ab(self.module, "freeze", self.x, runs=2, warmup=1, copies=1,
                                                  rtol=1e-4).after.verification["detail"])
         self.assertGreater(result.speedup, 0)
-        self.assertGreater(result.diff.matched_time_fraction, 0.5)
+        # What freeze keeps is paired, what it folds away is removed. (Not a
+        # bound on matched_time_fraction, a ratio of wall times: under ASan
+        # the removed interpreter-only nodes, instrumented, outweigh the
+        # LibTorch kernels, not instrumented: 0.26 there, 0.82 in an opt build.)
+        self.assertGreater(result.diff.matched_time_fraction, 0)
+        self.assertLessEqual(result.diff.matched_time_fraction, 1)
         df = result.diff.to_pandas()
+        match = {kind: set(df[df["kind"] == kind]["match"]) for kind in ("aten::conv2d", "aten::relu", "aten::batch_norm")}
+        self.assertEqual(match, {"aten::conv2d": {"same"}, "aten::relu": {"same"}, "aten::batch_norm": {"removed"}})
         self.assertEqual(list(df.columns), ["name", "kind", "module", "match", "base_id", "current_id", "base_us",
                                             "current_us", "delta_us", "speedup", "verdict", "change", "change_low",
                                             "change_high", "p", "q", "base_median_us", "current_median_us",
