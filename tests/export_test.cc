@@ -11,6 +11,7 @@
 #include <torch/script.h>
 #include <torch/version.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <string>
@@ -153,6 +154,54 @@ TEST(ExportTest, ReadsAParameterPickledWithItsState) {
   EXPECT_EQ(program->weight_bytes, (4 + 4 * 4 + 4) * 4);  // token, fc.weight, fc.bias
   ExpectRunsLikePyTorch(*program);
 }
+// Runs the program once on `inputs`; its outputs.
+std::vector<at::Tensor> RunOn(const ExportedProgram& program, const std::vector<c10::IValue>& inputs) {
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(program.prepared);
+  EXPECT_TRUE(plan.ok()) << plan.status();
+  if (!plan.ok()) return {};
+  Interpreter interpreter(*plan);
+  torch::NoGradGuard no_grad;
+  absl::StatusOr<c10::IValue> out = interpreter.Run(inputs);
+  EXPECT_TRUE(out.ok()) << out.status();
+  return out.ok() ? Flat(*out) : std::vector<at::Tensor>{};
+}
+
+// torch.cond runs as prim::If: each branch where its predicate holds.
+TEST(ExportTest, RunsTorchCondBothWays) {
+  absl::StatusOr<ExportedProgram> program = LoadExportedProgram(testing::FixturePath("export/cond.pt2"));
+  ASSERT_TRUE(program.ok()) << program.status();
+  ExpectRunsLikePyTorch(*program);
+  int ifs = 0;
+  for (const torch::jit::Node* node : program->prepared.graph->nodes()) ifs += node->kind() == c10::prim::If;
+  EXPECT_EQ(ifs, 1) << *program->prepared.graph;
+  const at::Tensor up = torch::tensor({1.0f, 2.0f, -0.5f, 0.25f});
+  for (const at::Tensor& x : {up, -up}) {
+    const std::vector<at::Tensor> out = RunOn(*program, {x});
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_TRUE(torch::equal(out[0], x.sum().item<float>() > 0 ? x.sin() : x.cos())) << x;
+  }
+}
+
+// Exported with a dynamic batch (torch.export.Dim): any batch is accepted,
+// and the output reshaped by the symbolic batch size follows it.
+TEST(ExportTest, RunsADynamicBatchAtOtherSizes) {
+  absl::StatusOr<ExportedProgram> program = LoadExportedProgram(testing::FixturePath("export/dyn.pt2"));
+  ASSERT_TRUE(program.ok()) << program.status();
+  ExpectRunsLikePyTorch(*program);
+  const at::Tensor x3 = program->example_inputs->at(0).toTensor();
+  for (int64_t batch : {1, 3, 5}) {
+    // The reference batch's rows first (rows are computed independently).
+    const at::Tensor x = torch::cat({x3, torch::randn({batch, 4})}).narrow(0, 0, batch);
+    ASSERT_TRUE(CheckExportedInputs(program->inputs, {x}).ok()) << batch;
+    const std::vector<at::Tensor> out = RunOn(*program, {x});
+    ASSERT_EQ(out.size(), 1u);
+    ASSERT_EQ(out[0].sizes(), (std::vector<int64_t>{batch * 2})) << batch;
+    const int64_t common = std::min<int64_t>(batch, 3) * 2;
+    EXPECT_TRUE(torch::allclose(out[0].narrow(0, 0, common), program->reference->outputs[0].narrow(0, 0, common)))
+        << batch;
+  }
+}
+
 TEST(ExportTest, AnOperatorThisLibTorchLacksIsRefusedByName) {
   absl::StatusOr<ExportedProgram> program = LoadExportedProgram(testing::FixturePath("export/sdpa.pt2"));
   if (TORCH_VERSION_MAJOR < 2) {
