@@ -22,6 +22,10 @@
 #      with a line when there is no nvcc (its custom kernel needs one).
 #   6. build: everything else (ninja -k 0).
 #   7. ctest: every registered suite (or those GRAPHPROF_CTEST_ARGS selects).
+#   8. export: a program exported by the Python's own PyTorch
+#      (tools/export_check.py: 2.6-2.7 write torch.export.save's layout,
+#      2.8+ the PT2 archive) opened, run and verified by the profile_graph
+#      just built; skipped with a line when that torch has no torch.export.
 #
 # Environment:
 #   GRAPHPROF_BUILD_DIR    the CMake build tree (default build-device); an
@@ -227,6 +231,26 @@ if ctest --test-dir "$build" -j "$jobs" --output-on-failure --no-tests=error "${
   summary ctest ok "$(grep -E 'tests passed' "$logs/ctest.log" | tail -1)"
 else
   fail ctest "$(grep -E 'tests passed|tests failed' "$logs/ctest.log" | tail -1)"
+fi
+
+# 8. export
+if ! "$python" -c "import torch.export" >/dev/null 2>&1; then
+  summary export skip "$python's torch has no torch.export"
+elif [[ ! -x $build/tools/profile_graph ]]; then
+  fail export "no $build/tools/profile_graph to open it with"
+else
+  program="$build/export_check.pt2"
+  rm -f "$program"
+  if ! version="$("$python" tools/export_check.py "$program" 2>"$logs/export.log")"; then
+    fail export "tools/export_check.py failed: $(tail -1 "$logs/export.log")"
+  elif ! "$build/tools/profile_graph" --model="$program" --warmup=1 --runs=3 >>"$logs/export.log" 2>&1; then
+    fail export "profile_graph failed on a program of torch $version: $(tail -1 "$logs/export.log")"
+  elif ! grep -q 'verified      output' "$logs/export.log"; then
+    fail export "the program of torch $version ran but its output was not verified"
+  else
+    layout="$(grep -o 'a torch.export program ([^,]*' "$logs/export.log" | head -1 | sed 's/a torch.export program (//')"
+    summary export ok "torch $version's program read ($layout), run and verified"
+  fi
 fi
 
 if ((failed)); then
