@@ -7,7 +7,7 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 foreach(dir common ir interpreter profilers profilers/report profilers/work profilers/autograd profilers/toolbox
-            profilers/session
+            profilers/session profilers/verification
             profilers/gpu tools tools/zoo)
   file(GLOB _headers ${PROJECT_SOURCE_DIR}/${dir}/*.h)
   install(FILES ${_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/graphprof/${dir})

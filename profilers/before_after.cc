@@ -15,7 +15,8 @@
 #include "ir/prepared_graph.h"
 #include "profilers/autograd/training_step.h"
 #include "profilers/profile_runner.h"
-#include "profilers/reference_check.h"
+#include "profilers/verification/reference_check.h"
+#include "profilers/verification/verify.h"
 #include "profilers/report/merge.h"
 
 namespace graphprof {
@@ -188,21 +189,6 @@ absl::StatusOr<Report> FinishSide(absl::Span<const std::unique_ptr<ProfileRunner
 }
 
 }  // namespace
-
-Verification Verify(const c10::IValue& expected, const c10::IValue& actual, double rtol, double atol,
-                    std::string reference) {
-  const IValueComparison c = CompareIValues(expected, actual, rtol, atol);
-  Verification v;
-  v.identical = c.identical;
-  v.within_tolerance = c.within_tolerance;
-  v.max_abs_error = c.max_abs_error;
-  v.max_rel_error = c.max_rel_error;
-  v.rtol = rtol;
-  v.atol = atol;
-  v.detail = c.detail;
-  v.reference = std::move(reference);
-  return v;
-}
 
 namespace {
 

@@ -125,11 +125,6 @@ Drift MeasureDrift(const Report& report, const VerdictOptions& options = {});
 // "A: +0.4% [-1.2, 2.0] same; B: -0.3% [...] same" for notes.
 std::string DescribeDrift(const BeforeAfter& ab);
 
-// Compares `actual` with `expected` as --verify does: identical, else within
-// rtol/atol; `reference` names what `expected` came from.
-Verification Verify(const c10::IValue& expected, const c10::IValue& actual, double rtol, double atol,
-                    std::string reference);
-
 }  // namespace graphprof
 
 #endif  // GRAPHPROF_PROFILERS_BEFORE_AFTER_H_

@@ -13,6 +13,7 @@
 #include "ir/ivalue_util.h"
 #include "profilers/autograd/sequence_owners.h"
 #include "profilers/autograd/training_step.h"
+#include "profilers/verification/verify.h"
 #include "profilers/profiler.h"
 #include "profilers/report/chrome_trace.h"
 #include "profilers/report/report_diff.h"
@@ -402,13 +403,15 @@ TEST(BackwardTest, TheCostlyConvolutionsBackwardLandsOnItsModule) {
   };
   absl::StatusOr<std::vector<at::Tensor>> reference = training.ReferenceGradients(native, inputs);
   ASSERT_TRUE(reference.ok()) << reference.status();
-  const Verification v = training.CompareGradients(*reference, ours, 0, 0, "module.forward + backward");
+  const Verification v =
+      CompareGradients(training.ParameterNames(), *reference, ours, 0, 0, "module.forward + backward");
   EXPECT_TRUE(v.identical) << v.detail;
   // A changed gradient is caught and named.
   std::vector<at::Tensor> changed = ours;
   changed[1] = changed[1].clone();
   changed[1].view(-1)[7] += 1;
-  const Verification bad = training.CompareGradients(*reference, changed, 0, 0, "module.forward + backward");
+  const Verification bad =
+      CompareGradients(training.ParameterNames(), *reference, changed, 0, 0, "module.forward + backward");
   EXPECT_FALSE(bad.passed());
   EXPECT_NE(bad.detail.find("costly.weight"), std::string::npos) << bad.detail;
 }

@@ -281,7 +281,7 @@ TEST(ProfileGraphTest, AbProfilesBeforeAndAfterInOneProcess) {
   EXPECT_EQ(j["a"]["verification"]["identical"], true) << "A is the module as loaded";
   EXPECT_EQ(j["b"]["verification"]["within_tolerance"], true);
   // No --rtol/--atol: the bound is the model's own float32 rounding against
-  // a float64 run (profilers/reference_check.h), far tighter than 1e-4.
+  // a float64 run (profilers/verification/reference_check.h), far tighter than 1e-4.
   EXPECT_GT(j["b"]["verification"]["rtol"].get<double>(), 0);
   EXPECT_LT(j["b"]["verification"]["rtol"].get<double>(), 1e-4);
   EXPECT_TRUE(absl::StrContains(j["b"]["verification"]["detail"].get<std::string>(), "float64 run"))

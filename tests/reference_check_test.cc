@@ -1,7 +1,7 @@
-// The check after passes (profilers/reference_check.h): outputs against a
+// The check after passes (profilers/verification/reference_check.h): outputs against a
 // float64 run, each floating leaf on its own scale, everything else exact,
 // NaN and infinities matched exactly, and never a pass that judged nothing.
-#include "profilers/reference_check.h"
+#include "profilers/verification/reference_check.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

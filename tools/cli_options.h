@@ -89,7 +89,7 @@ struct CliOptions {
   double rtol = 1e-4;
   double atol = 1e-5;
   // --rtol or --atol given: after passes, compare within them instead of
-  // against a float64 run (profilers/reference_check.h).
+  // against a float64 run (profilers/verification/reference_check.h).
   bool tolerance_given = false;
   bool nvtx = false;
   // NVTX iteration control: timed runs nvtx_warmup .. nvtx_warmup + nvtx_iters - 1

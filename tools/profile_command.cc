@@ -41,6 +41,7 @@
 #include "profilers/time_source.h"
 #include "profilers/toolbox/cpu_tensor_counter.h"
 #include "profilers/toolbox/live_memory.h"
+#include "profilers/verification/reference_check.h"
 #include "tools/model_source.h"
 #include "tools/check_command.h"
 #include "tools/profiling_options.h"

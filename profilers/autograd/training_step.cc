@@ -44,6 +44,13 @@ std::string TrainingStep::DescribeLoss() const {
   return options_.loss_output < 0 ? "the sum of all floating outputs" : absl::StrCat("output ", options_.loss_output);
 }
 
+std::vector<std::string> TrainingStep::ParameterNames() const {
+  std::vector<std::string> names;
+  names.reserve(parameters_.size());
+  for (const NamedParameter& p : parameters_) names.push_back(p.name);
+  return names;
+}
+
 absl::StatusOr<at::Tensor> TrainingStep::Loss(const c10::IValue& output) const {
   at::Tensor loss;
   if (options_.loss_output >= 0) {
@@ -151,72 +158,6 @@ absl::StatusOr<std::vector<at::Tensor>> TrainingStep::ReferenceGradients(
   }
   restore();
   return grads;
-}
-
-Verification TrainingStep::CompareGradients(const std::vector<at::Tensor>& expected,
-                                            const std::vector<at::Tensor>& actual, double rtol, double atol,
-                                            std::string reference) const {
-  Verification v;
-  v.rtol = rtol;
-  v.atol = atol;
-  v.reference = std::move(reference);
-  v.identical = expected.size() == actual.size();
-  v.within_tolerance = v.identical;
-  v.compared = 0;
-  if (!v.identical) {
-    v.detail = absl::StrCat(expected.size(), " gradients expected, ", actual.size(), " found");
-    return v;
-  }
-  for (size_t i = 0; i < expected.size(); ++i) {
-    const std::string& name = i < parameters_.size() ? parameters_[i].name : absl::StrCat("parameter ", i);
-    if (expected[i].defined() != actual[i].defined()) {
-      v.identical = v.within_tolerance = false;
-      if (v.detail.empty()) {
-        v.detail = absl::StrCat("gradient of ", name, ": ", expected[i].defined() ? "missing" : "unexpected");
-      }
-      continue;
-    }
-    if (!expected[i].defined()) continue;
-    ++v.compared;
-    const IValueComparison c = CompareIValues(expected[i], actual[i], rtol, atol);
-    v.max_abs_error = std::max(v.max_abs_error, c.max_abs_error);
-    v.max_rel_error = std::max(v.max_rel_error, c.max_rel_error);
-    if (!c.identical) v.identical = false;
-    if (!c.within_tolerance) v.within_tolerance = false;
-    if (!c.identical && v.detail.empty()) v.detail = absl::StrCat("gradient of ", name, ": ", c.detail);
-  }
-  return v;
-}
-
-absl::StatusOr<Verification> VerifyGradients(
-    const c10::optional<c10::IValue>& profiled_self, const c10::optional<c10::IValue>& native_self,
-    const BackwardOptions& options,
-    const std::function<absl::StatusOr<c10::IValue>(const std::vector<c10::IValue>&)>& forward,
-    const std::vector<c10::IValue>& inputs, double rtol, double atol, std::string reference) {
-  const TrainingStep profiled(profiled_self, options);
-  const TrainingStep native(native_self, options);
-  const std::vector<at::Tensor> actual = profiled.Gradients();
-  absl::StatusOr<std::vector<at::Tensor>> expected = native.ReferenceGradients(forward, inputs);
-  if (!expected.ok()) return expected.status();
-  if (native.parameters().size() != profiled.parameters().size()) {
-    Verification v;
-    v.reference = std::move(reference);
-    v.detail = absl::StrCat("the profiled module has ", profiled.parameters().size(),
-                            " trainable parameters, the native one ", native.parameters().size());
-    return v;
-  }
-  // Gradients pair by position: the parameters must be the same ones, in
-  // the same order (a pass that reorders them would pair unrelated tensors).
-  for (size_t i = 0; i < native.parameters().size(); ++i) {
-    if (native.parameters()[i].name != profiled.parameters()[i].name) {
-      Verification v;
-      v.reference = std::move(reference);
-      v.detail = absl::StrCat("parameter ", i, " is ", profiled.parameters()[i].name, " in the profiled module and ",
-                              native.parameters()[i].name, " in the native one");
-      return v;
-    }
-  }
-  return profiled.CompareGradients(*expected, actual, rtol, atol, std::move(reference));
 }
 
 }  // namespace graphprof

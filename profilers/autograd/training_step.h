@@ -1,6 +1,7 @@
 // TrainingStep: what a profiled training step does around the graph's
 // forward: find the parameters, make the loss, run backward, reset the
-// gradients, and compare gradients with a reference.
+// gradients, and take one native step's gradients as a reference (compared
+// by profilers/verification/verify.h's VerifyGradients).
 //
 //   loss      the sum of every floating-point tensor in the output (tuples,
 //             lists and dicts searched), or output K alone (BackwardOptions::
@@ -44,6 +45,8 @@ class TrainingStep {
   TrainingStep(const c10::optional<c10::IValue>& self, BackwardOptions options);
 
   const std::vector<NamedParameter>& parameters() const { return parameters_; }
+  // Their names, in order ("layer1.0.conv1.weight").
+  std::vector<std::string> ParameterNames() const;
   const BackwardOptions& options() const { return options_; }
   // "the sum of all floating outputs" / "output 1".
   std::string DescribeLoss() const;
@@ -68,27 +71,10 @@ class TrainingStep {
       const std::function<absl::StatusOr<c10::IValue>(const std::vector<c10::IValue>&)>& forward,
       const std::vector<c10::IValue>& inputs) const;
 
-  // Compares gradients parameter by parameter: identical, else within
-  // rtol/atol; the detail names the first parameter that differs.
-  Verification CompareGradients(const std::vector<at::Tensor>& expected, const std::vector<at::Tensor>& actual,
-                                double rtol, double atol, std::string reference) const;
-
  private:
   BackwardOptions options_;
   std::vector<NamedParameter> parameters_;
 };
-
-// The gradients the last profiled step left on `profiled_self`'s parameters
-// against one native step of `forward`, whose module is `native_self`: the
-// module as given, which after passes is not the plan's clone (same
-// parameter names and order; --backward refuses passes that change them).
-// Nothing compared (no parameter got a gradient) is not a pass: the report
-// gets a note instead (SetGradientVerification).
-absl::StatusOr<Verification> VerifyGradients(
-    const c10::optional<c10::IValue>& profiled_self, const c10::optional<c10::IValue>& native_self,
-    const BackwardOptions& options,
-    const std::function<absl::StatusOr<c10::IValue>(const std::vector<c10::IValue>&)>& forward,
-    const std::vector<c10::IValue>& inputs, double rtol, double atol, std::string reference);
 
 }  // namespace graphprof
 

@@ -16,8 +16,9 @@
 #include "profilers/autograd/training_step.h"
 #include "profilers/before_after.h"
 #include "profilers/machine.h"
-#include "profilers/reference_check.h"
 #include "profilers/toolbox/sizes.h"
+#include "profilers/verification/reference_check.h"
+#include "profilers/verification/verify.h"
 #include "profilers/work/peaks.h"
 
 namespace graphprof {

@@ -35,7 +35,7 @@
 #include "interpreter/graph_plan.h"
 #include "ir/prepared_graph.h"
 #include "profilers/profiler.h"
-#include "profilers/reference_check.h"
+#include "profilers/verification/reference_check.h"
 #include "profilers/report/report.h"
 
 namespace graphprof {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "profilers/autograd/training_step.h"
+#include "profilers/verification/verify.h"
 #include "profilers/profiler.h"
 #include "tests/real/real_model_util.h"
 #include "tests/test_util.h"
@@ -38,7 +39,8 @@ TEST_P(RealTrainingTest, GradientsEqualNativeBackward) {
   };
   absl::StatusOr<std::vector<at::Tensor>> reference = training.ReferenceGradients(native, model.inputs);
   ASSERT_TRUE(reference.ok()) << reference.status();
-  const Verification v = training.CompareGradients(*reference, ours, 0, 0, "module.forward + backward");
+  const Verification v =
+      CompareGradients(training.ParameterNames(), *reference, ours, 0, 0, "module.forward + backward");
   EXPECT_TRUE(v.identical) << v.detail << " (max abs error " << v.max_abs_error << ")";
 
   // Every parameter got a gradient, and the functions that produced them

@@ -26,8 +26,8 @@
 // orders of magnitude more than rounding does and fails. Where the module
 // cannot run in float64 (dtype-specific code, quantized ops), the check
 // falls back to rtol/atol and says so in the Verification's detail.
-#ifndef GRAPHPROF_PROFILERS_REFERENCE_CHECK_H_
-#define GRAPHPROF_PROFILERS_REFERENCE_CHECK_H_
+#ifndef GRAPHPROF_PROFILERS_VERIFICATION_REFERENCE_CHECK_H_
+#define GRAPHPROF_PROFILERS_VERIFICATION_REFERENCE_CHECK_H_
 
 #include <torch/script.h>
 
@@ -87,4 +87,4 @@ Verification CheckOutput(const c10::IValue& expected, const c10::IValue& actual,
 
 }  // namespace graphprof
 
-#endif  // GRAPHPROF_PROFILERS_REFERENCE_CHECK_H_
+#endif  // GRAPHPROF_PROFILERS_VERIFICATION_REFERENCE_CHECK_H_

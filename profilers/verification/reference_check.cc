@@ -1,4 +1,4 @@
-#include "profilers/reference_check.h"
+#include "profilers/verification/reference_check.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "common/status_util.h"
 #include "ir/ivalue_util.h"
-#include "profilers/before_after.h"
+#include "profilers/verification/verify.h"
 
 namespace graphprof {
 namespace {
