@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <torch/version.h>
 
+#include <set>
 #include <string>
 
 #include "absl/strings/match.h"
@@ -62,7 +63,21 @@ TEST(ExportCliTest, TheMigrationDiffAndAnAaOfAProgram) {
   ASSERT_EQ(r.code, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(Slurp(out));
   EXPECT_EQ(j["compare_model"], testing::FixturePath("export/mlp.pt2"));
-  EXPECT_GE(j["matched_time_fraction"].get<double>(), 0.95);
+  // Both linear layers, the relu and the mul paired by kind and module. (The
+  // time fraction they stand for is a ratio of wall times: on this tiny
+  // model the interpreter-only nodes weigh as much as the kernels in a
+  // sanitizer build. A torchvision model's is checked in export_real_test.)
+  std::multiset<std::string> paired;
+  for (const nlohmann::json& n : j["diff"]["nodes"]) {
+    const std::string kind = n["kind"];
+    if (kind == "aten::linear" || kind == "aten::relu" || kind == "aten::mul") {
+      EXPECT_TRUE(n["match"] == "same" || n["match"] == "kind+module") << n.dump();
+      paired.insert(kind);
+    }
+  }
+  EXPECT_EQ(paired, (std::multiset<std::string>{"aten::linear", "aten::linear", "aten::mul", "aten::relu"}));
+  EXPECT_GT(j["matched_time_fraction"].get<double>(), 0);
+  EXPECT_LE(j["matched_time_fraction"].get<double>(), 1);
   EXPECT_EQ(j["a"]["verified"], true);
   EXPECT_EQ(j["b"]["verified"], true) << j["b"]["verification"].dump();
   EXPECT_TRUE(absl::StrContains(j["b"]["model"].get<std::string>(), "(B: torch.export)"));

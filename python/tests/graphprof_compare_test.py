@@ -214,10 +214,19 @@ class ExportTest(unittest.TestCase):
         self.assertEqual([n["kind"] for n in ops][:2], ["aten::conv2d", "aten::batch_norm"])
         self.assertEqual(ops[0]["module"], "conv")
         self.assertIn("graphprof_fixtures.py:", ops[0]["source"])
-        # The same model as TorchScript: the diff pairs the nodes by kind and module.
+        # The same model as TorchScript: the diff pairs the operators by kind
+        # and module. (Not a bound on matched_time_fraction, a ratio of wall
+        # times: the interpreter-only nodes each side has alone weigh more in a
+        # sanitizer build, whose graphprof code is instrumented and LibTorch's
+        # kernels are not: 0.85 in the 2.6 ASan build.)
         scripted = graphprof.profile(torch.jit.script(module), x, runs=4, warmup=1)
         d = graphprof.diff(scripted, r)
-        self.assertGreater(d.matched_time_fraction, 0.9, d.text(top=10))
+        df = d.to_pandas()
+        paired = df[df["kind"].isin(["aten::conv2d", "aten::batch_norm", "aten::relu"])]
+        self.assertEqual(sorted(paired["kind"]), ["aten::batch_norm", "aten::conv2d", "aten::relu"], d.text(top=10))
+        self.assertTrue(set(paired["match"]) <= {"same", "kind+module"}, paired[["kind", "module", "match"]])
+        self.assertGreater(d.matched_time_fraction, 0)
+        self.assertLessEqual(d.matched_time_fraction, 1)
         with self.assertRaises(graphprof.InvalidArgumentError):
             graphprof.profile(ep, x, passes="cse")
 
