@@ -24,20 +24,12 @@
 namespace graphprof {
 namespace {
 
+using ::graphprof::testing::MatrixWork;
 using ::graphprof::testing::RealModelPath;
 using ::graphprof::testing::Result;
 using ::graphprof::testing::RunTool;
 using ::graphprof::testing::Slurp;
 using ::graphprof::testing::TempDir;
-
-// The kinds whose work count_macs counts (as work_real_test).
-bool MatrixWork(const std::string& kind) {
-  for (const char* k : {"conv", "linear", "matmul", "bmm", "baddbmm", "addmm", "einsum", "_native_multi_head_attention",
-                        "scaled_dot_product"}) {
-    if (absl::StrContains(kind, k)) return true;
-  }
-  return false;
-}
 
 struct Exported {
   std::string name;    // make_real_models.py's NAME without _export

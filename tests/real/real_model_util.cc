@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "ir/loader.h"
 
@@ -30,6 +31,14 @@ RealModel LoadRealModel(const std::string& name) {
   model.module = *std::move(module);
   model.inputs = *std::move(inputs);
   return model;
+}
+
+bool MatrixWork(const std::string& kind) {
+  for (const char* k : {"conv", "linear", "matmul", "bmm", "baddbmm", "addmm", "einsum", "_native_multi_head_attention",
+                        "scaled_dot_product"}) {
+    if (absl::StrContains(kind, k)) return true;
+  }
+  return false;
 }
 
 }  // namespace graphprof::testing

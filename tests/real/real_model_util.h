@@ -25,6 +25,11 @@ std::string RealModelPath(const std::string& file);
 // returns a model without a name) when one is missing.
 RealModel LoadRealModel(const std::string& name);
 
+// Whether a node of `kind` does the matrix work make_real_models.py's
+// count_macs counts (convolutions, linear layers, matrix products,
+// attention): the kinds whose FLOPs/2 are compared with NAME.macs.txt.
+bool MatrixWork(const std::string& kind);
+
 }  // namespace graphprof::testing
 
 #endif  // GRAPHPROF_TESTS_REAL_REAL_MODEL_UTIL_H_

@@ -25,17 +25,10 @@ namespace graphprof {
 namespace {
 
 using ::graphprof::testing::LoadRealModel;
+using ::graphprof::testing::MatrixWork;
 using ::graphprof::testing::PlanModule;
 using ::graphprof::testing::RealModel;
 using ::graphprof::testing::RealModelPath;
-
-bool MatrixWork(const std::string& kind) {
-  for (const char* k : {"conv", "linear", "matmul", "bmm", "baddbmm", "addmm", "einsum", "_native_multi_head_attention",
-                        "scaled_dot_product"}) {
-    if (absl::StrContains(kind, k)) return true;
-  }
-  return false;
-}
 
 class WorkRealTest : public ::testing::TestWithParam<std::string> {};
 
