@@ -41,7 +41,7 @@
 #                          e.g. "-R ^(gate_test|merge_test)$" to run only those
 #                          suites again (CI's rerun in the same tree)
 #   GRAPHPROF_SANITIZE     e.g. address,undefined: build with those sanitizers
-#                          (-O0 -g1, CMake's GRAPHPROF_SANITIZE) and run ctest
+#                          (-O1 -g1, CMake's GRAPHPROF_SANITIZE) and run ctest
 #                          with Bazel's --config=asan options; CI's CMake step
 #                          is its sanitizer step this way
 #

@@ -69,7 +69,9 @@ TEST_P(ExportRealTest, ProfilesLikeItsTorchScript) {
     EXPECT_TRUE(paths.count(module)) << name << ": no node in module " << module;
   }
   EXPECT_GT(wanted, 50) << "the eager model's named_modules()";
-  // The ten heaviest nodes point at the torchvision file that defines them.
+  // The ten heaviest nodes point at torchvision's sources (file:line), most
+  // of them at the model's own file (mobilenet_v3_small's squeeze-excitation
+  // pooling is in torchvision/ops/misc.py).
   std::vector<const nlohmann::json*> nodes;
   for (const nlohmann::json& node : j["nodes"]) {
     if (node["kind"] != "prim::Constant") nodes.push_back(&node);
@@ -78,10 +80,14 @@ TEST_P(ExportRealTest, ProfilesLikeItsTorchScript) {
     return (*a)["mean_us"].get<double>() > (*b)["mean_us"].get<double>();
   });
   ASSERT_GE(nodes.size(), 10u);
+  int in_model_file = 0;
   for (size_t i = 0; i < 10; ++i) {
-    EXPECT_TRUE(absl::StrContains((*nodes[i])["source"].get<std::string>(), GetParam().source))
-        << (*nodes[i])["name"] << ": " << (*nodes[i])["source"];
+    const std::string source = (*nodes[i])["source"];
+    EXPECT_TRUE(absl::StartsWith(source, "torchvision/") && absl::StrContains(source, ".py:"))
+        << (*nodes[i])["name"] << ": " << source;
+    in_model_file += absl::StrContains(source, GetParam().source);
   }
+  EXPECT_GE(in_model_file, 6) << "of the ten heaviest nodes in " << GetParam().source;
   // The work: within 2% of the hooks' count, nothing uncounted.
   std::ifstream macs_file(RealModelPath(name + ".macs.txt"));
   double expected = 0;
