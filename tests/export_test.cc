@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "absl/strings/match.h"
@@ -199,6 +200,48 @@ TEST(ExportTest, RunsADynamicBatchAtOtherSizes) {
     const int64_t common = std::min<int64_t>(batch, 3) * 2;
     EXPECT_TRUE(torch::allclose(out[0].narrow(0, 0, common), program->reference->outputs[0].narrow(0, 0, common)))
         << batch;
+  }
+}
+
+// Non-tensor constants (the schema spells every argument out: an add's
+// `alpha`, a convolution's strides) are one node per value at the top of the
+// graph, as TorchScript's frontend pools them: a chain of N adds had 2N
+// constant nodes, run every time and 10% of its run time (export_overhead).
+void CollectConstants(const torch::jit::Block* block, bool top, std::map<std::string, int>& values, int& nested,
+                      int& uses) {
+  for (const torch::jit::Node* node : block->nodes()) {
+    for (const torch::jit::Block* inner : node->blocks()) CollectConstants(inner, false, values, nested, uses);
+    if (node->kind() != c10::prim::Constant || node->output()->type()->kind() == c10::TypeKind::TensorType) continue;
+    std::ostringstream value;
+    value << *node->output()->type() << " " << *torch::jit::toIValue(node->output());
+    ++values[value.str()];
+    nested += top ? 0 : 1;
+    uses += static_cast<int>(node->output()->uses().size());
+  }
+}
+
+TEST(ExportTest, ScalarConstantsAreOnePerValue) {
+  for (const std::string name : {"scalars.pt2", "mlp.pt2", "cond.pt2", "dyn.pt2"}) {
+    absl::StatusOr<ExportedProgram> program = LoadExportedProgram(testing::FixturePath(absl::StrCat("export/", name)));
+    ASSERT_TRUE(program.ok()) << program.status();
+    std::map<std::string, int> values;
+    int nested = 0, uses = 0;
+    CollectConstants(program->prepared.graph->block(), true, values, nested, uses);
+    for (const auto& [value, nodes] : values) EXPECT_EQ(nodes, 1) << name << ": " << value;
+    EXPECT_EQ(nested, 0) << name << *program->prepared.graph;
+    // scalars.pt2 repeats its numbers (1 and alpha=1 in each add): shared.
+    if (name == "scalars.pt2") EXPECT_GT(uses, static_cast<int>(values.size())) << *program->prepared.graph;
+    // A number where the schema takes a Tensor (aten.add.Tensor(x, 1)) is a
+    // wrapped-number tensor, so add.Tensor runs, not add.Scalar.
+    int wrapped = 0;
+    for (const torch::jit::Node* node : program->prepared.graph->nodes()) {
+      if (name != "scalars.pt2" || (node->kind() != c10::aten::add && node->kind() != c10::aten::mul)) continue;
+      EXPECT_EQ(node->schema().overload_name(), "Tensor") << name << ": " << *node;
+      const c10::optional<c10::IValue> other = torch::jit::toIValue(node->input(1));
+      wrapped += other.has_value() && other->isTensor() && other->toTensor().unsafeGetTensorImpl()->is_wrapped_number();
+    }
+    if (name == "scalars.pt2") EXPECT_EQ(wrapped, 3) << *program->prepared.graph;
+    ExpectRunsLikePyTorch(*program);
   }
 }
 

@@ -24,7 +24,12 @@
 // LibTorch's registry (an operator this LibTorch lacks is refused, naming
 // it and the LibTorch version: a 2.6 program on the 1.13 build says so),
 // its named arguments placed by the schema and the schema's defaults filled
-// in; list arguments as prim::ListConstruct, list results unpacked;
+// in (a number where the schema takes a Tensor, aten.add.Tensor(x, 1), as a
+// wrapped-number tensor, as PyTorch's bindings pass it; a node whose
+// arguments would select another overload is refused); numbers, strings
+// and lists of them one constant node per value at the graph's top, as
+// TorchScript pools them; list arguments as prim::ListConstruct, list
+// results unpacked;
 // symbolic sizes (aten.sym_size.int, _operator.add/sub/mul/floordiv on
 // them) as aten::size and int arithmetic, so a dynamic batch runs with any
 // batch. torch.ops.higher_order.cond becomes prim::If with its two

@@ -2,15 +2,19 @@
 // nodes of a torch::jit::Graph, arguments placed by their schemas.
 #include "ir/export/program_graph.h"
 
+#include <ATen/ScalarOps.h>
 #include <torch/version.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 
@@ -84,6 +88,34 @@ std::string ModuleOf(const std::string& stack) {
   return fields.size() >= 2 ? std::string(fields[1]) : "";
 }
 
+// A key naming a non-tensor constant exactly (its type, and doubles by
+// their bits), or nullopt for a value not pooled (tensors, anything else).
+std::optional<std::string> ConstantKey(const c10::IValue& v) {
+  auto bits = [](double d) {
+    uint64_t b;
+    std::memcpy(&b, &d, sizeof b);
+    return b;
+  };
+  if (v.isNone()) return std::string("none");
+  if (v.isBool()) return absl::StrCat("bool:", v.toBool());
+  if (v.isInt()) return absl::StrCat("int:", v.toInt());
+  if (v.isDouble()) return absl::StrCat("double:", bits(v.toDouble()));
+  if (v.isString()) return absl::StrCat("str:", v.toStringRef());
+  if (v.isDevice()) return absl::StrCat("device:", v.toDevice().str());
+  if (v.isIntList()) return absl::StrCat("ints:", absl::StrJoin(v.toIntVector(), ","));
+  if (v.isDoubleList()) {
+    std::string key = "doubles:";
+    for (double d : v.toDoubleVector()) absl::StrAppend(&key, bits(d), ",");
+    return key;
+  }
+  if (v.isBoolList()) {
+    std::string key = "bools:";
+    for (bool b : v.toBoolList()) absl::StrAppend(&key, b ? "1" : "0");
+    return key;
+  }
+  return std::nullopt;
+}
+
 class Builder {
  public:
   Builder(jit::Graph& graph, const WeightLookup& weights, BuiltGraph& out)
@@ -105,7 +137,34 @@ class Builder {
     env_[name] = v;
     if (!name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]))) v->setDebugName(name);
   }
-  jit::Value* Constant(const c10::IValue& v) { return graph_.insertConstant(v); }
+  // Scalars, strings, devices and lists of them: one constant per value, at
+  // the top of the graph (so every block sees it), as TorchScript's frontend
+  // pools them. The schema spells each argument out, so a chain of N adds
+  // would otherwise carry 2N constants, each a node the interpreter runs and
+  // the report lists (10% of such a chain's run time). Tensors (weights)
+  // keep a node each: their names and modules are theirs.
+  jit::Value* Constant(const c10::IValue& v) {
+    std::optional<std::string> key = ConstantKey(v);
+    if (!key) return graph_.insertConstant(v);
+    auto [it, inserted] = constants_.emplace(*std::move(key), nullptr);
+    if (inserted) {
+      it->second = graph_.insertConstant(v);
+      it->second->node()->moveAfter(graph_.block()->param_node());
+    }
+    return it->second;
+  }
+  // One 0-dim wrapped-number tensor per number (at::scalar_to_tensor, as
+  // torch's Python bindings make them: it promotes like a Python scalar).
+  jit::Value* WrappedNumber(const c10::IValue& number) {
+    auto [it, inserted] = constants_.emplace(absl::StrCat("wrapped ", *ConstantKey(number)), nullptr);
+    if (inserted) {
+      at::Tensor t = c10::scalar_to_tensor(number.toScalar());
+      t.unsafeGetTensorImpl()->set_wrapped_number(true);
+      it->second = graph_.insertConstant(t);
+      it->second->node()->moveAfter(graph_.block()->param_node());
+    }
+    return it->second;
+  }
   jit::Value* List(const c10::TypePtr& element, const std::vector<jit::Value*>& items) {
     jit::Node* n = graph_.insertNode(graph_.create(jit::prim::ListConstruct, items));
     n->output()->setType(c10::ListType::create(element));
@@ -125,6 +184,7 @@ class Builder {
   const WeightLookup& weights_;
   BuiltGraph& out_;
   std::unordered_map<std::string, jit::Value*> env_;
+  std::unordered_map<std::string, jit::Value*> constants_;  // by ConstantKey
 };
 
 jit::Value* Builder::Argument(const json& arg, const c10::Argument* schema, const std::string& where) {
@@ -155,14 +215,23 @@ jit::Value* Builder::Argument(const json& arg, const c10::Argument* schema, cons
     }
     return List(c10::OptionalType::ofTensor(), items);
   }
-  if (kind == "as_int") return Constant(Int(v, where));
-  if (kind == "as_float") {
-    if (!v.is_number()) throw Refused(absl::StrCat(where, ": a float that is not a number"));
-    return Constant(v.get<double>());
-  }
-  if (kind == "as_bool") {
-    if (!v.is_boolean()) throw Refused(absl::StrCat(where, ": a bool that is not a boolean"));
-    return Constant(v.get<bool>());
+  if (kind == "as_int" || kind == "as_float" || kind == "as_bool") {
+    c10::IValue number;
+    if (kind == "as_int") {
+      number = Int(v, where);
+    } else if (kind == "as_float") {
+      if (!v.is_number()) throw Refused(absl::StrCat(where, ": a float that is not a number"));
+      number = v.get<double>();
+    } else {
+      if (!v.is_boolean()) throw Refused(absl::StrCat(where, ": a bool that is not a boolean"));
+      number = v.get<bool>();
+    }
+    // A number where the schema takes a Tensor (aten.add.Tensor(x, 1)):
+    // what PyTorch's argument parser passes, a wrapped-number tensor, so the
+    // overload the target names runs (an int there would select add.Scalar,
+    // which wraps it again on every call).
+    if (schema != nullptr && schema->type()->kind() == c10::TypeKind::TensorType) return WrappedNumber(number);
+    return Constant(number);
   }
   if (kind == "as_string") return Constant(Str(v, where));
   if (kind == "as_ints" || kind == "as_floats" || kind == "as_bools" || kind == "as_strings") {
@@ -322,6 +391,10 @@ void Builder::Operator(const json& node, const std::string& target, const std::s
   for (size_t i = 0; i < schema.returns().size(); ++i) n->output(i)->setType(schema.returns()[i].type());
   if (n->maybeOperator() == nullptr) {
     throw Refused(absl::StrCat(where, ": the arguments do not match ", qualified, "'s schema"));
+  }
+  if (const std::string& runs = n->maybeOperator()->schema().overload_name(); runs != overload) {
+    throw Refused(absl::StrCat(where, ": its arguments select ", qualified, ".", runs.empty() ? "default" : runs,
+                               ", not the ", target, " the program names"));
   }
   out_.origins[n] = origin;
   BindOutputs(n, Need(node, "outputs", where), where);
