@@ -89,14 +89,14 @@ std::string ModuleOf(const std::string& stack) {
 }
 
 // A key naming a non-tensor constant exactly (its type, and doubles by
-// their bits), or nullopt for a value not pooled (tensors, anything else).
+// their bits), or nullopt for a value not pooled (tensors, None: typed per
+// use, see Builder::None, anything else).
 std::optional<std::string> ConstantKey(const c10::IValue& v) {
   auto bits = [](double d) {
     uint64_t b;
     std::memcpy(&b, &d, sizeof b);
     return b;
   };
-  if (v.isNone()) return std::string("none");
   if (v.isBool()) return absl::StrCat("bool:", v.toBool());
   if (v.isInt()) return absl::StrCat("int:", v.toInt());
   if (v.isDouble()) return absl::StrCat("double:", bits(v.toDouble()));
@@ -153,6 +153,16 @@ class Builder {
     }
     return it->second;
   }
+  // One None per type (Tensor?, float?, ...): the schemas match by it.
+  jit::Value* None(const c10::TypePtr& type) {
+    auto [it, inserted] = constants_.emplace(absl::StrCat("none ", type->annotation_str()), nullptr);
+    if (inserted) {
+      it->second = graph_.insertConstant(c10::IValue());
+      it->second->setType(type);
+      it->second->node()->moveAfter(graph_.block()->param_node());
+    }
+    return it->second;
+  }
   // One 0-dim wrapped-number tensor per number (at::scalar_to_tensor, as
   // torch's Python bindings make them: it promotes like a Python scalar).
   jit::Value* WrappedNumber(const c10::IValue& number) {
@@ -192,9 +202,7 @@ jit::Value* Builder::Argument(const json& arg, const c10::Argument* schema, cons
   const std::string kind = arg.begin().key();
   const json& v = arg.begin().value();
   if (kind == "as_none") {
-    jit::Value* none = Constant(c10::IValue());
-    if (schema != nullptr) none->setType(schema->type());
-    return none;
+    return None(schema != nullptr ? schema->type() : c10::NoneType::get());
   }
   if (kind == "as_tensor") return Named(Str(Need(v, "name", where), where), where);
   if (kind == "as_tensors") {
@@ -208,9 +216,7 @@ jit::Value* Builder::Argument(const json& arg, const c10::Argument* schema, cons
       if (t.contains("as_tensor")) {
         items.push_back(Named(Str(Need(t.at("as_tensor"), "name", where), where), where));
       } else {
-        jit::Value* none = Constant(c10::IValue());
-        none->setType(c10::OptionalType::ofTensor());
-        items.push_back(none);
+        items.push_back(None(c10::OptionalType::ofTensor()));
       }
     }
     return List(c10::OptionalType::ofTensor(), items);
@@ -376,9 +382,8 @@ void Builder::Operator(const json& node, const std::string& target, const std::s
     } else if (next_positional < positional.size()) {
       values.push_back(Argument(*positional[next_positional++], &argument, absl::StrCat(where, " argument ", argument.name())));
     } else if (argument.default_value().has_value()) {
-      jit::Value* v = Constant(*argument.default_value());
-      if (argument.default_value()->isNone()) v->setType(argument.type());
-      values.push_back(v);
+      values.push_back(argument.default_value()->isNone() ? None(argument.type())
+                                                          : Constant(*argument.default_value()));
     } else {
       throw Refused(absl::StrCat(where, " gives no '", argument.name(), "', which ", qualified, " needs"));
     }
