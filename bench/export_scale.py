@@ -27,17 +27,7 @@ import torch
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python", "graphprof"))
 from _export import save_export  # noqa: E402
-
-
-class Chain(torch.nn.Module):
-    def __init__(self, n):
-        super().__init__()
-        self.n = n
-
-    def forward(self, x):
-        for _ in range(self.n):
-            x = x + 1
-        return x
+from export_pairs import Chain  # noqa: E402  (bench/, this script's folder)
 
 
 def run(tool, args):
