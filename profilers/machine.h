@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "profilers/report/report.h"
+#include "profilers/report/machine_info.h"
 
 namespace graphprof {
 

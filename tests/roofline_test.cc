@@ -191,13 +191,13 @@ TEST(RooflineTest, GroupedRowsAreCappedAndUseTheirNodesWorkingSet) {
   ASSERT_TRUE(modules.ok());
   // Module a has no node of its own: its two executions are a.b's.
   const ViewRow& a = Row(*modules, "a");
-  EXPECT_DOUBLE_EQ(a.executions, 2);
+  EXPECT_DOUBLE_EQ(a.subtree_calls, 2);
   EXPECT_DOUBLE_EQ(a.calls, 0);
   EXPECT_DOUBLE_EQ(RooflineOf(report, a).roof_gbps, 80);
   EXPECT_DOUBLE_EQ(RooflineOf(report, Row(*modules, "a.b")).roof_gbps, 80);
   // The root: 1,002,000 bytes in 3 executions, 334 KB each: the 10 KB level.
   const ViewRow& root = Row(*modules, "(root)");
-  EXPECT_DOUBLE_EQ(root.executions, 3);
+  EXPECT_DOUBLE_EQ(root.subtree_calls, 3);
   EXPECT_DOUBLE_EQ(RooflineOf(report, root).roof_gbps, 80);
   // The conv: 1 MB in one execution: the 1 MB level.
   EXPECT_DOUBLE_EQ(RooflineOf(report, Row(*modules, "c")).roof_gbps, 40);

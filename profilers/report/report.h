@@ -19,7 +19,9 @@
 // prim::Loop totals include their blocks, whose nodes also have records.
 //
 // JSON, the other renderings and the diff live beside this header, each in
-// its own target (report_json.h, text_report.h, ...).
+// its own target (report_json.h, text_report.h, ...); the machine, the
+// ceilings and the verification a report holds have headers of their own
+// (machine_info.h, ceilings.h, verification_result.h).
 #ifndef GRAPHPROF_PROFILERS_REPORT_REPORT_H_
 #define GRAPHPROF_PROFILERS_REPORT_REPORT_H_
 
@@ -33,6 +35,9 @@
 #include "absl/strings/string_view.h"
 #include "ir/ir_line.h"
 #include "ir/node_identity.h"
+#include "profilers/report/ceilings.h"
+#include "profilers/report/machine_info.h"
+#include "profilers/report/verification_result.h"
 
 namespace graphprof {
 
@@ -70,28 +75,6 @@ struct Quantity {
   std::string name;         // "flops", "bytes": JSON key on each node, column and sort key
   std::string description;  // one line for legends
   Unit unit = Unit::kCount;
-};
-
-// A streaming triad's bandwidth over a working set of `bytes` (its three
-// buffers together), kept warm: where that working set lives (L1 ... memory).
-struct BandwidthLevel {
-  int64_t bytes = 0;
-  double gbps = 0;
-};
-
-// The machine's and the libraries' ceilings for the roofline, in GFLOP/s and
-// GB/s (-1: unknown); profilers/work/peaks.h measures them.
-struct Ceilings {
-  double peak_gflops = -1;  // the FMA micro-kernel, fp32, at the profiled threads
-  double peak_gbps = -1;    // the triad over the largest working set (memory)
-  double blas_gflops = -1;  // a large GEMM through LibTorch (its BLAS)
-  double conv_gflops = -1;  // a large convolution through LibTorch (oneDNN)
-  int threads = -1;
-  std::string source;       // "measured", "cached (date)", "given (--peaks)"
-  // The triad at working sets from L1-sized up, smallest first, the gbps
-  // never growing with the size (the last is peak_gbps). Empty when given
-  // (--peaks) or read from a report without it: one memory roof then.
-  std::vector<BandwidthLevel> bandwidth;
 };
 
 // A kind whose work is not counted, and how much of the run it holds.
@@ -225,70 +208,15 @@ struct DeviceEvent {
   int64_t duration_ns;
 };
 
-// The machine a report was measured on (profilers/machine.h fills it).
-// Strings are empty and numbers -1 where unknown.
-struct Machine {
-  std::string host;
-  std::string cpu;            // model name
-  std::string governor;       // cpufreq scaling governor of CPU 0
-  double cpu_mhz = -1;        // CPU 0's frequency at the start
-  int cores = -1;             // logical CPUs online
-  int threads = -1;           // intra-op threads used (at::get_num_threads)
-  std::string parallel;       // LibTorch's intra-op backend: "OpenMP", "native"
-  int interop_threads = -1;
-  std::string blas;           // the library sgemm_ resolves to (symlinks followed)
-  int blas_threads = -1;      // the BLAS's own threads, where it says
-  std::string blas_core;      // OpenBLAS's kernel set ("Haswell", "SkylakeX"), where it says
-  std::string vector_isa;     // the widest vector extension: "avx512f", "avx2", "sse2"
-  std::string libtorch;       // "1.13.1"
-  std::string kernel;         // uname -r
-  double load_average = -1;   // 1-minute, at the start
-};
-
-// The fields in which two machines differ that change timings ("cpu",
-// "threads", ...; not the frequency or load, which vary minute by minute):
-// for one-line warnings when reports of different machines are compared.
-std::vector<std::string> MachineDifferences(const Machine& a, const Machine& b);
-
 // 16 hex digits of FNV-1a over the IR lines, addresses ("0x7f...") left
 // out: the identity of a graph, the same in every process.
 std::string GraphHash(const std::vector<IrLine>& ir);
-
-// "Intel(R) Xeon(R) ..., 2 cores, 1 thread, BLAS libblas.so.3.11.0, LibTorch
-// 1.13.1, Linux 6.1.0, load 0.40" for summaries.
-std::string FormatMachine(const Machine& machine);
 
 struct Report;
 // One line naming what differs between the machines of two reports ("" if
 // nothing does, or either is unknown).
 std::string MachineWarning(const Report& base, const Report& current);
 
-// How the output compared with native execution (--verify).
-struct Verification {
-  bool identical = false;    // bitwise (NaN equal to NaN at the same place)
-  bool within_tolerance = false;
-  double max_abs_error = 0;  // over all floating tensors of the output
-  double max_rel_error = 0;
-  double rtol = 0;
-  double atol = 0;
-  // How within_tolerance was decided. kElementwise: every element of every
-  // floating output within atol + rtol * |expected| (rtol and atol as
-  // given). kFloat64Scale: each floating output's largest error against a
-  // float64 run of the unmodified module at most a few times the float32
-  // module's own error against it (rtol: the bound that applied to the worst
-  // output, as a fraction of its magnitude; `detail` has the quantities).
-  enum class Criterion { kElementwise, kFloat64Scale };
-  Criterion criterion = Criterion::kElementwise;
-  std::string detail;        // where the first difference is, if any
-  std::string reference = "native execution";  // what was compared with ("module.forward")
-  // Tensors compared (gradients: parameters with a gradient); -1 when not
-  // counted. A comparison of nothing verifies nothing (see
-  // SetGradientVerification).
-  int64_t compared = -1;
-  bool passed() const { return compared != 0 && (identical || within_tolerance); }
-};
-
-struct Report;
 // Sets report.gradient_verification to `v`, unless `v` compared nothing: then
 // the report says so in a note and claims no gradient verification.
 void SetGradientVerification(Report& report, Verification v);

@@ -41,9 +41,9 @@ RooflinePoint RooflineOf(const Report& report, const ViewRow& row) {
   const Ceilings& c = *report.ceilings;
   if (c.peak_gflops <= 0 || c.peak_gbps <= 0) return p;
   // The working set of one execution: a node's bytes per call; a kind's or
-  // a module's per execution of a node in it (ViewRow::executions).
+  // a module's per execution of a node in it (ViewRow::subtree_calls).
   const bool grouped = row.members > 1 || row.inclusive_work;
-  p.roof_gbps = MemoryRoofGbps(c, p.bytes / std::max(1.0, row.executions));
+  p.roof_gbps = MemoryRoofGbps(c, p.bytes / std::max(1.0, row.subtree_calls));
   const double memory_roof = p.intensity * p.roof_gbps;
   p.attainable_gflops = std::min(c.peak_gflops, memory_roof);
   p.bound = memory_roof >= c.peak_gflops ? "compute" : "memory";

@@ -6,7 +6,7 @@
 //   gbps        = bytes / self ns            (GB/s)
 //   intensity   = flops / bytes              (FLOP per byte)
 //   roof_gbps   = the bandwidth of the working set the row touches per
-//                 execution (MemoryRoofGbps: bytes / ViewRow::executions)
+//                 execution (MemoryRoofGbps: bytes / ViewRow::subtree_calls)
 //   attainable  = min(peak_gflops, intensity x roof_gbps)
 //   fraction    = gflops / attainable        (of what this machine can do there)
 //   bound       "compute" when intensity x roof_gbps >= peak_gflops, else "memory"

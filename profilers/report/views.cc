@@ -19,7 +19,7 @@ struct Accumulator {
   ViewRow row;
   std::vector<Series> series;  // parallel to Report::metrics
   int64_t calls = 0;
-  int64_t executions = 0;  // every node's, a module's subtree included
+  int64_t subtree_calls = 0;  // every node's, a module's subtree included
 };
 
 void AddInto(std::vector<int64_t>& into, const std::vector<int64_t>& values) {
@@ -76,7 +76,7 @@ void AddSelf(Accumulator& acc, const NodeRecord& node) {
     AddInto(acc.series[m].self, node.metrics[m].self);
   }
   acc.calls += Sum(node.calls);
-  acc.executions += Sum(node.calls);
+  acc.subtree_calls += Sum(node.calls);
   AddSelfMemory(acc.row.memory, node.memory);
   ++acc.row.members;
 }
@@ -92,7 +92,7 @@ ViewRow Finish(Accumulator& acc, const Report& report) {
     s.self_percent = report.PercentOf(static_cast<int>(m), s.self.mean);
   }
   row.calls = report.runs > 0 ? static_cast<double>(acc.calls) / report.runs : 0;
-  row.executions = report.runs > 0 ? static_cast<double>(acc.executions) / report.runs : 0;
+  row.subtree_calls = report.runs > 0 ? static_cast<double>(acc.subtree_calls) / report.runs : 0;
   if (report.run_sources.size() > 1 && !acc.series.empty()) {
     const std::vector<int64_t>& total = acc.series[0].total;
     for (const RunSource& source : report.run_sources) {
@@ -159,7 +159,7 @@ std::vector<Accumulator> NodeRows(const Report& report, const ViewOptions& optio
     acc.row.memory = node.memory;
     AddQuantities(acc.row, node);
     acc.series = node.metrics;
-    acc.calls = acc.executions = Sum(node.calls);
+    acc.calls = acc.subtree_calls = Sum(node.calls);
     rows.push_back(std::move(acc));
   }
   return rows;
@@ -197,7 +197,7 @@ std::vector<Accumulator> ModuleRows(const Report& report, const ViewOptions& opt
       AddQuantities(acc.row, node);
       ++acc.row.members;
       if (depth == parts.size()) acc.calls += Sum(node.calls);
-      acc.executions += Sum(node.calls);
+      acc.subtree_calls += Sum(node.calls);
     }
   }
   // Tree order (depth first): a parent before its children, siblings by

@@ -55,11 +55,13 @@ struct ViewRow {
   std::string module;
   std::string shapes;  // input shapes
   std::string source;
-  double calls = 0;    // executions per run (mean)
-  // Executions per run of every node in the row (a module: its whole
-  // subtree; calls counts its own nodes): the roofline's working set is
-  // the row's bytes per execution.
-  double executions = 0;
+  // Calls: executions of a node, per run (mean), as NodeRecord::calls and
+  // the "calls" column count them: of the row's own nodes (a module: those
+  // directly in it) ...
+  double calls = 0;
+  // ... and of every node in the row (a module: its whole subtree): the
+  // roofline's working set is the row's bytes per call.
+  double subtree_calls = 0;
   std::vector<MetricStats> metrics;  // parallel to Report::metrics
   // Report::quantities summed over the row's nodes (node rows: the node's own;
   // modules: every node inside). work_counted: every executed node's work was.

@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "profilers/report/report.h"
+#include "profilers/report/verification_result.h"
 
 namespace graphprof {
 

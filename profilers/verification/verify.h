@@ -1,5 +1,5 @@
 // Verification: whether what graphprof ran computed what the reference
-// computed, as a Verification (profilers/report/report.h) a report carries.
+// computed, as a Verification (profilers/report/verification_result.h) a report carries.
 // One package for every such comparison, called by the profiling session
 // (profilers/session) and the A/B code (profilers/before_after.h), and
 // calling neither:
@@ -23,7 +23,7 @@
 
 #include "absl/status/statusor.h"
 #include "profilers/autograd/training_step.h"
-#include "profilers/report/report.h"
+#include "profilers/report/verification_result.h"
 
 namespace graphprof {
 

@@ -1,4 +1,4 @@
-// The ceilings of the roofline, measured on this machine (Report::Ceilings):
+// The ceilings of the roofline, measured on this machine (Report::ceilings):
 //
 //   peak_gflops   an FMA micro-kernel: fp32, the widest vector extension the
 //                 CPU reports at run time (AVX-512F, else AVX2+FMA, else
@@ -26,7 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "profilers/report/report.h"
+#include "profilers/report/ceilings.h"
+#include "profilers/report/machine_info.h"
 
 namespace graphprof {
 
