@@ -145,32 +145,26 @@ class Builder {
   // keep a node each: their names and modules are theirs.
   jit::Value* Constant(const c10::IValue& v) {
     std::optional<std::string> key = ConstantKey(v);
-    if (!key) return graph_.insertConstant(v);
-    auto [it, inserted] = constants_.emplace(*std::move(key), nullptr);
-    if (inserted) {
-      it->second = graph_.insertConstant(v);
-      it->second->node()->moveAfter(graph_.block()->param_node());
-    }
-    return it->second;
+    return key ? Pooled(*std::move(key), v) : graph_.insertConstant(v);
   }
   // One None per type (Tensor?, float?, ...): the schemas match by it.
   jit::Value* None(const c10::TypePtr& type) {
-    auto [it, inserted] = constants_.emplace(absl::StrCat("none ", type->annotation_str()), nullptr);
-    if (inserted) {
-      it->second = graph_.insertConstant(c10::IValue());
-      it->second->setType(type);
-      it->second->node()->moveAfter(graph_.block()->param_node());
-    }
-    return it->second;
+    return Pooled(absl::StrCat("none ", type->annotation_str()), c10::IValue(), type);
   }
   // One 0-dim wrapped-number tensor per number (at::scalar_to_tensor, as
   // torch's Python bindings make them: it promotes like a Python scalar).
   jit::Value* WrappedNumber(const c10::IValue& number) {
-    auto [it, inserted] = constants_.emplace(absl::StrCat("wrapped ", *ConstantKey(number)), nullptr);
+    at::Tensor t = c10::scalar_to_tensor(number.toScalar());
+    t.unsafeGetTensorImpl()->set_wrapped_number(true);
+    return Pooled(absl::StrCat("wrapped ", *ConstantKey(number)), t);
+  }
+  // The constant named `key`: made once (typed `type` when given), at the
+  // graph's top.
+  jit::Value* Pooled(std::string key, const c10::IValue& value, const c10::TypePtr& type = nullptr) {
+    auto [it, inserted] = constants_.emplace(std::move(key), nullptr);
     if (inserted) {
-      at::Tensor t = c10::scalar_to_tensor(number.toScalar());
-      t.unsafeGetTensorImpl()->set_wrapped_number(true);
-      it->second = graph_.insertConstant(t);
+      it->second = graph_.insertConstant(value);
+      if (type != nullptr) it->second->setType(type);
       it->second->node()->moveAfter(graph_.block()->param_node());
     }
     return it->second;
@@ -194,7 +188,7 @@ class Builder {
   const WeightLookup& weights_;
   BuiltGraph& out_;
   std::unordered_map<std::string, jit::Value*> env_;
-  std::unordered_map<std::string, jit::Value*> constants_;  // by ConstantKey
+  std::unordered_map<std::string, jit::Value*> constants_;  // Pooled, by key
 };
 
 jit::Value* Builder::Argument(const json& arg, const c10::Argument* schema, const std::string& where) {
