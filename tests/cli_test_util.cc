@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -50,7 +52,11 @@ Result RunTool(std::vector<std::string> args) {
   }
   posix_spawn_file_actions_destroy(&actions);
   int status = 0;
-  waitpid(pid, &status, 0);
+  pid_t waited;
+  do {
+    waited = waitpid(pid, &status, 0);
+  } while (waited < 0 && errno == EINTR);  // else a signal would read a running tool's partial output
+  if (waited != pid) ADD_FAILURE() << "waitpid for tools/profile_graph: " << std::strerror(errno);
   result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   result.out = Slurp(out_path);
   result.err = Slurp(err_path);
