@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "profilers/report/text_report.h"
-#include "profilers/report/view_columns.h"
+#include "profilers/report/table_columns.h"
 #include "python/ext_errors.h"
 
 namespace graphprof::python {
@@ -79,31 +79,30 @@ void DiffColumnsInto(const ReportDiff& diff, const std::vector<Row>& rows, py::d
 double Nan() { return std::numeric_limits<double>::quiet_NaN(); }
 
 py::dict ViewColumns(const Report& report, const View& view) {
-  std::vector<std::string> names = ViewColumnNames(report);
-  names.push_back("depth");
-  names.push_back("nodes");
-  std::vector<py::list> columns(names.size());
+  const std::vector<TableColumn> table = TableColumns(report, view.group_by, Rendering::kCsv);
+  std::vector<py::list> columns(table.size());
   for (const ViewRow& row : view.rows) {
-    size_t c = 0;
-    for (const ViewCell& cell : ViewRowCells(report, row)) {
-      switch (cell.kind) {
-        case ViewCell::Kind::kEmpty:
-          // Text columns (the slowest report) get None, number columns NaN.
-          columns[c].append(names[c] == "slowest_report" ? py::object(py::none()) : py::float_(Nan()));
-          break;
-        case ViewCell::Kind::kInt: columns[c].append(py::int_(cell.integer)); break;
-        case ViewCell::Kind::kMicros: columns[c].append(py::float_(cell.number / 1e3)); break;
-        case ViewCell::Kind::kPercent:
-        case ViewCell::Kind::kNumber: columns[c].append(py::float_(cell.number)); break;
-        case ViewCell::Kind::kText: columns[c].append(py::str(cell.text)); break;
+    for (size_t c = 0; c < table.size(); ++c) {
+      const TableCell cell = table[c].cell(row);
+      if (cell.empty) {
+        // Text columns (the slowest report, the bound) get None, number columns NaN.
+        columns[c].append(table[c].type == ColumnType::kText ? py::object(py::none()) : py::float_(Nan()));
+        continue;
       }
-      ++c;
+      switch (table[c].type) {
+        case ColumnType::kInt:
+        case ColumnType::kBytes: columns[c].append(py::int_(cell.integer)); break;
+        case ColumnType::kMicros: columns[c].append(py::float_(cell.number / 1e3)); break;
+        case ColumnType::kCount:
+        case ColumnType::kPercent:
+        case ColumnType::kNumber:
+        case ColumnType::kFraction: columns[c].append(py::float_(cell.number)); break;
+        case ColumnType::kText: columns[c].append(py::str(cell.text)); break;
+      }
     }
-    columns[c++].append(py::int_(row.depth));
-    columns[c++].append(py::int_(row.members));
   }
   py::dict out;
-  for (size_t c = 0; c < names.size(); ++c) out[py::str(names[c])] = columns[c];
+  for (size_t c = 0; c < table.size(); ++c) out[py::str(table[c].key)] = columns[c];
   return out;
 }
 

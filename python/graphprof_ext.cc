@@ -58,7 +58,6 @@
 #include "profilers/report/annotated_ir.h"
 #include "profilers/report/chrome_trace.h"
 #include "profilers/report/csv_report.h"
-#include "profilers/report/view_columns.h"
 #include "profilers/report/html_report.h"
 #include "profilers/report/gate.h"
 #include "profilers/report/merge.h"

@@ -64,8 +64,8 @@ TEST(MergeTest, ConcatenatesRunsAndShowsTheSpreadAndTheStraggler) {
   EXPECT_TRUE(absl::StrContains(table, "rank1.json")) << table;
   EXPECT_TRUE(absl::StrContains(RenderSummary(*merged), "rank0.json 0.110 us, rank1.json 0.310 us")) << RenderSummary(*merged);
   const std::string csv = RenderCsv(*merged, *nodes);
-  EXPECT_TRUE(absl::StrContains(csv, ",min_report_us,median_report_us,max_report_us,slowest_report,straggler_report,straggler_excess\n")) << csv;
-  EXPECT_TRUE(absl::StrContains(csv, ",0.100,0.200,0.300,rank1.json,,\n")) << csv;
+  EXPECT_TRUE(absl::StrContains(csv, ",min_report_us,median_report_us,max_report_us,slowest_report,straggler_report,straggler_excess,shapes,source\n")) << csv;
+  EXPECT_TRUE(absl::StrContains(csv, ",0.100,0.200,0.300,rank1.json,,,,\n")) << csv;
 
   absl::StatusOr<Report> back = ReportFromJson(ReportToJson(*merged));
   ASSERT_TRUE(back.ok()) << back.status();

@@ -5,7 +5,8 @@
 // (node, kind, module, shape), the text, CSV and HTML tables, the JSON and
 // back through the reader, as sort keys, in the diff (text, CSV, JSON, with
 // a verdict for the metric) and in merged reports. The pandas frames are
-// python/tests/graphprof_compare_test.py's (they use the CSV's columns, view_columns.h).
+// python/tests/graphprof_compare_test.py's (they use the CSV's columns,
+// table_columns.h, the one list every table takes its columns from).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,8 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "profilers/node_observer.h"
 #include "profilers/profiler.h"
@@ -22,6 +25,7 @@
 #include "profilers/report/merge.h"
 #include "profilers/report/report_diff.h"
 #include "profilers/report/report_json.h"
+#include "profilers/report/table_columns.h"
 #include "profilers/report/text_report.h"
 #include "profilers/report/views.h"
 #include "tests/test_ops.h"
@@ -173,6 +177,73 @@ TEST(MetricModelTest, ACollectorsQuantityAndMetricAreInEveryViewAndTable) {
     size_t count = 0;
     for (size_t at = html.find(key); at != std::string::npos; at = html.find(key, at + 1)) ++count;
     EXPECT_GE(count, 4u) << key;
+  }
+}
+
+// Every "columns" array of the page's data, as its keys.
+void PageTables(const nlohmann::json& j, std::vector<std::vector<std::string>>& tables) {
+  if (j.is_object()) {
+    if (j.contains("columns") && j["columns"].is_array()) {
+      std::vector<std::string> keys;
+      for (const auto& c : j["columns"]) keys.push_back(c.value("key", ""));
+      tables.push_back(keys);
+    }
+    for (const auto& [key, value] : j.items()) PageTables(value, tables);
+  } else if (j.is_array()) {
+    for (const auto& value : j) PageTables(value, tables);
+  }
+}
+
+// The tables take their columns from one list (table_columns.h): the text
+// table's headers, the CSV's header and the page's column keys are exactly
+// TableColumns' for each, the collector's columns among them; a report
+// without the collector has none of them anywhere.
+TEST(MetricModelTest, EveryTableTakesItsColumnsFromOneList) {
+  const Report with = ProfileWithWidgets(2, 50);
+  torch::jit::Module module = TwoModules();
+  absl::StatusOr<Report> without = Profile(PlanModule(module), {torch::ones({2})}, [] {
+    ProfileOptions options;
+    options.warmup = 1;
+    options.runs = 2;
+    options.clock = TestClock();
+    return options;
+  }());
+  ASSERT_TRUE(without.ok()) << without.status();
+  for (const Report* report : {&with, static_cast<const Report*>(&*without)}) {
+    const bool collected = report == &with;
+    std::vector<std::vector<std::string>> page;
+    PageTables(nlohmann::json::parse(HtmlData(*report)), page);
+    for (GroupBy group_by : {GroupBy::kNode, GroupBy::kKind, GroupBy::kModule, GroupBy::kShape}) {
+      SCOPED_TRACE(absl::StrCat(GroupByName(group_by), collected ? " with" : " without"));
+      absl::StatusOr<View> view = MakeView(*report, ViewOptions{group_by});
+      ASSERT_TRUE(view.ok()) << view.status();
+      for (Rendering rendering : {Rendering::kText, Rendering::kHtml, Rendering::kCsv}) {
+        std::vector<std::string> keys;
+        for (const TableColumn& c : TableColumns(*report, group_by, rendering)) keys.push_back(c.key);
+        EXPECT_EQ(Contains(keys, "widgets"), collected);
+        EXPECT_EQ(Contains(keys, "gizmo_us"), collected);
+        EXPECT_EQ(Contains(keys, rendering == Rendering::kCsv ? "gizmo_self_us" : "widgets"), collected);
+      }
+      std::vector<std::string> csv_keys;
+      for (const TableColumn& c : TableColumns(*report, group_by, Rendering::kCsv)) csv_keys.push_back(c.key);
+      EXPECT_EQ(CsvHeader(RenderCsv(*report, *view)), csv_keys);
+      std::vector<std::string> page_keys;
+      for (const TableColumn& c : TableColumns(*report, group_by, Rendering::kHtml)) page_keys.push_back(c.key);
+      EXPECT_NE(std::find(page.begin(), page.end(), page_keys), page.end()) << absl::StrJoin(page_keys, ",");
+      // The text table's header line holds the headings, in order, and
+      // nothing else.
+      const std::string text = RenderTable(*report, *view, TableOptions{});
+      const std::string header = text.substr(0, text.find('\n'));
+      std::string rest = header;
+      for (const TableColumn& c :
+           TableColumns(*report, group_by, Rendering::kText, TableColumnsOptions{/*memory=*/false, /*roofline=*/false})) {
+        const size_t at = rest.find(c.heading);
+        ASSERT_NE(at, std::string::npos) << c.heading << " in " << header;
+        rest = rest.substr(at + c.heading.size());
+      }
+      EXPECT_EQ(rest.find_first_not_of(' '), std::string::npos) << header;
+      EXPECT_EQ(absl::StrContains(header, "widgets"), collected) << header;
+    }
   }
 }
 

@@ -128,7 +128,7 @@ TEST(ProfileGraphTest, CsvGroupedByKind) {
   ASSERT_EQ(r.code, 0) << r.err;
   std::vector<std::string> lines = absl::StrSplit(r.out, '\n', absl::SkipEmpty());
   ASSERT_GT(lines.size(), 3u);
-  EXPECT_TRUE(absl::StartsWith(lines[0], "id,name,kind,module,shapes,count,mean_us,std_us")) << lines[0];
+  EXPECT_TRUE(absl::StartsWith(lines[0], "id,depth,name,kind,module,nodes,count,mean_us,percent,self_us")) << lines[0];
   EXPECT_TRUE(absl::StrContains(r.out, ",aten::linear,aten::linear,")) << r.out;
 }
 

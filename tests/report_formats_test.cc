@@ -253,7 +253,7 @@ TEST(CsvTest, OneHeaderAndOneLinePerRowWithFixedColumns) {
     const std::string csv = RenderCsv(report, *view);
     std::vector<std::string> lines = absl::StrSplit(csv, '\n', absl::SkipEmpty());
     ASSERT_EQ(lines.size(), view->rows.size() + 1);
-    EXPECT_TRUE(absl::StartsWith(lines[0], "id,name,kind,module,shapes,count,mean_us,std_us,"));
+    EXPECT_TRUE(absl::StartsWith(lines[0], "id,depth,name,kind,module,nodes,count,mean_us,percent,self_us,"));
     for (const char* column : {"median_us", "p90_us", "percent"}) {
       EXPECT_TRUE(absl::StrContains(lines[0], column));
     }

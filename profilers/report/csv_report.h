@@ -1,17 +1,16 @@
 // A View as CSV: one header row, one row per view row, no sums row; loads in
-// pandas as is (pd.read_csv). Columns (view_columns.h), in this order:
-//   id, name, kind, module, shapes, count, mean_us, std_us, min_us,
-//   median_us, p90_us, max_us, total_us, percent, self_us, self_percent,
-//   source, alloc_bytes, peak_bytes, output_bytes
-// then, for every metric after host time (device, backward, ...), its mean
-// per run: <metric>_us and <metric>_self_us (counts: <metric>, <metric>_self);
-// training steps with a memory view add saved_bytes.
-// count is executions per run; total_us is the sum over runs; id is empty for
+// pandas as is (pd.read_csv). The columns are table_columns.h's for CSV, in
+// its order, headed by their keys: id, depth, name, kind, module, nodes,
+// count, mean_us, percent, self_us, self_percent, std_us, min_us, median_us,
+// p90_us, max_us, total_us, then every other metric's <metric>_us and
+// <metric>_self_us (counts: <metric>, <metric>_self), every quantity (flops,
+// bytes), the roofline's columns, the memory columns (<field>_bytes), merged
+// reports' spread, shapes, source.
+// count is executions per run (the JSON's calls); total_us is the sum over runs; id is empty for
 // grouped views, and grouped rows use the group (e.g. the kind) as `name`.
-// Merged reports add min_report_us, median_report_us, max_report_us (of the
-// per-report means) and slowest_report.
-// Memory columns are empty unless the report has a memory view; a metric's
-// cells are empty for rows without samples of it.
+// An empty cell has no value: memory without a memory view, a metric without
+// samples in the row, host time in a metric's "(unattributed)" row, work not
+// counted.
 #ifndef GRAPHPROF_PROFILERS_REPORT_CSV_REPORT_H_
 #define GRAPHPROF_PROFILERS_REPORT_CSV_REPORT_H_
 

@@ -9,32 +9,27 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "profilers/report/stats.h"
+#include "profilers/report/table_columns.h"
 #include "profilers/report/text_table.h"
 
 namespace graphprof {
 namespace {
 
-std::string MetricValue(const Metric& metric, const Summary& s) {
-  if (s.count == 0) return "";
-  return metric.unit == Metric::Unit::kCount ? FormatCount(s.mean) : FormatMicros(s.mean);
+// A cell as the text table shows it (table_columns.h's types).
+std::string TextCell(const TableColumn& column, const TableCell& cell) {
+  if (cell.empty) return cell.text;
+  switch (column.type) {
+    case ColumnType::kInt: return absl::StrCat(cell.integer);
+    case ColumnType::kBytes: return FormatBytes(cell.integer);
+    case ColumnType::kCount: return FormatCount(cell.number);
+    case ColumnType::kMicros: return FormatMicros(cell.number);
+    case ColumnType::kPercent: return absl::StrFormat("%.2f", cell.number);
+    case ColumnType::kNumber: return absl::StrFormat("%.*g", column.digits, cell.number);
+    case ColumnType::kFraction: return absl::StrFormat("%.1f", 100 * cell.number);
+    case ColumnType::kText: return cell.text;
+  }
+  return "";
 }
-
-// A quantity of a row (QuantityColumns): "" where the row's work was not
-// counted and it has none, as the CSV.
-std::string QuantityValue(const Quantity& quantity, const ViewRow& row, size_t q) {
-  const double v = q < row.quantities.size() ? row.quantities[q] : 0;
-  if (!row.work_counted && v == 0) return "";
-  if (quantity.unit == Quantity::Unit::kBytes) return FormatBytes(static_cast<int64_t>(v));
-  return absl::StrFormat("%.4g", v);
-}
-
-std::string MetricHeader(const Metric& metric) {
-  return metric.unit == Metric::Unit::kCount ? metric.name : absl::StrCat(metric.name, "_us");
-}
-
-}  // namespace
-
-namespace {
 
 // One comparison with native execution, "output"/"gradients" as `what`.
 // The line states the criterion that decided, in its own quantities: the
@@ -227,119 +222,18 @@ std::string RenderSummary(const Report& report) {
 }
 
 std::string RenderTable(const Report& report, const View& view, const TableOptions& options) {
-  const bool memory = options.memory && report.memory.has_value();
-  std::vector<const NodeMemoryField*> memory_fields;  // kNodeMemoryFields' columns
-  if (memory) {
-    for (const NodeMemoryField& f : kNodeMemoryFields) {
-      if (HasMemoryColumn(report, f)) memory_fields.push_back(&f);
-    }
+  const std::vector<TableColumn> columns =
+      TableColumns(report, view.group_by, Rendering::kText, TableColumnsOptions{options.memory, options.roofline});
+  std::vector<TextTable::Column> headers;
+  for (const TableColumn& c : columns) {
+    headers.push_back(TextTable::Column{c.heading, c.type == ColumnType::kText ? TextTable::kLeft : TextTable::kRight,
+                                        c.width});
   }
-  const bool nodes = view.group_by == GroupBy::kNode;
-  const bool modules = view.group_by == GroupBy::kModule;
-  using C = TextTable::Column;
-  std::vector<C> columns;
-  if (nodes) columns.push_back(C{"id", TextTable::kRight});
-  columns.push_back(C{nodes ? "name" : GroupByName(view.group_by), TextTable::kLeft, 60});
-  if (nodes) {
-    columns.push_back(C{"kind", TextTable::kLeft});
-  } else {
-    columns.push_back(C{"nodes", TextTable::kRight});
-  }
-  columns.push_back(C{"calls", TextTable::kRight});
-  columns.push_back(C{modules ? "total_us" : "mean_us", TextTable::kRight});
-  columns.push_back(C{"%", TextTable::kRight});
-  if (nodes || modules) columns.push_back(C{"self_us", TextTable::kRight});
-  columns.push_back(C{"std_us", TextTable::kRight});
-  columns.push_back(C{"p90_us", TextTable::kRight});
-  for (size_t m = 1; m < report.metrics.size(); ++m) {
-    columns.push_back(C{MetricHeader(report.metrics[m]), TextTable::kRight});
-  }
-  // Every quantity the roofline columns do not show has a column.
-  std::vector<size_t> quantities;
-  for (size_t q = 0; q < report.quantities.size(); ++q) {
-    if (ShownByRoofline(report.quantities[q])) continue;
-    quantities.push_back(q);
-    columns.push_back(C{report.quantities[q].name, TextTable::kRight});
-  }
-  const bool roofline = options.roofline && report.FindQuantity("flops") >= 0;
-  if (roofline) {
-    columns.push_back(C{"GFLOP", TextTable::kRight});
-    columns.push_back(C{"GFLOP/s", TextTable::kRight});
-    columns.push_back(C{"GB/s", TextTable::kRight});
-    columns.push_back(C{"FLOP/B", TextTable::kRight});
-    columns.push_back(C{"bound", TextTable::kLeft});
-    columns.push_back(C{"%roof", TextTable::kRight});
-  }
-  for (const NodeMemoryField* f : memory_fields) {
-    columns.push_back(C{f->column, TextTable::kRight});
-    if (modules && f->module_self) columns.push_back(C{absl::StrCat("self_", f->column), TextTable::kRight});
-  }
-  // Merged reports: the spread of the per-report means, and the straggler.
-  const bool spread = report.run_sources.size() > 1;
-  if (spread) {
-    columns.push_back(C{"min/report", TextTable::kRight});
-    columns.push_back(C{"median/report", TextTable::kRight});
-    columns.push_back(C{"max/report", TextTable::kRight});
-    columns.push_back(C{"slowest", TextTable::kLeft, 30});
-    columns.push_back(C{"straggler", TextTable::kLeft, 40});
-  }
-  if (nodes) columns.push_back(C{"input shapes", TextTable::kLeft, 70});
-  TextTable table(std::move(columns));
-
-  auto cells = [&](const ViewRow& row, bool sums) {
-    std::vector<std::string> c;
-    std::string name = row.name;
-    if (!sums && (modules || (nodes && row.depth > 0))) name = std::string(2 * row.depth, ' ') + name;
-    if (nodes) c.push_back(sums || row.id < 0 ? "" : absl::StrCat(row.id));
-    c.push_back(name);
-    if (nodes) {
-      c.push_back(sums ? "" : row.kind);
-    } else {
-      c.push_back(absl::StrCat(row.members));
-    }
-    // Rows without host time (the unattributed row) leave its columns empty.
-    const bool timed = row.time().total.count > 0;
-    c.push_back(timed ? FormatCount(row.calls) : "");
-    c.push_back(timed ? FormatMicros(row.time().total.mean) : "");
-    c.push_back(timed ? absl::StrFormat("%.2f", row.time().percent) : "");
-    if (nodes || modules) c.push_back(timed ? FormatMicros(row.time().self.mean) : "");
-    c.push_back(sums || !timed ? "" : FormatMicros(row.time().total.std));
-    c.push_back(sums || !timed ? "" : FormatMicros(row.time().total.p90));
-    for (size_t m = 1; m < report.metrics.size(); ++m) {
-      c.push_back(m < row.metrics.size() ? MetricValue(report.metrics[m], row.metrics[m].total) : "");
-    }
-    for (size_t q : quantities) c.push_back(QuantityValue(report.quantities[q], row, q));
-    if (roofline) {
-      const RooflinePoint p = RooflineOf(report, row);
-      const bool known = !sums && p.gflops >= 0;
-      c.push_back(sums ? "" : row.work_counted ? absl::StrFormat("%.4g", p.flops / 1e9) : "?");
-      c.push_back(known ? absl::StrFormat("%.3g", p.gflops) : "");
-      c.push_back(known ? absl::StrFormat("%.3g", p.gbps) : "");
-      c.push_back(known && p.intensity >= 0 ? absl::StrFormat("%.3g", p.intensity) : "");
-      c.push_back(known ? p.bound : "");
-      c.push_back(known && p.fraction >= 0 ? absl::StrFormat("%.1f", 100 * p.fraction) : "");
-    }
-    for (const NodeMemoryField* f : memory_fields) {
-      const bool shown = row.memory.has_value() && (f->in_sums || !sums);
-      c.push_back(shown ? FormatBytes(*row.memory.*f->value) : "");
-      if (modules && f->module_self) c.push_back(shown ? FormatBytes(*row.memory.*f->self) : "");
-    }
-    if (spread) {
-      std::vector<double> means = row.source_means;
-      std::sort(means.begin(), means.end());
-      const bool known = !means.empty();
-      c.push_back(known ? FormatMicros(means.front()) : "");
-      c.push_back(known ? FormatMicros(means[means.size() / 2]) : "");
-      c.push_back(known ? FormatMicros(means.back()) : "");
-      const int slowest = row.slowest_source();
-      c.push_back(slowest >= 0 ? report.run_sources[slowest].name : "");
-      const ViewRow::Straggler straggler = row.straggler();
-      c.push_back(straggler.source >= 0 ? absl::StrFormat("%s +%.1f%%", report.run_sources[straggler.source].name,
-                                                          100 * straggler.excess)
-                                        : "");
-    }
-    if (nodes) c.push_back(sums ? "" : row.shapes);
-    return c;
+  TextTable table(std::move(headers));
+  auto cells = [&columns](const ViewRow& row, bool sums) {
+    std::vector<std::string> out;
+    for (const TableColumn& c : columns) out.push_back(sums && !c.in_sums ? "" : TextCell(c, c.cell(row)));
+    return out;
   };
   for (const ViewRow& row : view.rows) table.AddRow(cells(row, false));
   table.AddFooter(cells(view.sums, true));
@@ -350,7 +244,7 @@ std::string RenderTable(const Report& report, const View& view, const TableOptio
   if (view.rows.size() < view.total_rows) {
     absl::StrAppend(&out, "(top ", view.rows.size(), " of ", view.total_rows, " rows; the sum covers all)\n");
   }
-  if (nodes) {
+  if (view.group_by == GroupBy::kNode) {
     out += "(sum: time of top-level nodes; nested nodes are inside their If/Loop)\n";
   }
   return out;

@@ -229,11 +229,12 @@ class Report:
         "kind (shapes)") for the grouped views. Columns: what describes the
         row (node: name, kind, module, shapes, source, depth; kind: nodes;
         module: depth, nodes; shape: kind, shapes, nodes), then the numbers
-        with the CLI CSV's names and meanings, at full precision: count
-        (executions per run), mean_us, std_us, min_us, median_us, p90_us,
-        max_us (of the per-run time), total_us (sum over runs), percent,
-        self_us, self_percent, alloc_bytes, peak_bytes, output_bytes, and
-        device/backward metrics or per-report spread when the report has them.
+        with the CLI CSV's names, meanings and order, at full precision: count
+        (executions per run), mean_us, percent, self_us, self_percent, std_us,
+        min_us, median_us, p90_us, max_us (of the per-run time), total_us
+        (sum over runs), device/backward metrics, work, alloc_bytes,
+        peak_bytes, output_bytes, and per-report spread when the report has
+        them.
         pandas is imported here, not when graphprof is."""
         _check_view(view)
         pandas = _pandas()

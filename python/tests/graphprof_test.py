@@ -47,9 +47,9 @@ class ResNet18Test(unittest.TestCase):
         self.assertIn("verified", repr(r))
 
     def test_dataframe_columns(self):
-        numbers = ["count", "mean_us", "std_us", "min_us", "median_us", "p90_us", "max_us", "total_us", "percent",
-                   "self_us", "self_percent", "alloc_bytes", "peak_bytes", "output_bytes", "flops", "bytes", "gflops",
-                   "gbps", "intensity", "bound", "roof_gbps", "attainable_fraction", "work_counted"]
+        numbers = ["count", "mean_us", "percent", "self_us", "self_percent", "std_us", "min_us", "median_us", "p90_us",
+                   "max_us", "total_us", "flops", "bytes", "gflops", "gbps", "intensity", "bound", "roof_gbps",
+                   "attainable_fraction", "work_counted", "alloc_bytes", "peak_bytes", "output_bytes"]
         expected = {
             "node": ("id", ["name", "kind", "module", "shapes", "source", "depth"]),
             "kind": ("name", ["nodes"]),
@@ -145,7 +145,7 @@ class ResNet18Test(unittest.TestCase):
         self.assertIn("bogus", str(e.exception))
         with self.assertRaises(ValueError):
             r.to_pandas("bogus")
-        self.assertTrue(r.to_csv("kind").startswith("id,name,kind,module,shapes,count,mean_us"))
+        self.assertTrue(r.to_csv("kind").startswith("id,depth,name,kind,module,nodes,count,mean_us,percent"))
         self.assertIn("conv2d", r.annotated_ir())
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "trace.json")

@@ -209,7 +209,7 @@
     if (!t) return idx;
     const col = (k) => t.columns.findIndex((c) => c.key === k);
     const ci = col('id'); const cn = col('name'); const ck = col('kind'); const cm = col('module');
-    const cmean = col('mean_us'); const cp = col('percent'); const cc = col('calls');
+    const cmean = col('mean_us'); const cp = col('percent'); const cc = col('count');
     if (ci < 0) return idx;
     for (let r = 0; r < t.rows.length; r++) {
       const row = t.rows[r];
