@@ -4,7 +4,8 @@
 # beside it, for everything else. Checked here: its ELF file needs no
 # LibTorch library (so merging does not pay LibTorch's start-up), profiling
 # through it works and gives the same exit codes, and a front copied alone
-# still merges and says in one line what is missing for profiling.
+# still merges, refuses usage errors and says in one line what is missing
+# for profiling.
 set -uo pipefail
 front="$PWD/tools/profile_graph"
 work="$(mktemp -d "${TEST_TMPDIR:-/tmp}/front.XXXXXX")"
@@ -45,6 +46,15 @@ rc=$?
 grep -q 'applies to profiling' "$work/merge_usage.err" || fail "merge usage message: $(cat "$work/merge_usage.err")"
 "$work/alone/profile_graph" --help >"$work/help.txt" 2>&1 || fail "--help with the front alone: exit $?"
 grep -q -- '--model' "$work/help.txt" || fail "--help lists no --model flag"
+# Usage errors the options show by themselves are the front's: answered
+# without profile_graph_full (without LibTorch's start-up).
+"$work/alone/profile_graph" --zoo=mlp --runs=0 2>"$work/alone_usage.err"
+rc=$?
+[[ $rc -eq 2 ]] || fail "a usage error with the front alone: exit $rc, expected 2 ($(cat "$work/alone_usage.err"))"
+grep -q -- '--runs must be at least 1' "$work/alone_usage.err" || fail "usage message: $(cat "$work/alone_usage.err")"
+"$work/alone/profile_graph" --list_zoo --runs=0 >/dev/null 2>"$work/alone_list.err"
+rc=$?
+[[ $rc -eq 1 ]] || fail "--list_zoo with the front alone: exit $rc, expected 1 (the listing is profile_graph_full's)"
 "$work/alone/profile_graph" --zoo=mlp 2>"$work/alone.err"
 rc=$?
 [[ $rc -eq 1 ]] || fail "profiling with the front alone: exit $rc, expected 1"

@@ -7,8 +7,9 @@
 // README.md and docs/cli.md describe every flag; --help lists them.
 //
 // This program is the front, without LibTorch: it parses the command line,
-// answers --help and merges reports itself (loading LibTorch takes 0.5-1 s,
-// more than reading a report), and for everything else replaces itself
+// answers --help, merges reports and refuses the usage errors the options
+// show by themselves (loading LibTorch takes 0.5-1 s, more than reading a
+// report), and for everything else replaces itself
 // (execv, same arguments) by profile_graph_full, which must be beside it.
 #include <unistd.h>
 
