@@ -1,7 +1,6 @@
 #include "profilers/report/table_columns.h"
 
 #include <algorithm>
-#include <cmath>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
