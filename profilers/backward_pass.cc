@@ -160,8 +160,9 @@ void BackwardPass::AddTo(Report& report, int64_t origin_ns) const {
       const int parent = report.nodes[id].identity.parent;
       if (parent >= 0 && parent < id) inclusive[parent] += inclusive[id];
     }
+    const int saved = report.FindQuantity("saved_bytes");
     for (size_t id = 0; id < report.nodes.size(); ++id) {
-      if (report.nodes[id].memory.has_value()) report.nodes[id].memory->saved_bytes = inclusive[id];
+      if (saved >= 0) report.nodes[id].quantities[saved] = static_cast<double>(inclusive[id]);
       if (id < saved_bytes_.size()) all += saved_bytes_[id];
     }
     report.memory->saved_bytes = all;

@@ -125,6 +125,7 @@ void DeclareWork(Report& report) {
 Report DeclaredReport(const ProfileOptions& options) {
   Report report;
   DeclareWork(report);
+  if (options.memory) report.DeclareMemory();
   if (options.backward.enabled) BackwardPass::DeclareMetrics(report);
   for (const NodeObserver* observer : options.observers) observer->Declare(report);
   return report;
@@ -151,7 +152,6 @@ Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, TimerCos
     if (node.id < static_cast<int>(inspection.size())) {
       record.input_shapes = inspection[node.id].input_shapes;
       record.output_shapes = inspection[node.id].output_shapes;
-      if (interpreter.memory_inspected()) record.memory = inspection[node.id].memory;
     }
     record.metrics.resize(report.metrics.size());
     std::vector<int64_t>& total = record.metrics[0].total;
@@ -172,6 +172,22 @@ Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, TimerCos
     record.quantities[flops] = inspection[node.id].flops;
     record.quantities[bytes] = inspection[node.id].bytes;
     record.work_counted = inspection[node.id].work_counted;
+  }
+  // The memory each node used, from the inspection run.
+  if (interpreter.memory_inspected()) {
+    report.DeclareMemory();
+    using M = NodeInspection::Memory;
+    for (const auto& [name, field] : {std::pair{"allocated_bytes", &M::allocated_bytes},
+                                      {"freed_bytes", &M::freed_bytes},
+                                      {"allocations", &M::allocations},
+                                      {"peak_bytes", &M::peak_bytes},
+                                      {"live_after_bytes", &M::live_after_bytes},
+                                      {"output_bytes", &M::output_bytes}}) {
+      const int q = report.FindQuantity(name);
+      for (size_t id = 0; id < inspection.size() && id < report.nodes.size(); ++id) {
+        report.nodes[id].quantities[q] = static_cast<double>(inspection[id].memory.*field);
+      }
+    }
   }
   report.ir = GraphLines(plan.graph());
   report.graph_hash = GraphHash(report.ir);

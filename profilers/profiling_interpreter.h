@@ -60,8 +60,18 @@ struct NodeInspection {
   int64_t executions = 0;
   std::string input_shapes;   // from its first execution
   std::string output_shapes;
-  // Summed over executions (peak: max, live after: last, output bytes: max).
-  NodeMemory memory;
+  // Memory, summed over executions (peak: max, live after: last, output
+  // bytes: max); bytes relative to live bytes when the run started.
+  // BuildReport gives them to the report as its memory quantities
+  // (MemoryQuantities(), named here after them).
+  struct Memory {
+    int64_t allocated_bytes = 0;
+    int64_t freed_bytes = 0;
+    int64_t allocations = 0;
+    int64_t peak_bytes = 0;
+    int64_t live_after_bytes = 0;
+    int64_t output_bytes = 0;
+  } memory;
   // The work it did (profilers/work/work.h), summed over executions; not
   // counted when its kind is not (work_counted false).
   double flops = 0;

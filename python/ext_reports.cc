@@ -117,10 +117,17 @@ View MakeViewOrThrow(const Report& report, const std::string& group_by, const st
   return Take(MakeView(report, options));
 }
 
-py::dict MemoryDict(const NodeMemory& m) {
+// A node's memory quantities (as the JSON's "memory" object), or None when
+// its memory was not measured.
+py::object MemoryDict(const Report& report, const NodeRecord& node) {
   py::dict d;
-  for (const NodeMemoryField& field : kNodeMemoryFields) d[field.name] = m.*field.value;
-  return d;
+  for (size_t q = 0; q < report.quantities.size() && q < node.quantities.size(); ++q) {
+    const Quantity& quantity = report.quantities[q];
+    if (!quantity.memory) continue;
+    d[py::str(quantity.name)] = static_cast<int64_t>(node.quantities[q]);
+    if (HasSelfValue(quantity)) d[py::str("self_" + quantity.name)] = static_cast<int64_t>(node.self_quantities[q]);
+  }
+  return d.empty() ? py::object(py::none()) : py::object(d);
 }
 
 py::dict IdentityDict(const NodeIdentity& id) {
@@ -154,11 +161,12 @@ py::list NodeRecords(const Report& report) {
       metrics[py::str(report.metrics[m].name)] = series;
     }
     d["metrics"] = metrics;
-    d["memory"] = node.memory ? py::object(MemoryDict(*node.memory)) : py::none();
+    d["memory"] = MemoryDict(report, node);
     d["top_kernels"] = node.top_kernels;
     d["executed"] = node.executed();
     // The work (flops, bytes, ...), by the report's quantities.
     for (size_t q = 0; q < report.quantities.size(); ++q) {
+      if (report.quantities[q].memory) continue;  // in "memory"
       d[py::str(report.quantities[q].name)] = q < node.quantities.size() ? node.quantities[q] : 0.0;
     }
     d["work_counted"] = node.work_counted;

@@ -33,7 +33,7 @@ py::dict ViewColumns(const Report& report, const View& view);
 View MakeViewOrThrow(const Report& report, const std::string& group_by, const std::string& sort, int top,
                      const std::vector<std::string>& modules);
 
-py::dict MemoryDict(const NodeMemory& m);
+py::object MemoryDict(const Report& report, const NodeRecord& node);
 py::dict IdentityDict(const NodeIdentity& id);
 // Every node as a plain dict: identity, shapes, and the raw per-run samples
 // (nanoseconds; metrics after host time under "metrics").

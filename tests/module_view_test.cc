@@ -24,6 +24,8 @@ Report LayeredReport() {
   Report report;
   report.model = "toy";
   report.runs = 1;
+  report.DeclareMemory();
+  const int allocated = report.FindQuantity("allocated_bytes"), peak = report.FindQuantity("peak_bytes");
   for (size_t i = 0; i < nodes.size(); ++i) {
     NodeRecord node;
     node.identity.id = static_cast<int>(i);
@@ -32,10 +34,9 @@ Report LayeredReport() {
     node.identity.label = "add";
     node.calls = {1};
     node.metrics = {Series{{nodes[i].ns}, {}}};
-    NodeMemory memory;
-    memory.allocated_bytes = nodes[i].bytes;
-    memory.peak_bytes = nodes[i].bytes;
-    node.memory = memory;
+    node.quantities.assign(report.quantities.size(), 0);
+    node.quantities[allocated] = static_cast<double>(nodes[i].bytes);
+    node.quantities[peak] = static_cast<double>(nodes[i].bytes);
     report.nodes.push_back(node);
   }
   report.metrics[0].run_total = {315};
@@ -54,6 +55,7 @@ const ViewRow* Row(const View& view, const std::string& name) {
 
 TEST(ModuleViewTest, TotalAndSelfTimeAndMemory) {
   const Report report = LayeredReport();
+  const int allocated = report.FindQuantity("allocated_bytes");
   absl::StatusOr<View> view = MakeView(report, ViewOptions{GroupBy::kModule, "", 0});
   ASSERT_TRUE(view.ok()) << view.status();
   struct Want {
@@ -70,11 +72,10 @@ TEST(ModuleViewTest, TotalAndSelfTimeAndMemory) {
     ASSERT_NE(row, nullptr) << want.name;
     EXPECT_DOUBLE_EQ(row->time().total.mean, want.total_ns) << want.name;
     EXPECT_DOUBLE_EQ(row->time().self.mean, want.self_ns) << want.name;
-    ASSERT_TRUE(row->memory.has_value()) << want.name;
-    EXPECT_EQ(row->memory->allocated_bytes, want.alloc) << want.name;
-    EXPECT_EQ(row->memory->self_allocated_bytes, want.self_alloc) << want.name;
+    EXPECT_EQ(row->quantities[allocated], want.alloc) << want.name;
+    EXPECT_EQ(row->self_quantities[allocated], want.self_alloc) << want.name;
   }
-  EXPECT_EQ(Row(*view, "layer1")->memory->peak_bytes, 800) << "the highest peak inside";
+  EXPECT_EQ(Row(*view, "layer1")->quantities[report.FindQuantity("peak_bytes")], 800) << "the highest peak inside";
 
   // One table: total_us, self_us, alloc and self_alloc side by side.
   const std::string table = RenderTable(report, *view, TableOptions{true, "by module"});
@@ -112,7 +113,7 @@ TEST(ModuleViewTest, LimitedToModulePaths) {
   for (const ViewRow& row : view->rows) names.push_back(row.name);
   EXPECT_EQ(names, (std::vector<std::string>{"layer1.0", "layer2"}));
   EXPECT_DOUBLE_EQ(view->sums.time().total.mean, 220) << "the sums cover the selection";
-  EXPECT_EQ(view->sums.memory->allocated_bytes, 2200);
+  EXPECT_EQ(view->sums.quantities[report.FindQuantity("allocated_bytes")], 2200);
 
   absl::StatusOr<View> subtree = MakeView(report, ViewOptions{GroupBy::kModule, "", 0, {"layer1"}});
   ASSERT_TRUE(subtree.ok());

@@ -428,9 +428,8 @@ TEST(ProfilerTest, MemoryViewMatchesTensorSizesAndNativePeak) {
   size_t checked = 0;
   for (const NodeRecord& node : report->nodes) {
     if (checked == expected.size() || node.identity.label != expected[checked].first) continue;
-    ASSERT_TRUE(node.memory.has_value());
-    EXPECT_EQ(node.memory->output_bytes, expected[checked].second) << node.identity.label;
-    EXPECT_EQ(node.memory->allocated_bytes, expected[checked].second) << node.identity.label;
+    EXPECT_EQ(report->QuantityOf(node, "output_bytes"), expected[checked].second) << node.identity.label;
+    EXPECT_EQ(report->QuantityOf(node, "allocated_bytes"), expected[checked].second) << node.identity.label;
     ++checked;
   }
   EXPECT_EQ(checked, expected.size());
@@ -488,17 +487,18 @@ graph(%x : Tensor, %n : int):
   EXPECT_EQ(total, 5 * 256 * 4) << "four adds and one mul";
   const int loop = 2, add = 3;
   ASSERT_EQ(report->nodes[loop].identity.kind, "prim::Loop");
-  EXPECT_EQ(report->nodes[loop].memory->allocated_bytes, 4 * 256 * 4) << "inclusive: the body's allocations";
-  EXPECT_EQ(report->nodes[loop].memory->self_allocated_bytes, 0) << "none of its own";
-  EXPECT_EQ(report->nodes[add].memory->self_allocated_bytes, 4 * 256 * 4);
+  const int allocated = report->FindQuantity("allocated_bytes");
+  ASSERT_GE(allocated, 0);
+  EXPECT_EQ(report->nodes[loop].quantities[allocated], 4 * 256 * 4) << "inclusive: the body's allocations";
+  EXPECT_EQ(report->nodes[loop].self_quantities[allocated], 0) << "none of its own";
+  EXPECT_EQ(report->nodes[add].self_quantities[allocated], 4 * 256 * 4);
   for (GroupBy group_by : {GroupBy::kNode, GroupBy::kKind, GroupBy::kModule, GroupBy::kShape}) {
     absl::StatusOr<View> view = MakeView(*report, ViewOptions{group_by, "", 0});
     ASSERT_TRUE(view.ok());
-    ASSERT_TRUE(view->sums.memory.has_value());
-    EXPECT_EQ(view->sums.memory->allocated_bytes, total) << GroupByName(group_by);
+    EXPECT_EQ(view->sums.quantities[allocated], total) << GroupByName(group_by);
     if (group_by == GroupBy::kKind) {
       int64_t rows = 0;
-      for (const ViewRow& row : view->rows) rows += row.memory ? row.memory->allocated_bytes : 0;
+      for (const ViewRow& row : view->rows) rows += row.members > 0 ? row.quantities[allocated] : 0;
       EXPECT_EQ(rows, total) << "kind rows add up to the run's allocations";
     }
   }

@@ -236,7 +236,9 @@ TEST(ReportJsonTest, RejectsBackwardValuesThatOverflowWhenAddedUp) {
   };
   ASSERT_TRUE(report("1024", "").ok()) << report("1024", "").status();
   const std::pair<std::string, std::string> cases[] = {
-      {report("9223372036854775807", "").status().ToString(), "values of saved_bytes add up past 2^60"},
+      // Memory values are integers a double holds exactly (2^53 at most).
+      {report("9223372036854775807", "").status().ToString(), "memory 'saved_bytes' is 9223372036854775807, beyond 2^53"},
+      {report("9007199254740993", "").status().ToString(), "beyond 2^53"},
       {report("1024", R"(, "gradient_bytes": [["a", 9223372036854775807], ["b", 9]])").status().ToString(),
        "values of gradient_bytes add up past 2^60"},
       {report("1024", R"(, "backward_events": [[0, 0, 0, 9223372036854775807]])").status().ToString(),
@@ -506,39 +508,66 @@ TEST(OutputFileTest, WritesAtomicallyAndFailsCleanly) {
   EXPECT_NE(stat((dir + "/no").c_str(), &st), 0) << "nothing created";
 }
 
-// kNodeMemoryFields drives self derivation, grouping and reading: every
-// amount names a self field listed as such, every self field belongs to
-// exactly one amount, and every member is listed once.
-TEST(NodeMemoryFieldsTest, EveryAmountHasItsOwnSelfField) {
-  // Member pointers have no order: compare the fields' offsets.
-  const NodeMemory probe;
-  auto offset = [&](int64_t NodeMemory::*field) {
-    return reinterpret_cast<const char*>(&(probe.*field)) - reinterpret_cast<const char*>(&probe);
-  };
-  std::set<ptrdiff_t> listed;
-  std::set<ptrdiff_t> selves;
+// Memory is a set of quantities (MemoryQuantities()): the JSON keeps each
+// node's "memory" object with the keys it always had (schema 1 on), each
+// measured value and the self value of each amount, as integers, and no
+// memory quantity in the report's list of (work) quantities.
+TEST(MemoryQuantitiesTest, TheNodesMemoryObjectKeepsItsKeys) {
   std::set<std::string> names;
-  for (const NodeMemoryField& f : kNodeMemoryFields) {
-    EXPECT_TRUE(listed.insert(offset(f.value)).second) << f.name;
-    EXPECT_TRUE(names.insert(f.name).second) << f.name;
-    if (f.role == NodeMemoryField::Role::kAmount) {
-      ASSERT_NE(f.self, nullptr) << f.name;
-      EXPECT_TRUE(selves.insert(offset(f.self)).second) << f.name;
-    } else {
-      EXPECT_EQ(f.self, nullptr) << f.name;
+  for (const Quantity& q : MemoryQuantities()) {
+    EXPECT_TRUE(q.memory) << q.name;
+    EXPECT_TRUE(names.insert(q.name).second) << q.name;
+  }
+  auto plan = PlanIr(R"IR(
+graph(%x : Tensor, %n : int):
+  %true : bool = prim::Constant[value=1]()
+  %one : int = prim::Constant[value=1]()
+  %y : Tensor = prim::Loop(%n, %true, %x)
+    block0(%i : int, %h : Tensor):
+      %h2 : Tensor = aten::add(%h, %x, %one)
+      -> (%true, %h2)
+  %z : Tensor = aten::mul(%y, %y)
+  return (%z)
+)IR");
+  ASSERT_NE(plan, nullptr);
+  ProfileOptions options;
+  options.runs = 1;
+  options.memory = true;
+  absl::StatusOr<Report> report = Profile(plan, {torch::ones({256}), int64_t{4}}, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  const nlohmann::json j = nlohmann::json::parse(ReportToJson(*report));
+  for (const nlohmann::json& node : j.at("nodes")) {
+    std::set<std::string> keys;
+    for (const auto& [key, value] : node.at("memory").items()) {
+      keys.insert(key);
+      EXPECT_TRUE(value.is_number_integer()) << key;
+    }
+    EXPECT_EQ(keys, (std::set<std::string>{"allocated_bytes", "freed_bytes", "allocations", "peak_bytes",
+                                           "live_after_bytes", "output_bytes", "self_allocated_bytes",
+                                           "self_freed_bytes", "self_allocations", "self_output_bytes",
+                                           "saved_bytes", "self_saved_bytes"}));
+  }
+  std::set<std::string> listed;
+  for (const nlohmann::json& q : j.at("quantities")) listed.insert(q.at("name").get<std::string>());
+  EXPECT_EQ(listed, (std::set<std::string>{"flops", "bytes"}));
+  // Read back: the same values, the same self values.
+  absl::StatusOr<Report> read = ReportFromJson(ReportToJson(*report));
+  ASSERT_TRUE(read.ok()) << read.status();
+  for (size_t i = 0; i < report->nodes.size(); ++i) {
+    for (const Quantity& q : MemoryQuantities()) {
+      const int a = report->FindQuantity(q.name), b = read->FindQuantity(q.name);
+      ASSERT_GE(b, 0) << q.name;
+      EXPECT_EQ(read->nodes[i].quantities[b], report->nodes[i].quantities[a]) << q.name;
+      EXPECT_EQ(read->nodes[i].self_quantities[b], report->nodes[i].self_quantities[a]) << q.name;
     }
   }
-  for (const NodeMemoryField& f : kNodeMemoryFields) {
-    EXPECT_EQ(f.role == NodeMemoryField::Role::kSelf, selves.count(offset(f.value)) == 1) << f.name;
-  }
-  EXPECT_EQ(listed.size(), sizeof(NodeMemory) / sizeof(int64_t));
 }
 
 // The reader goes by the same list: measured fields are required (the
 // message names the missing one) except the optional saved_bytes, and the
 // self values are derived, not read: a Loop's are its own value minus its
 // body's, its self output bytes 0 (its outputs are its body's, not 24 - 16).
-TEST(NodeMemoryFieldsTest, ReadFromJsonAndSelfDerived) {
+TEST(MemoryQuantitiesTest, ReadFromJsonAndSelfDerived) {
   auto memory = [](int64_t allocated, int64_t output, const std::string& extra) {
     return absl::StrCat(R"({"allocated_bytes": )", allocated, R"(, "freed_bytes": 8, "allocations": 2,
         "peak_bytes": 64, "live_after_bytes": 32, "output_bytes": )", output, extra, "}");
@@ -554,22 +583,26 @@ TEST(NodeMemoryFieldsTest, ReadFromJsonAndSelfDerived) {
   absl::StatusOr<Report> report =
       ReportFromJson(report_with(memory(100, 24, R"(, "saved_bytes": 40)"), memory(60, 16, R"(, "saved_bytes": 30)")));
   ASSERT_TRUE(report.ok()) << report.status();
-  const NodeMemory& loop = *report->nodes[0].memory;
-  EXPECT_EQ(loop.allocated_bytes, 100);
-  EXPECT_EQ(loop.self_allocated_bytes, 40);
-  EXPECT_EQ(loop.self_freed_bytes, 0);
-  EXPECT_EQ(loop.self_allocations, 0);
-  EXPECT_EQ(loop.self_output_bytes, 0);
-  EXPECT_EQ(loop.self_saved_bytes, 10);
-  EXPECT_EQ(loop.peak_bytes, 64);
-  const NodeMemory& body = *report->nodes[1].memory;
-  EXPECT_EQ(body.self_allocated_bytes, 60);
-  EXPECT_EQ(body.self_output_bytes, 16);
-  EXPECT_EQ(body.self_saved_bytes, 30);
+  auto value = [&](int node, const char* name, bool self = false) {
+    const int q = report->FindQuantity(name);
+    EXPECT_GE(q, 0) << name;
+    const NodeRecord& n = report->nodes[node];
+    return q < 0 ? -1.0 : self ? n.self_quantities[q] : n.quantities[q];
+  };
+  EXPECT_EQ(value(0, "allocated_bytes"), 100);
+  EXPECT_EQ(value(0, "allocated_bytes", true), 40);
+  EXPECT_EQ(value(0, "freed_bytes", true), 0);
+  EXPECT_EQ(value(0, "allocations", true), 0);
+  EXPECT_EQ(value(0, "output_bytes", true), 0);
+  EXPECT_EQ(value(0, "saved_bytes", true), 10);
+  EXPECT_EQ(value(0, "peak_bytes"), 64);
+  EXPECT_EQ(value(1, "allocated_bytes", true), 60);
+  EXPECT_EQ(value(1, "output_bytes", true), 16);
+  EXPECT_EQ(value(1, "saved_bytes", true), 30);
 
   report = ReportFromJson(report_with(memory(100, 16, ""), memory(60, 16, "")));
   ASSERT_TRUE(report.ok()) << report.status();
-  EXPECT_EQ(report->nodes[0].memory->saved_bytes, 0);
+  EXPECT_EQ(value(0, "saved_bytes"), 0);
 
   const std::string no_peak = absl::StrCat(R"({"allocated_bytes": 1, "freed_bytes": 0, "allocations": 1,
       "live_after_bytes": 1, "output_bytes": 1})");

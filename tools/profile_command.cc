@@ -89,6 +89,7 @@ bool DeviceCollectorsRun(const CliOptions& options, const CudaStatus& cuda) {
 absl::Status CheckSortKey(const CliOptions& options, const CudaStatus& cuda) {
   ProfileOptions profile;
   profile.backward.enabled = options.backward;
+  profile.memory = true;  // as RunProfile's
   Report declared = DeclaredReport(profile);
   Report with_device = declared;
   DeviceEventTimer::DeclareMetric(with_device);

@@ -57,31 +57,45 @@ void DeriveSeries(std::vector<NodeRecord>& nodes, size_t m, Metric::Recorded rec
   }
 }
 
-void DeriveSelfMemory(std::vector<NodeRecord>& nodes) {
-  for (NodeRecord& node : nodes) {
-    if (!node.memory.has_value()) continue;
-    NodeMemory& m = *node.memory;
-    for (const NodeMemoryField& f : kNodeMemoryFields) {
-      if (f.role == NodeMemoryField::Role::kAmount) m.*f.self = m.*f.value;
-    }
-  }
+// A node's self value of each quantity, by its scope (Quantity::Scope).
+void DeriveSelfQuantities(std::vector<NodeRecord>& nodes, const std::vector<Quantity>& quantities) {
+  for (NodeRecord& node : nodes) node.self_quantities = node.quantities;
   for (const NodeRecord& node : nodes) {
     const int parent = node.identity.parent;
-    if (parent < 0 || parent >= static_cast<int>(nodes.size()) || !node.memory.has_value()) continue;
-    std::optional<NodeMemory>& p = nodes[parent].memory;
-    if (!p.has_value()) continue;
-    for (const NodeMemoryField& f : kNodeMemoryFields) {
-      if (f.role != NodeMemoryField::Role::kAmount) continue;
-      if (f.blocks_own_all) {
-        *p.*f.self = 0;
-      } else {
-        *p.*f.self -= *node.memory.*f.value;
-      }
+    if (parent < 0 || parent >= static_cast<int>(nodes.size())) continue;
+    std::vector<double>& p = nodes[parent].self_quantities;
+    for (size_t q = 0; q < quantities.size(); ++q) {
+      if (quantities[q].scope == Quantity::Scope::kInclusive) p[q] -= node.quantities[q];
+      if (quantities[q].scope == Quantity::Scope::kBlocksOwnAll) p[q] = 0;
     }
   }
 }
 
 }  // namespace
+
+const std::vector<Quantity>& MemoryQuantities() {
+  using S = Quantity::Scope;
+  constexpr auto kBytes = Quantity::Unit::kBytes;
+  static const std::vector<Quantity> quantities = {
+      {"allocated_bytes", "bytes allocated while it ran", kBytes, S::kInclusive, true, "alloc", true, true},
+      {"freed_bytes", "bytes freed while it ran (its dead inputs included)", kBytes, S::kInclusive, true},
+      {"allocations", "allocations while it ran", Quantity::Unit::kCount, S::kInclusive, true},
+      {"peak_bytes", "highest live bytes while it ran", kBytes, S::kLevel, true, "peak"},
+      {"live_after_bytes", "live bytes right after it", kBytes, S::kLevel, true},
+      {"output_bytes", "bytes of its outputs, each storage once", kBytes, S::kBlocksOwnAll, true, "output"},
+      // Training steps: bytes it allocated in forward that were still alive
+      // when forward ended and were freed by backward, i.e. kept for
+      // backward (saved activations and the autograd graph's buffers).
+      {"saved_bytes", "bytes it kept for backward (training steps)", kBytes, S::kInclusive, true, "saved", true,
+       false, true},
+  };
+  return quantities;
+}
+
+bool HasMemoryColumn(const Report& report, const Quantity& q) {
+  return q.memory && !q.heading.empty() && report.memory.has_value() && report.FindQuantity(q.name) >= 0 &&
+         (!q.training_only || report.memory->backward);
+}
 
 bool NodeRecord::executed() const {
   for (int64_t c : calls) {
@@ -132,6 +146,14 @@ int Report::AddQuantity(Quantity quantity) {
   return index;
 }
 
+bool Report::counts_work() const {
+  return std::any_of(quantities.begin(), quantities.end(), [](const Quantity& q) { return !q.memory; });
+}
+
+void Report::DeclareMemory() {
+  for (const Quantity& q : MemoryQuantities()) AddQuantity(q);
+}
+
 double Report::QuantityOf(const NodeRecord& node, int q) const {
   return q >= 0 && static_cast<size_t>(q) < node.quantities.size() ? node.quantities[q] : 0;
 }
@@ -142,10 +164,10 @@ void Report::Finalize() {
     node.quantities.resize(quantities.size(), 0);
   }
   for (size_t m = 0; m < metrics.size(); ++m) DeriveSeries(nodes, m, metrics[m].recorded);
-  DeriveSelfMemory(nodes);
+  DeriveSelfQuantities(nodes, quantities);
   // Kinds whose work is not counted, by their share of the run (self time).
   uncounted.clear();
-  if (!quantities.empty()) {
+  if (counts_work()) {
     std::map<std::string, UncountedKind> kinds;
     for (const NodeRecord& node : nodes) {
       if (node.work_counted || !node.executed()) continue;

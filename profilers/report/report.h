@@ -64,18 +64,60 @@ struct Metric {
   std::vector<int64_t> unattributed;
 };
 
-// A per-node quantity measured once, in the inspection run (so: per run),
-// self-describing like a Metric: the work a node did. Renderings, views, the
-// JSON writer and reader and the diff iterate Report::quantities, so a
-// quantity is added by adding it here and filling NodeRecord::quantities.
-// Values are the node's own (an If/Loop's blocks hold theirs); grouped rows
-// add them up.
+// A per-node value measured once, in the inspection run (so: per run),
+// self-describing like a Metric: the work a node did ("flops", "bytes") and
+// the memory it used (MemoryQuantities()). Views, every table, sort keys,
+// the JSON writer and reader and the checks iterate Report::quantities, so a
+// quantity is added by declaring it (Report::AddQuantity) and filling
+// NodeRecord::quantities; its scope says what Finalize derives from it and
+// how grouped rows combine it.
 struct Quantity {
   enum class Unit { kFlops, kBytes, kCount };
-  std::string name;         // "flops", "bytes": JSON key on each node, column and sort key
+  enum class Scope {
+    // The node's own (work: an If's or a Loop's blocks hold theirs): its
+    // self value is its value; grouped rows add the self values.
+    kOwn,
+    // Measured around the node, its blocks included (bytes allocated):
+    // Finalize derives the self value (the value minus its block nodes');
+    // grouped rows add the self values.
+    kInclusive,
+    // As kInclusive, but a node with blocks has none of it itself (an If's
+    // or a Loop's outputs are its blocks'): its self value is 0.
+    kBlocksOwnAll,
+    // A level while the node ran (peak bytes, live bytes after it): grouped
+    // rows take the maximum of the values.
+    kLevel,
+  };
+  std::string name;         // "flops", "bytes", "peak_bytes": JSON key, sort key
   std::string description;  // one line for legends
   Unit unit = Unit::kCount;
+  Scope scope = Scope::kOwn;
+  // Memory (MemoryQuantities()): kept, as integers, in each node's "memory"
+  // object of the JSON (its self value beside it, "self_<name>", for
+  // kInclusive and kBlocksOwnAll), not in the report's list of quantities.
+  bool memory = false;
+  // Memory tables: the column's heading ("alloc"; CSV and pandas key
+  // "<heading>_bytes"), shown on sums rows or not, the module text view's
+  // self value beside it ("self_<heading>"), and measured in training steps
+  // only (MemorySummary::backward: shown only where it was). No heading: no
+  // column (work quantities have theirs, table_columns.cc).
+  std::string heading;
+  bool in_sums = false;
+  bool module_self = false;
+  bool training_only = false;
 };
+
+// Whether `q` has a self value of its own (Finalize derives it; the JSON
+// writes it as "self_<name>" for memory): kInclusive and kBlocksOwnAll.
+inline bool HasSelfValue(const Quantity& q) {
+  return q.scope == Quantity::Scope::kInclusive || q.scope == Quantity::Scope::kBlocksOwnAll;
+}
+
+// The memory quantities, in the order reports write them: what
+// DeclareMemory adds to a report whose nodes' memory was measured, and what
+// the JSON reader declares for a report whose nodes have a "memory" object.
+// Bytes are relative to live bytes when the inspection run started.
+const std::vector<Quantity>& MemoryQuantities();
 
 // A kind whose work is not counted, and how much of the run it holds.
 struct UncountedKind {
@@ -88,81 +130,6 @@ struct UncountedKind {
 struct Series {
   std::vector<int64_t> total;  // its blocks included
   std::vector<int64_t> self;   // without its blocks
-};
-
-// Memory while a node ran, from the inspection run. Byte counts are relative
-// to live bytes when the run started.
-struct NodeMemory {
-  // Measured around the node (an If/Loop includes its blocks).
-  int64_t allocated_bytes = 0;   // allocated while it ran
-  int64_t freed_bytes = 0;       // freed while it ran (its dead inputs included)
-  int64_t allocations = 0;
-  int64_t peak_bytes = 0;        // highest live bytes while it ran
-  int64_t live_after_bytes = 0;  // live bytes right after it
-  int64_t output_bytes = 0;      // bytes of its outputs, each storage once
-  // Training steps (--backward): bytes it allocated in forward that were
-  // still alive when forward ended and were freed by backward, i.e. kept
-  // for backward (saved activations and the autograd graph's buffers).
-  int64_t saved_bytes = 0;
-  // Without the nodes of its blocks (derived by Report::Finalize): what
-  // grouped views and sums add up, so nothing is counted twice.
-  int64_t self_allocated_bytes = 0;
-  int64_t self_freed_bytes = 0;
-  int64_t self_allocations = 0;
-  int64_t self_output_bytes = 0;  // 0 for If/Loop: their outputs come from their blocks
-  int64_t self_saved_bytes = 0;
-};
-
-// Every NodeMemory field: its name (the JSON and Python key) and how it is
-// derived and grouped, in the order reports write them. Finalize's self
-// derivation, grouped views, the JSON writer and reader, the report checks,
-// Python and the tables' memory columns (text, CSV/pandas, HTML) loop over
-// this list, so a field added to NodeMemory is added here once.
-struct NodeMemoryField {
-  enum class Role {
-    // Measured, an amount: Finalize derives its `self` field (the node's
-    // value minus its block nodes'), grouped rows add the self values.
-    kAmount,
-    // Measured, a level (peak, live bytes): grouped rows take the maximum.
-    kLevel,
-    // The self field of an amount: derived, never read.
-    kSelf,
-  };
-  const char* name;
-  int64_t NodeMemory::*value;
-  Role role;
-  int64_t NodeMemory::*self = nullptr;  // kAmount: its self field
-  // kAmount: a node with blocks has none of it itself (an If's or a Loop's
-  // outputs are its blocks'): its self value is 0, not value minus blocks.
-  bool blocks_own_all = false;
-  // Measured only sometimes (training steps): a report without it reads 0,
-  // and tables show it only where the report measured it (memory->backward).
-  bool optional = false;
-  // A table column, headed so ("<column>_bytes" in CSV and pandas), in this
-  // order; null: not shown in tables.
-  const char* column = nullptr;
-  // Shown on a table's sums row (levels and values owned by blocks are not).
-  bool in_sums = false;
-  // The module text view shows its self value beside it ("self_<column>").
-  bool module_self = false;
-};
-inline constexpr NodeMemoryField kNodeMemoryFields[] = {
-    {"allocated_bytes", &NodeMemory::allocated_bytes, NodeMemoryField::Role::kAmount,
-     &NodeMemory::self_allocated_bytes, /*blocks_own_all=*/false, /*optional=*/false, "alloc", /*in_sums=*/true,
-     /*module_self=*/true},
-    {"freed_bytes", &NodeMemory::freed_bytes, NodeMemoryField::Role::kAmount, &NodeMemory::self_freed_bytes},
-    {"allocations", &NodeMemory::allocations, NodeMemoryField::Role::kAmount, &NodeMemory::self_allocations},
-    {"peak_bytes", &NodeMemory::peak_bytes, NodeMemoryField::Role::kLevel, nullptr, false, false, "peak"},
-    {"live_after_bytes", &NodeMemory::live_after_bytes, NodeMemoryField::Role::kLevel},
-    {"output_bytes", &NodeMemory::output_bytes, NodeMemoryField::Role::kAmount, &NodeMemory::self_output_bytes,
-     /*blocks_own_all=*/true, /*optional=*/false, "output"},
-    {"self_allocated_bytes", &NodeMemory::self_allocated_bytes, NodeMemoryField::Role::kSelf},
-    {"self_freed_bytes", &NodeMemory::self_freed_bytes, NodeMemoryField::Role::kSelf},
-    {"self_allocations", &NodeMemory::self_allocations, NodeMemoryField::Role::kSelf},
-    {"self_output_bytes", &NodeMemory::self_output_bytes, NodeMemoryField::Role::kSelf},
-    {"saved_bytes", &NodeMemory::saved_bytes, NodeMemoryField::Role::kAmount, &NodeMemory::self_saved_bytes,
-     /*blocks_own_all=*/false, /*optional=*/true, "saved", /*in_sums=*/true},
-    {"self_saved_bytes", &NodeMemory::self_saved_bytes, NodeMemoryField::Role::kSelf},
 };
 
 struct MemoryPoint {
@@ -238,9 +205,12 @@ struct NodeRecord {
   std::string output_shapes;
   std::vector<int64_t> calls;  // executions per timed run
   std::vector<Series> metrics;  // parallel to Report::metrics
-  std::vector<double> quantities;  // parallel to Report::quantities
-  bool work_counted = true;        // false: its kind's work is not counted (Report::uncounted)
-  std::optional<NodeMemory> memory;
+  // Parallel to Report::quantities: the node's values (as the quantity's
+  // scope says), and without its blocks (derived by Finalize: what grouped
+  // rows add up, so nothing is counted twice).
+  std::vector<double> quantities;
+  std::vector<double> self_quantities;
+  bool work_counted = true;  // false: its kind's work is not counted (Report::uncounted)
   // Device work the node launched (CUPTI): the most expensive names with
   // their device time per run, largest first.
   std::vector<std::pair<std::string, int64_t>> top_kernels;
@@ -283,7 +253,7 @@ struct Report {
   double timer_block_ns = 0;
   bool compensated = false;
   std::vector<Metric> metrics;        // metrics[0] is host time ("time")
-  std::vector<Quantity> quantities;   // per node, from the inspection run ("flops", "bytes")
+  std::vector<Quantity> quantities;   // per node, from the inspection run ("flops", "bytes", memory)
   std::vector<UncountedKind> uncounted;  // executed kinds without work counts (Finalize)
   std::optional<Ceilings> ceilings;
   std::vector<int64_t> run_start_ns;  // start of each timed run, since the first
@@ -347,11 +317,18 @@ struct Report {
   int AddQuantity(Quantity quantity);
   // A node's value of quantity `q` (0 when the report lacks it).
   double QuantityOf(const NodeRecord& node, int q) const;
+  // The same by name ("peak_bytes").
+  double QuantityOf(const NodeRecord& node, absl::string_view name) const { return QuantityOf(node, FindQuantity(name)); }
+  // Declares MemoryQuantities() (zeros for every node).
+  void DeclareMemory();
+  // Has a quantity of work (not memory): "flops", "bytes", ...
+  bool counts_work() const;
   // Adds a metric (or returns the existing one of that name) and gives every
   // node a zero series of `runs` values for it. Returns its index.
   int AddMetric(Metric metric);
 
-  // Computes derived fields (the other side of every series, self memory)
+  // Computes derived fields (the other side of every series, self values
+  // of quantities)
   // from the raw samples. Idempotent.
   void Finalize();
 
@@ -372,11 +349,10 @@ struct Report {
   int64_t executions_per_run() const;
 };
 
-// Whether `report`'s tables have `field`'s memory column: a column, and
-// measured in this report (optional fields: training steps only).
-inline bool HasMemoryColumn(const Report& report, const NodeMemoryField& field) {
-  return field.column != nullptr && report.memory.has_value() && (!field.optional || report.memory->backward);
-}
+// Whether `report`'s tables have memory quantity `q`'s column: it has a
+// heading, and the report measured it (training-only quantities: in
+// training steps).
+bool HasMemoryColumn(const Report& report, const Quantity& q);
 
 }  // namespace graphprof
 

@@ -47,8 +47,7 @@ class Magnitudes {
 
 absl::Status CheckMagnitudes(const Report& report) {
   Magnitudes calls, events, device_events, timeline, run_start, kernels;
-  constexpr size_t kMemoryFields = std::size(kNodeMemoryFields);
-  Magnitudes memory[kMemoryFields];
+  std::vector<Magnitudes> memory(report.quantities.size());
   Magnitudes backward_events, gradient_bytes;
   std::vector<Magnitudes> recorded(report.metrics.size()), run_total(report.metrics.size());
   for (const NodeRecord& node : report.nodes) {
@@ -57,9 +56,9 @@ absl::Status CheckMagnitudes(const Report& report) {
       recorded[m].Add(node.metrics[m].total);
       recorded[m].Add(node.metrics[m].self);
     }
-    if (node.memory.has_value()) {
-      const NodeMemory& n = *node.memory;
-      for (size_t f = 0; f < kMemoryFields; ++f) memory[f].Add(n.*kNodeMemoryFields[f].value);
+    // Memory quantities are integers of at most 2^53 (CheckNodes).
+    for (size_t q = 0; q < report.quantities.size() && q < node.quantities.size(); ++q) {
+      if (report.quantities[q].memory) memory[q].Add(static_cast<int64_t>(node.quantities[q]));
     }
     for (const auto& kernel : node.top_kernels) kernels.Add(kernel.second);
   }
@@ -94,8 +93,8 @@ absl::Status CheckMagnitudes(const Report& report) {
     if (absl::Status s = recorded[m].Check(absl::StrCat("'", name, "'")); !s.ok()) return s;
     if (absl::Status s = run_total[m].Check(absl::StrCat("'", name, "' run totals")); !s.ok()) return s;
   }
-  for (size_t f = 0; f < kMemoryFields; ++f) {
-    if (absl::Status s = memory[f].Check(kNodeMemoryFields[f].name); !s.ok()) return s;
+  for (size_t q = 0; q < report.quantities.size(); ++q) {
+    if (absl::Status s = memory[q].Check(report.quantities[q].name); !s.ok()) return s;
   }
   for (const auto& [magnitudes, what] : {std::pair{&calls, "calls"}, {&run_start, "run_start_ns"}, {&events, "events"},
                                          {&device_events, "device_events"}, {&timeline, "memory"},
@@ -105,6 +104,8 @@ absl::Status CheckMagnitudes(const Report& report) {
   }
   return absl::OkStatus();
 }
+
+constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
 
 absl::Status Invalid(absl::string_view what) { return absl::InvalidArgumentError(what); }
 
@@ -153,9 +154,13 @@ absl::Status CheckNodes(const Report& report) {
       }
     }
     for (size_t q = 0; q < node.quantities.size() && q < report.quantities.size(); ++q) {
-      if (!(std::isfinite(node.quantities[q]) && node.quantities[q] >= 0)) {
-        return Invalid(absl::StrCat("report node ", i, "'s '", report.quantities[q].name, "' is ", node.quantities[q],
-                                    " (a count: finite, 0 or more)"));
+      // Work: a count, finite, 0 or more. Memory: bytes relative to the
+      // run's start, an integer a double holds exactly.
+      const double v = node.quantities[q];
+      const bool memory = report.quantities[q].memory;
+      if (memory ? !(std::fabs(v) <= kMaxExactInteger && v == std::trunc(v)) : !(std::isfinite(v) && v >= 0)) {
+        return Invalid(absl::StrCat("report node ", i, "'s '", report.quantities[q].name, "' is ", v,
+                                    memory ? " (an integer of magnitude 2^53 at most)" : " (a count: finite, 0 or more)"));
       }
     }
     for (const auto& [name, ns] : node.top_kernels) {

@@ -74,6 +74,7 @@ void AddGroups(const Report& report, const DiffOptions& options, bool base, cons
 std::vector<DiffColumn> Columns(const Report& base, const Report& current) {
   std::vector<DiffColumn> columns;
   auto add_quantity = [&](const Quantity& q) {
+    if (q.memory) return;  // not compared (yet): the diff compares work and metrics
     for (const DiffColumn& c : columns) {
       if (c.name == q.name) return;
     }

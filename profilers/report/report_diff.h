@@ -19,7 +19,8 @@
 // reports carry is a DiffColumn (ReportDiff::columns), compared row by row
 // the same way: each metric both reports have (backward time of training
 // steps, device time, kernel counts: mean self value per run) and each
-// quantity either has (flops, bytes: per run). Matching stays by forward
+// quantity of work either has (flops, bytes: per run; memory quantities are
+// not compared). Matching stays by forward
 // nodes and host time. Renderings iterate the columns, so a metric or
 // quantity added to reports is in every diff rendering with no edit here.
 //

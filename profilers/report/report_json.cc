@@ -30,11 +30,18 @@ void WriteOptionalCount(JsonWriter& w, const char* key, int64_t value) {
   }
 }
 
-void WriteMemory(JsonWriter& w, const NodeMemory& m) {
+// A node's memory quantities, as integers, each self value beside its own.
+void WriteMemory(JsonWriter& w, const Report& report, const NodeRecord& node) {
   w.BeginObject();
-  for (const NodeMemoryField& field : kNodeMemoryFields) {
-    w.Key(field.name);
-    w.Int(m.*field.value);
+  for (size_t q = 0; q < report.quantities.size() && q < node.quantities.size(); ++q) {
+    const Quantity& quantity = report.quantities[q];
+    if (!quantity.memory) continue;
+    w.Key(quantity.name);
+    w.Int(static_cast<int64_t>(node.quantities[q]));
+    if (HasSelfValue(quantity) && q < node.self_quantities.size()) {
+      w.Key(absl::StrCat("self_", quantity.name));
+      w.Int(static_cast<int64_t>(node.self_quantities[q]));
+    }
   }
   w.EndObject();
 }
@@ -89,7 +96,10 @@ void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
     w.Key(absl::StrCat(metric.name, ns ? "_self_us" : "_self"));
     w.Approx(Summarize(node.metrics[m].self).mean / scale);
   }
+  bool memory = false;
   for (size_t q = 0; q < report.quantities.size() && q < node.quantities.size(); ++q) {
+    memory = memory || report.quantities[q].memory;
+    if (report.quantities[q].memory) continue;
     w.Key(report.quantities[q].name);
     w.Double(node.quantities[q]);
   }
@@ -97,9 +107,9 @@ void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
     w.Key("work_counted");
     w.Bool(false);
   }
-  if (node.memory.has_value()) {
+  if (memory) {
     w.Key("memory");
-    WriteMemory(w, *node.memory);
+    WriteMemory(w, report, node);
   }
   if (!node.top_kernels.empty()) {
     w.Key("top_kernels");
@@ -358,10 +368,11 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
   } else {
     w.Null();
   }
-  if (!report.quantities.empty()) {
+  if (report.counts_work()) {
     w.Key("quantities");
     w.BeginArray();
     for (const Quantity& q : report.quantities) {
+      if (q.memory) continue;  // in each node's "memory" object
       w.BeginObject();
       w.Key("name"); w.String(q.name);
       w.Key("unit");

@@ -42,13 +42,22 @@ int64_t OptionalCount(const Json& j, const char* key) {
   return j.contains(key) && !j.at(key).is_null() ? j.at(key).get<int64_t>() : -1;
 }
 
-NodeMemory MemoryFromJson(const Json& j) {
-  NodeMemory m;
-  for (const NodeMemoryField& f : kNodeMemoryFields) {
-    if (f.role == NodeMemoryField::Role::kSelf) continue;  // derived by Finalize
-    m.*f.value = f.optional ? j.value(f.name, int64_t{0}) : j.at(f.name).get<int64_t>();
+// A node's "memory" object: its memory quantities (declared on the first;
+// self values are derived by Finalize).
+void MemoryFromJson(const Json& j, Report& report, NodeRecord& node) {
+  for (const Quantity& q : MemoryQuantities()) {
+    int index = report.FindQuantity(q.name);
+    if (index < 0) index = report.AddQuantity(q);
+    if (!report.quantities[index].memory) {
+      throw std::invalid_argument(absl::StrCat("quantity '", q.name, "' is both work and memory"));
+    }
+    const int64_t v = q.training_only ? j.value(q.name, int64_t{0}) : j.at(q.name).get<int64_t>();
+    if (v > (int64_t{1} << 53) || v < -(int64_t{1} << 53)) {
+      throw std::invalid_argument(absl::StrCat("memory '", q.name, "' is ", v, ", beyond 2^53"));
+    }
+    node.quantities.resize(report.quantities.size(), 0);
+    node.quantities[index] = static_cast<double>(v);
   }
-  return m;
 }
 
 Metric MetricFromJson(const Json& j) {
@@ -113,7 +122,7 @@ NodeRecord NodeFromJson(const Json& json, Report& report, int version) {
     if (j.contains(key) && !j.at(key).is_null()) node.quantities[q] = j.at(key).get<double>();
   }
   node.work_counted = j.value("work_counted", true);
-  if (j.contains("memory")) node.memory = MemoryFromJson(j.at("memory"));
+  if (j.contains("memory")) MemoryFromJson(j.at("memory"), report, node);
   if (j.contains("top_kernels")) {
     for (const Json& t : j.at("top_kernels")) node.top_kernels.emplace_back(t.at(0).get<std::string>(), t.at(1).get<int64_t>());
   }

@@ -104,6 +104,7 @@ std::vector<TableColumn> TableColumns(const Report& report, GroupBy group_by, Re
   // what its counted nodes did.
   for (size_t q = 0; q < report.quantities.size(); ++q) {
     const Quantity& quantity = report.quantities[q];
+    if (quantity.memory) continue;  // below
     const bool bytes = quantity.unit == Quantity::Unit::kBytes;
     add(csv || !ShownByRoofline(quantity), quantity.name, quantity.name, bytes ? T::kBytes : T::kNumber,
         [q, bytes](const ViewRow& r) {
@@ -139,18 +140,23 @@ std::vector<TableColumn> TableColumns(const Report& report, GroupBy group_by, Re
         [](const ViewRow& r) { return Text(r.work_counted ? "true" : "false"); }, false);
   }
 
-  // Memory (kNodeMemoryFields' columns): CSV has those always measured
-  // (empty without memory) and those measured only sometimes where they were.
-  for (const NodeMemoryField& f : kNodeMemoryFields) {
-    if (f.column == nullptr) continue;
-    const bool measured = HasMemoryColumn(report, f);
-    const bool shown = csv ? !f.optional || measured : measured && (html || options.memory);
-    auto bytes = [](int64_t NodeMemory::*value) {
-      return [value](const ViewRow& r) { return r.memory.has_value() ? Int(*r.memory.*value) : Empty(); };
+  // Memory (MemoryQuantities() with a heading): CSV has those always
+  // measured (empty without memory) and those measured only sometimes where
+  // they were; a row of no nodes (a metric's unattributed row) has none.
+  for (const Quantity& m : MemoryQuantities()) {
+    if (m.heading.empty()) continue;
+    const bool measured = HasMemoryColumn(report, m);
+    const bool shown = csv ? !m.training_only || measured : measured && (html || options.memory);
+    auto bytes = [q = measured ? report.FindQuantity(m.name) : -1](bool self) {
+      return [q, self](const ViewRow& r) {
+        const std::vector<double>& values = self ? r.self_quantities : r.quantities;
+        if (q < 0 || static_cast<size_t>(q) >= values.size() || r.members == 0) return Empty();
+        return Int(static_cast<int64_t>(values[q]));
+      };
     };
-    add(shown, absl::StrCat(f.column, "_bytes"), f.column, T::kBytes, bytes(f.value), f.in_sums);
-    add(shown && text && modules && f.module_self, absl::StrCat("self_", f.column, "_bytes"),
-        absl::StrCat("self_", f.column), T::kBytes, bytes(f.self), f.in_sums);
+    add(shown, absl::StrCat(m.heading, "_bytes"), m.heading, T::kBytes, bytes(false), m.in_sums);
+    add(shown && text && modules && m.module_self, absl::StrCat("self_", m.heading, "_bytes"),
+        absl::StrCat("self_", m.heading), T::kBytes, bytes(true), m.in_sums);
   }
 
   // Merged reports: the spread of the per-report means, and the straggler.

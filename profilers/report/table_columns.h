@@ -20,8 +20,8 @@
 //   counted): GFLOP (T), gflops, gbps, intensity, bound, roof_gbps (C),
 //   attainable_fraction (T: %roof), work_counted (C)
 //   memory (T with TableColumnsOptions::memory, H where measured, C):
-//   <field>_bytes for each kNodeMemoryFields column (alloc, peak, output,
-//   saved), the module view's self_alloc (T)
+//   <heading>_bytes for each memory quantity with a heading (alloc, peak,
+//   output, saved), the module view's self_alloc (T)
 //   merged reports: min_report_us, median_report_us, max_report_us,
 //   slowest_report, straggler (T: "r3.json +4.1%"), straggler_report and
 //   straggler_excess (C)

@@ -40,44 +40,34 @@ Accumulator NewAccumulator(const Report& report) {
   return acc;
 }
 
-// Adds a node's self memory (what groups add up) to a row's totals, and to
-// its self values when the node is `direct`ly in the row's group (always for
-// kinds and shapes; for modules, only nodes of the module itself). Peaks and
-// live bytes: the maximum.
-void AddSelfMemory(std::optional<NodeMemory>& into, const std::optional<NodeMemory>& m, bool direct = true) {
-  if (!m.has_value()) return;
-  if (!into.has_value()) into = NodeMemory{};
-  for (const NodeMemoryField& f : kNodeMemoryFields) {
-    switch (f.role) {
-      case NodeMemoryField::Role::kAmount:
-        (*into).*f.value += (*m).*f.self;
-        if (direct) (*into).*f.self += (*m).*f.self;
-        break;
-      case NodeMemoryField::Role::kLevel:
-        (*into).*f.value = std::max((*into).*f.value, (*m).*f.value);
-        break;
-      case NodeMemoryField::Role::kSelf:
-        break;
+// Adds a node's self values (what groups add up; levels: the maximum of
+// its values) to a row's totals, and to the row's self values when the node
+// is `direct`ly in the row's group (always for kinds and shapes; for
+// modules, only nodes of the module itself).
+void AddQuantities(const Report& report, ViewRow& row, const NodeRecord& node, bool direct = true) {
+  const size_t n = report.quantities.size();
+  row.quantities.resize(n, 0);
+  row.self_quantities.resize(n, 0);
+  for (size_t q = 0; q < n && q < node.self_quantities.size(); ++q) {
+    if (report.quantities[q].scope == Quantity::Scope::kLevel) {
+      row.quantities[q] = std::max(row.quantities[q], node.quantities[q]);
+      if (direct) row.self_quantities[q] = std::max(row.self_quantities[q], node.quantities[q]);
+    } else {
+      row.quantities[q] += node.self_quantities[q];
+      if (direct) row.self_quantities[q] += node.self_quantities[q];
     }
   }
-}
-
-// Adds a node's self values to both sides of a grouped row.
-void AddQuantities(ViewRow& row, const NodeRecord& node) {
-  if (row.quantities.size() < node.quantities.size()) row.quantities.resize(node.quantities.size(), 0);
-  for (size_t q = 0; q < node.quantities.size(); ++q) row.quantities[q] += node.quantities[q];
   if (node.executed() && !node.work_counted) row.work_counted = false;
 }
 
-void AddSelf(Accumulator& acc, const NodeRecord& node) {
-  AddQuantities(acc.row, node);
+void AddSelf(const Report& report, Accumulator& acc, const NodeRecord& node) {
+  AddQuantities(report, acc.row, node);
   for (size_t m = 0; m < acc.series.size() && m < node.metrics.size(); ++m) {
     AddInto(acc.series[m].total, node.metrics[m].self);
     AddInto(acc.series[m].self, node.metrics[m].self);
   }
   acc.calls += Sum(node.calls);
   acc.subtree_calls += Sum(node.calls);
-  AddSelfMemory(acc.row.memory, node.memory);
   ++acc.row.members;
 }
 
@@ -137,7 +127,7 @@ std::vector<Accumulator> GroupNodes(const Report& report, const ViewOptions& opt
       if (by_shape) acc.row.shapes = node.input_shapes;
       groups.push_back(std::move(acc));
     }
-    AddSelf(groups[it->second], node);
+    AddSelf(report, groups[it->second], node);
   }
   return groups;
 }
@@ -156,8 +146,9 @@ std::vector<Accumulator> NodeRows(const Report& report, const ViewOptions& optio
     acc.row.module = id.module;
     acc.row.shapes = node.input_shapes;
     acc.row.source = id.source;
-    acc.row.memory = node.memory;
-    AddQuantities(acc.row, node);
+    acc.row.quantities = node.quantities;
+    acc.row.self_quantities = node.self_quantities;
+    acc.row.work_counted = !node.executed() || node.work_counted;
     acc.series = node.metrics;
     acc.calls = acc.subtree_calls = Sum(node.calls);
     rows.push_back(std::move(acc));
@@ -193,8 +184,7 @@ std::vector<Accumulator> ModuleRows(const Report& report, const ViewOptions& opt
         AddInto(acc.series[m].total, node.metrics[m].self);
         if (depth == parts.size()) AddInto(acc.series[m].self, node.metrics[m].self);
       }
-      AddSelfMemory(acc.row.memory, node.memory, depth == parts.size());
-      AddQuantities(acc.row, node);
+      AddQuantities(report, acc.row, node, depth == parts.size());
       ++acc.row.members;
       if (depth == parts.size()) acc.calls += Sum(node.calls);
       acc.subtree_calls += Sum(node.calls);
@@ -258,13 +248,16 @@ std::vector<SortKey> SortKeyTable(const Report& report) {
       {"max", [](const ViewRow& r) { return r.time().total.max; }, true},
       {"calls", [](const ViewRow& r) { return r.calls; }, true},
       {"percent", [](const ViewRow& r) { return r.time().percent; }, true},
-      {"alloc", [](const ViewRow& r) { return r.memory ? double(r.memory->allocated_bytes) : -1.0; }, true},
-      {"peak", [](const ViewRow& r) { return r.memory ? double(r.memory->peak_bytes) : -1.0; }, true},
       {"id", [](const ViewRow& r) { return double(r.id); }, false},
   };
+  // Every quantity, by its name; memory quantities with a column by its
+  // heading ("alloc", "peak"). A row without the value sorts last.
   for (size_t q = 0; q < report.quantities.size(); ++q) {
-    keys.push_back({report.quantities[q].name,
-                    [q](const ViewRow& r) { return q < r.quantities.size() ? r.quantities[q] : 0.0; }, true});
+    const Quantity& quantity = report.quantities[q];
+    if (quantity.memory && quantity.heading.empty()) continue;
+    keys.push_back({quantity.memory ? quantity.heading : quantity.name, [q](const ViewRow& r) {
+                      return q < r.quantities.size() && r.members > 0 ? r.quantities[q] : -1.0;
+                    }, true});
   }
   if (report.FindQuantity("flops") >= 0) {
     // The achieved rate in the row's self time.
@@ -402,7 +395,7 @@ absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options) 
   Accumulator sums = NewAccumulator(report);
   sums.row.name = "(sum)";
   for (const NodeRecord& node : report.nodes) {
-    if (Selected(node, options.modules)) AddSelf(sums, node);
+    if (Selected(node, options.modules)) AddSelf(report, sums, node);
   }
   // What a metric measured for the whole run but no node accounts for
   // (backward's AccumulateGrad and engine work, unattributed kernels): one

@@ -6,13 +6,14 @@
 //   module  one row per module path prefix, as a tree in execution order:
 //           total = self values of every node inside the module (submodules
 //           included), self = of nodes directly in it (torch_geometric's
-//           layer-wise view); memory likewise (NodeMemory's totals and self_*)
+//           layer-wise view); quantities likewise
 //   shape   one row per (kind, input shapes): self values added up
 //
 // Every metric of the report (host time, device time, backward time, ...)
 // gets the same treatment: a row holds one MetricStats per metric, whose
 // statistics are over runs of the row's per-run value, so std/p90 are real
-// run-to-run variation. Memory rows add self memory (peaks: the maximum).
+// run-to-run variation. Quantities (work, memory) add their self values
+// (levels such as peak bytes: the maximum).
 // A metric's unattributed part (Metric::unattributed: backward work of no
 // node, kernels launched outside nodes) is a row of its own, named
 // "(unattributed)" (id -1, no members), in every view not limited to
@@ -63,14 +64,17 @@ struct ViewRow {
   // roofline's working set is the row's bytes per call.
   double subtree_calls = 0;
   std::vector<MetricStats> metrics;  // parallel to Report::metrics
-  // Report::quantities summed over the row's nodes (node rows: the node's own;
-  // modules: every node inside). work_counted: every executed node's work was.
+  // Report::quantities, parallel to it: node rows the node's values and self
+  // values; grouped rows the self values of their nodes added up (modules:
+  // total of every node inside, self of those directly in it), levels
+  // (Quantity::Scope::kLevel) their maximum. work_counted: every executed
+  // node's work was.
   std::vector<double> quantities;
+  std::vector<double> self_quantities;
   bool work_counted = true;
   // Module rows: the quantities cover the whole subtree, so rates divide by
   // the row's total time (its subtree's), not its self time.
   bool inclusive_work = false;
-  std::optional<NodeMemory> memory;  // node rows: the node's; grouped rows: self sums, peak max
   // Merged reports (Report::run_sources): the row's mean time (total) in
   // each merged report's runs, in run_sources order; empty otherwise.
   std::vector<double> source_means;
@@ -112,8 +116,9 @@ struct ViewOptions {
 };
 
 // The sort keys for `report`: mean, self, std, median, p90, min, max, calls,
-// percent (host time), alloc, peak, id, name, order, and for every other
-// metric M: M (mean of total) and M_self.
+// percent (host time), id, every quantity by its name (flops, bytes; memory
+// by its column heading: alloc, peak, output, saved), gflops (with flops),
+// for every other metric M: M (mean of total) and M_self, name, order.
 std::vector<std::string> SortKeys(const Report& report);
 
 absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options);
