@@ -54,7 +54,8 @@ class NodeObserver {
   virtual void BeginNode(const NodePlan& node) {}
   virtual void EndNode(const NodePlan& node) {}
   virtual void EndRun(int run) {}
-  // After the runs, once the Report is built.
+  // After the runs, once the Report is built. The report is finalized
+  // (Report::Finalize) after every collector contributed.
   virtual absl::Status Contribute(Report& report) { return absl::OkStatus(); }
   // The metrics and quantities Contribute adds, added to `report` with no
   // values (Report::AddMetric / AddQuantity). A report skeleton declared

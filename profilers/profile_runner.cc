@@ -158,6 +158,7 @@ absl::StatusOr<Report> ProfileRunner::Finish() {
   for (NodeObserver* collector : collectors_) {
     if (absl::Status contributed = collector->Contribute(report); !contributed.ok()) return contributed;
   }
+  report.Finalize();  // what the collectors filled, derived (idempotent)
   for (const Interpreter::RaisedWarning& warning : interpreter_.warnings()) {
     const NodeIdentity& id = report.nodes[warning.node].identity;
     report.notes.push_back(absl::StrCat("warning raised by node ", warning.node, " ", id.label,

@@ -125,7 +125,7 @@ py::object MemoryDict(const Report& report, const NodeRecord& node) {
     const Quantity& quantity = report.quantities[q];
     if (!quantity.memory) continue;
     d[py::str(quantity.name)] = static_cast<int64_t>(node.quantities[q]);
-    if (HasSelfValue(quantity)) d[py::str("self_" + quantity.name)] = static_cast<int64_t>(node.self_quantities[q]);
+    if (HasSelfValue(quantity) && q < node.self_quantities.size()) d[py::str("self_" + quantity.name)] = static_cast<int64_t>(node.self_quantities[q]);
   }
   return d.empty() ? py::object(py::none()) : py::object(d);
 }

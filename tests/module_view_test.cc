@@ -105,6 +105,23 @@ TEST(ModuleViewTest, TotalAndSelfTimeAndMemory) {
   EXPECT_FALSE(absl::StrContains(RenderTable(report, *kinds, TableOptions{true, ""}), "self_alloc"));
 }
 
+// A value a collector fills after the report was finalized: grouped rows add
+// a node's own work without needing Finalize again.
+TEST(ModuleViewTest, GroupedRowsAddWorkFilledAfterFinalize) {
+  Report report = LayeredReport();
+  const int flops = report.AddQuantity(Quantity{"flops", "test", Quantity::Unit::kFlops});
+  double total = 0;
+  for (NodeRecord& node : report.nodes) {
+    node.quantities[flops] = 10.0 * (node.identity.id + 1);
+    total += node.quantities[flops];
+  }
+  for (GroupBy group_by : {GroupBy::kKind, GroupBy::kModule, GroupBy::kShape}) {
+    absl::StatusOr<View> view = MakeView(report, ViewOptions{group_by, "", 0});
+    ASSERT_TRUE(view.ok()) << view.status();
+    EXPECT_EQ(view->sums.quantities[flops], total) << GroupByName(group_by);
+  }
+}
+
 TEST(ModuleViewTest, LimitedToModulePaths) {
   const Report report = LayeredReport();
   absl::StatusOr<View> view = MakeView(report, ViewOptions{GroupBy::kModule, "", 0, {"layer1.0", "layer2"}});

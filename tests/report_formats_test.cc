@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <limits>
 #include <functional>
@@ -550,6 +551,12 @@ graph(%x : Tensor, %n : int):
   std::set<std::string> listed;
   for (const nlohmann::json& q : j.at("quantities")) listed.insert(q.at("name").get<std::string>());
   EXPECT_EQ(listed, (std::set<std::string>{"flops", "bytes"}));
+  // Memory sorts by its columns' headings; saved bytes only training steps.
+  const std::vector<std::string> keys = SortKeys(*report);
+  for (const char* key : {"alloc", "peak", "output"}) {
+    EXPECT_NE(std::find(keys.begin(), keys.end(), key), keys.end()) << key;
+  }
+  EXPECT_EQ(std::find(keys.begin(), keys.end(), "saved"), keys.end());
   // Read back: the same values, the same self values.
   absl::StatusOr<Report> read = ReportFromJson(ReportToJson(*report));
   ASSERT_TRUE(read.ok()) << read.status();
@@ -578,7 +585,7 @@ TEST(MemoryQuantitiesTest, ReadFromJsonAndSelfDerived) {
         {"id": 0, "parent": -1, "depth": 0, "name": "Loop", "kind": "prim::Loop", "calls": [1], "total_ns": [9],
          "memory": )", loop_memory, R"(},
         {"id": 1, "parent": 0, "depth": 1, "name": "mul", "kind": "aten::mul", "calls": [3], "total_ns": [6],
-         "memory": )", body_memory, "}]}");
+         "peak_bytes": 7, "memory": )", body_memory, "}]}");
   };
   absl::StatusOr<Report> report =
       ReportFromJson(report_with(memory(100, 24, R"(, "saved_bytes": 40)"), memory(60, 16, R"(, "saved_bytes": 30)")));
@@ -599,6 +606,7 @@ TEST(MemoryQuantitiesTest, ReadFromJsonAndSelfDerived) {
   EXPECT_EQ(value(1, "allocated_bytes", true), 60);
   EXPECT_EQ(value(1, "output_bytes", true), 16);
   EXPECT_EQ(value(1, "saved_bytes", true), 30);
+  EXPECT_EQ(value(1, "peak_bytes"), 64) << "memory is read from the node's memory object only";
 
   report = ReportFromJson(report_with(memory(100, 16, ""), memory(60, 16, "")));
   ASSERT_TRUE(report.ok()) << report.status();

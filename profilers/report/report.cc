@@ -93,8 +93,9 @@ const std::vector<Quantity>& MemoryQuantities() {
 }
 
 bool HasMemoryColumn(const Report& report, const Quantity& q) {
-  return q.memory && !q.heading.empty() && report.memory.has_value() && report.FindQuantity(q.name) >= 0 &&
-         (!q.training_only || report.memory->backward);
+  const int index = report.FindQuantity(q.name);
+  return q.memory && !q.heading.empty() && report.memory.has_value() && index >= 0 &&
+         report.quantities[index].memory && (!q.training_only || report.memory->backward);
 }
 
 bool NodeRecord::executed() const {

@@ -28,7 +28,8 @@ bool PlausibleCeiling(double value);
 // - every per-run series has `runs` values (time on every node; other
 //   metrics' series, run totals and unattributed values: none or `runs`);
 //   calls, times, counts, run totals, kernel times, gradient bytes: >= 0;
-//   quantities finite and >= 0; timer costs finite and >= 0;
+//   quantities of work finite and >= 0, of memory integers of magnitude
+//   2^53 at most (a double holds them exactly); timer costs finite and >= 0;
 // - run times not all 0, and in every run the top-level nodes' times add up
 //   to at most the run time (within kCoverageSlack);
 // - ceilings plausible or unknown (-1); memory peak and timeline nodes exist;

@@ -49,6 +49,7 @@
 //   <metric>_self) for the other metrics                           <- derived
 //   memory {allocated_bytes, freed_bytes, allocations, peak_bytes,
 //           live_after_bytes, output_bytes, saved_bytes, self_*}  <- only with a memory view
+//          (integers, each self value after its own; 2^53 at most in magnitude)
 //   top_kernels [[name, ns per run], ...]                        <- only with kernel data
 //
 // ReportFromJson reads the raw fields back and recomputes everything derived,

@@ -118,6 +118,7 @@ NodeRecord NodeFromJson(const Json& json, Report& report, int version) {
   }
   node.quantities.assign(report.quantities.size(), 0);
   for (size_t q = 0; q < report.quantities.size(); ++q) {
+    if (report.quantities[q].memory) continue;  // in "memory", below
     const std::string& key = report.quantities[q].name;
     if (j.contains(key) && !j.at(key).is_null()) node.quantities[q] = j.at(key).get<double>();
   }

@@ -48,13 +48,17 @@ void AddQuantities(const Report& report, ViewRow& row, const NodeRecord& node, b
   const size_t n = report.quantities.size();
   row.quantities.resize(n, 0);
   row.self_quantities.resize(n, 0);
-  for (size_t q = 0; q < n && q < node.self_quantities.size(); ++q) {
-    if (report.quantities[q].scope == Quantity::Scope::kLevel) {
+  for (size_t q = 0; q < n && q < node.quantities.size(); ++q) {
+    const Quantity::Scope scope = report.quantities[q].scope;
+    if (scope == Quantity::Scope::kLevel) {
       row.quantities[q] = std::max(row.quantities[q], node.quantities[q]);
       if (direct) row.self_quantities[q] = std::max(row.self_quantities[q], node.quantities[q]);
     } else {
-      row.quantities[q] += node.self_quantities[q];
-      if (direct) row.self_quantities[q] += node.self_quantities[q];
+      // Own values are their self values; the others' are derived (Finalize).
+      const double self = scope == Quantity::Scope::kOwn ? node.quantities[q]
+                          : q < node.self_quantities.size() ? node.self_quantities[q] : 0;
+      row.quantities[q] += self;
+      if (direct) row.self_quantities[q] += self;
     }
   }
   if (node.executed() && !node.work_counted) row.work_counted = false;
@@ -254,7 +258,10 @@ std::vector<SortKey> SortKeyTable(const Report& report) {
   // heading ("alloc", "peak"). A row without the value sorts last.
   for (size_t q = 0; q < report.quantities.size(); ++q) {
     const Quantity& quantity = report.quantities[q];
-    if (quantity.memory && quantity.heading.empty()) continue;
+    // Training-only memory (saved bytes) sorts reports of training steps.
+    if (quantity.memory && (quantity.heading.empty() || (quantity.training_only && report.FindMetric("backward") < 0))) {
+      continue;
+    }
     keys.push_back({quantity.memory ? quantity.heading : quantity.name, [q](const ViewRow& r) {
                       return q < r.quantities.size() && r.members > 0 ? r.quantities[q] : -1.0;
                     }, true});

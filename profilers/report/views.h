@@ -117,7 +117,8 @@ struct ViewOptions {
 
 // The sort keys for `report`: mean, self, std, median, p90, min, max, calls,
 // percent (host time), id, every quantity by its name (flops, bytes; memory
-// by its column heading: alloc, peak, output, saved), gflops (with flops),
+// by its column heading: alloc, peak, output, and saved for training steps),
+// gflops (with flops),
 // for every other metric M: M (mean of total) and M_self, name, order.
 std::vector<std::string> SortKeys(const Report& report);
 

@@ -206,8 +206,8 @@ class Report:
     def table(self, group_by="node", top=_DEFAULT_TABLE_ROWS, sort=None, memory=None):
         """One aligned table as profile_graph prints it: group_by is node,
         kind, module or shape; top=0 shows all rows (the sums row covers all);
-        sort is a column (mean, self, std, p90, calls, alloc, peak, id, name,
-        order, ...); memory adds the memory columns (default: profile's memory)."""
+        sort is a column (mean, self, std, p90, calls, id, name, order, with
+        memory alloc, peak, output, ...); memory adds the memory columns (default: profile's memory)."""
         memory = self._memory if memory is None else memory
         return self._r.text(group_by, top, sort or "", bool(memory), False)
 
