@@ -19,6 +19,7 @@
 namespace graphprof {
 namespace {
 
+using ::graphprof::testing::kLoopIr;
 using ::graphprof::testing::PlanIr;
 using ::graphprof::testing::PlanModule;
 using ::graphprof::testing::TestClock;
@@ -465,17 +466,7 @@ TEST(ProfilerTest, MemoryViewMatchesTensorSizesAndNativePeak) {
 // add self memory, so nothing is counted twice.
 TEST(ProfilerTest, MemoryViewsDoNotCountLoopBodiesTwice) {
   at::set_num_threads(1);
-  auto plan = PlanIr(R"IR(
-graph(%x : Tensor, %n : int):
-  %true : bool = prim::Constant[value=1]()
-  %one : int = prim::Constant[value=1]()
-  %y : Tensor = prim::Loop(%n, %true, %x)
-    block0(%i : int, %h : Tensor):
-      %h2 : Tensor = aten::add(%h, %x, %one)
-      -> (%true, %h2)
-  %z : Tensor = aten::mul(%y, %y)
-  return (%z)
-)IR");
+  auto plan = PlanIr(kLoopIr);
   ASSERT_NE(plan, nullptr);
   ProfileOptions options;
   options.warmup = 0;

@@ -33,6 +33,7 @@
 namespace graphprof {
 namespace {
 
+using ::graphprof::testing::kLoopIr;
 using ::graphprof::testing::PlanIr;
 using ::graphprof::testing::TestClock;
 
@@ -519,17 +520,7 @@ TEST(MemoryQuantitiesTest, TheNodesMemoryObjectKeepsItsKeys) {
     EXPECT_TRUE(q.memory) << q.name;
     EXPECT_TRUE(names.insert(q.name).second) << q.name;
   }
-  auto plan = PlanIr(R"IR(
-graph(%x : Tensor, %n : int):
-  %true : bool = prim::Constant[value=1]()
-  %one : int = prim::Constant[value=1]()
-  %y : Tensor = prim::Loop(%n, %true, %x)
-    block0(%i : int, %h : Tensor):
-      %h2 : Tensor = aten::add(%h, %x, %one)
-      -> (%true, %h2)
-  %z : Tensor = aten::mul(%y, %y)
-  return (%z)
-)IR");
+  auto plan = PlanIr(kLoopIr);
   ASSERT_NE(plan, nullptr);
   ProfileOptions options;
   options.runs = 1;

@@ -25,6 +25,20 @@ std::shared_ptr<const GraphPlan> PlanModule(const torch::jit::Module& module,
 std::shared_ptr<const GraphPlan> PlanIr(const std::string& ir_text, const std::string& name = "ir",
                                         const PlanOptions& plan_options = {});
 
+// A Loop adding x to itself n times, then a mul (inputs: a tensor x and n):
+// nodes 0-1 constants, 2 the Loop, 3 its add, 4 the mul.
+inline constexpr const char* kLoopIr = R"IR(
+graph(%x : Tensor, %n : int):
+  %true : bool = prim::Constant[value=1]()
+  %one : int = prim::Constant[value=1]()
+  %y : Tensor = prim::Loop(%n, %true, %x)
+    block0(%i : int, %h : Tensor):
+      %h2 : Tensor = aten::add(%h, %x, %one)
+      -> (%true, %h2)
+  %z : Tensor = aten::mul(%y, %y)
+  return (%z)
+)IR";
+
 // Expects `actual` to be OK and identical to `expected` (IdenticalIValues).
 void ExpectIdentical(const c10::IValue& expected, const absl::StatusOr<c10::IValue>& actual);
 
