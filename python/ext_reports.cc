@@ -117,17 +117,13 @@ View MakeViewOrThrow(const Report& report, const std::string& group_by, const st
   return Take(MakeView(report, options));
 }
 
-// A node's memory quantities (as the JSON's "memory" object), or None when
-// its memory was not measured.
+// A node's memory object (as the JSON's "memory"), or None when its memory
+// was not measured.
 py::object MemoryDict(const Report& report, const NodeRecord& node) {
+  if (!report.measures_memory()) return py::none();
   py::dict d;
-  for (size_t q = 0; q < report.quantities.size() && q < node.quantities.size(); ++q) {
-    const Quantity& quantity = report.quantities[q];
-    if (!quantity.memory) continue;
-    d[py::str(quantity.name)] = static_cast<int64_t>(node.quantities[q]);
-    if (HasSelfValue(quantity) && q < node.self_quantities.size()) d[py::str("self_" + quantity.name)] = static_cast<int64_t>(node.self_quantities[q]);
-  }
-  return d.empty() ? py::object(py::none()) : py::object(d);
+  ForEachMemoryValue(report, node, [&d](const std::string& key, int64_t value) { d[py::str(key)] = value; });
+  return d;
 }
 
 py::dict IdentityDict(const NodeIdentity& id) {

@@ -548,6 +548,17 @@ TEST(MemoryQuantitiesTest, TheNodesMemoryObjectKeepsItsKeys) {
     EXPECT_NE(std::find(keys.begin(), keys.end(), key), keys.end()) << key;
   }
   EXPECT_EQ(std::find(keys.begin(), keys.end(), "saved"), keys.end());
+  // Every memory quantity the inspection measures reaches the report under
+  // its name (BuildReport names NodeInspection::Memory's fields; saved bytes
+  // are training steps'): each is above 0 on some node of this loop.
+  for (const Quantity& q : MemoryQuantities()) {
+    if (q.training_only) continue;
+    const int index = report->FindQuantity(q.name);
+    ASSERT_GE(index, 0) << q.name;
+    EXPECT_TRUE(std::any_of(report->nodes.begin(), report->nodes.end(),
+                            [&](const NodeRecord& node) { return node.quantities[index] > 0; }))
+        << q.name;
+  }
   // Read back: the same values, the same self values.
   absl::StatusOr<Report> read = ReportFromJson(ReportToJson(*report));
   ASSERT_TRUE(read.ok()) << read.status();

@@ -151,6 +151,10 @@ bool Report::counts_work() const {
   return std::any_of(quantities.begin(), quantities.end(), [](const Quantity& q) { return !q.memory; });
 }
 
+bool Report::measures_memory() const {
+  return std::any_of(quantities.begin(), quantities.end(), [](const Quantity& q) { return q.memory; });
+}
+
 void Report::DeclareMemory() {
   for (const Quantity& q : MemoryQuantities()) AddQuantity(q);
 }

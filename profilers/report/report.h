@@ -323,6 +323,8 @@ struct Report {
   void DeclareMemory();
   // Has a quantity of work (not memory): "flops", "bytes", ...
   bool counts_work() const;
+  // Has the memory quantities (its nodes' memory was measured).
+  bool measures_memory() const;
   // Adds a metric (or returns the existing one of that name) and gives every
   // node a zero series of `runs` values for it. Returns its index.
   int AddMetric(Metric metric);
@@ -353,6 +355,22 @@ struct Report {
 // heading, and the report measured it (training-only quantities: in
 // training steps).
 bool HasMemoryColumn(const Report& report, const Quantity& q);
+
+// A node's memory object, as the JSON writes it (each node's "memory") and
+// Python gives it (node["memory"]): f(key, value) for each memory quantity's
+// value and, where it has one (HasSelfValue), its self value ("self_<name>"),
+// as integers, in the report's order.
+template <typename F>
+void ForEachMemoryValue(const Report& report, const NodeRecord& node, F&& f) {
+  for (size_t q = 0; q < report.quantities.size() && q < node.quantities.size(); ++q) {
+    const Quantity& quantity = report.quantities[q];
+    if (!quantity.memory) continue;
+    f(quantity.name, static_cast<int64_t>(node.quantities[q]));
+    if (HasSelfValue(quantity) && q < node.self_quantities.size()) {
+      f("self_" + quantity.name, static_cast<int64_t>(node.self_quantities[q]));
+    }
+  }
+}
 
 }  // namespace graphprof
 

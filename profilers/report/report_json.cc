@@ -30,22 +30,6 @@ void WriteOptionalCount(JsonWriter& w, const char* key, int64_t value) {
   }
 }
 
-// A node's memory quantities, as integers, each self value beside its own.
-void WriteMemory(JsonWriter& w, const Report& report, const NodeRecord& node) {
-  w.BeginObject();
-  for (size_t q = 0; q < report.quantities.size() && q < node.quantities.size(); ++q) {
-    const Quantity& quantity = report.quantities[q];
-    if (!quantity.memory) continue;
-    w.Key(quantity.name);
-    w.Int(static_cast<int64_t>(node.quantities[q]));
-    if (HasSelfValue(quantity) && q < node.self_quantities.size()) {
-      w.Key(absl::StrCat("self_", quantity.name));
-      w.Int(static_cast<int64_t>(node.self_quantities[q]));
-    }
-  }
-  w.EndObject();
-}
-
 void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
   const NodeIdentity& id = node.identity;
   w.BeginObject();
@@ -96,10 +80,8 @@ void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
     w.Key(absl::StrCat(metric.name, ns ? "_self_us" : "_self"));
     w.Approx(Summarize(node.metrics[m].self).mean / scale);
   }
-  bool memory = false;
   for (size_t q = 0; q < report.quantities.size() && q < node.quantities.size(); ++q) {
-    memory = memory || report.quantities[q].memory;
-    if (report.quantities[q].memory) continue;
+    if (report.quantities[q].memory) continue;  // below
     w.Key(report.quantities[q].name);
     w.Double(node.quantities[q]);
   }
@@ -107,9 +89,14 @@ void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
     w.Key("work_counted");
     w.Bool(false);
   }
-  if (memory) {
+  if (report.measures_memory()) {
     w.Key("memory");
-    WriteMemory(w, report, node);
+    w.BeginObject();
+    ForEachMemoryValue(report, node, [&w](const std::string& key, int64_t value) {
+      w.Key(key);
+      w.Int(value);
+    });
+    w.EndObject();
   }
   if (!node.top_kernels.empty()) {
     w.Key("top_kernels");
