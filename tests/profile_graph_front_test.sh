@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # profile_graph is a front without LibTorch (tools/profile_graph.cc): it
-# merges reports and answers --help itself, and starts profile_graph_full,
+# merges and checks saved reports and answers --help itself, and starts profile_graph_full,
 # beside it, for everything else. Checked here: its ELF file needs no
 # LibTorch library (so merging does not pay LibTorch's start-up), profiling
 # through it works and gives the same exit codes, and a front copied alone
@@ -25,7 +25,7 @@ fi
 
 # Profiling goes through profile_graph_full: two reports of the same model.
 for side in a b; do
-  "$front" --zoo=mlp --warmup=0 --runs=2 --format=json --output="$work/$side.json" 2>"$work/$side.err" \
+  "$front" --zoo=mlp --warmup=0 --runs=6 --format=json --output="$work/$side.json" 2>"$work/$side.err" \
     || fail "profiling through the front: exit $? ($(head -c 300 "$work/$side.err"))"
 done
 "$front" --zoo=mlp --runs=0 2>"$work/usage.err"
@@ -39,11 +39,22 @@ cp -L "$front" "$work/alone/profile_graph"
 "$work/alone/profile_graph" merge "$work/a.json" "$work/b.json" --format=json --output="$work/merged.json" \
   2>"$work/merge.err" || fail "merge with the front alone: exit $? ($(head -c 300 "$work/merge.err"))"
 runs="$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["runs"])' "$work/merged.json" 2>&1)"
-[[ $runs == 4 ]] || fail "the merged report has $runs runs, expected 4 (2 + 2)"
+[[ $runs == 12 ]] || fail "the merged report has $runs runs, expected 12 (6 + 6)"
 "$work/alone/profile_graph" merge "$work/a.json" --model=x.pt 2>"$work/merge_usage.err"
 rc=$?
 [[ $rc -eq 2 ]] || fail "merge with --model: exit $rc, expected 2"
 grep -q 'applies to profiling' "$work/merge_usage.err" || fail "merge usage message: $(cat "$work/merge_usage.err")"
+# check of two saved reports too: a verdict (passed, or on an unlucky A/A
+# failed or inconclusive: the gate's call, not this test's) written as JSON.
+"$work/alone/profile_graph" check --baseline="$work/a.json" "$work/b.json" --format=json --output="$work/check.json" \
+  2>"$work/check.err"
+rc=$?
+[[ $rc -eq 0 || $rc -eq 4 || $rc -eq 5 ]] || fail "check with the front alone: exit $rc ($(head -c 300 "$work/check.err"))"
+grep -q '"status"' "$work/check.json" || fail "check with the front alone wrote no verdict: $(head -c 300 "$work/check.json")"
+"$work/alone/profile_graph" check --baseline="$work/a.json" "$work/b.json" --runs=3 2>"$work/check_usage.err"
+rc=$?
+[[ $rc -eq 2 ]] || fail "check of saved reports with --runs: exit $rc, expected 2"
+grep -q 'applies to profiling' "$work/check_usage.err" || fail "check usage message: $(cat "$work/check_usage.err")"
 "$work/alone/profile_graph" --help >"$work/help.txt" 2>&1 || fail "--help with the front alone: exit $?"
 grep -q -- '--model' "$work/help.txt" || fail "--help lists no --model flag"
 # Usage errors the options show by themselves are the front's: answered

@@ -157,6 +157,7 @@ int RunGate(const CliOptions& options, const Report& base, const Report& current
 }
 
 int RunCheckOfFiles(const CliOptions& options, std::FILE* out, std::FILE* err) {
+  if (int code = CheckOutputs(options, err); code != kExitOk) return code;
   Report sides[2];
   const std::string paths[2] = {options.baseline, options.check_current};
   for (int i = 0; i < 2; ++i) {

@@ -51,7 +51,8 @@ using MainOutputWriter = std::function<int(std::string text, const ReportDiff& d
 int RunGate(const CliOptions& options, const Report& base, const Report& current, const MainOutputWriter& write,
             std::FILE* err);
 
-// check with a saved current report (options.check_current).
+// check with a saved current report (options.check_current), options
+// validated (ValidateCommon): no LibTorch, so the front runs it.
 int RunCheckOfFiles(const CliOptions& options, std::FILE* out, std::FILE* err);
 
 }  // namespace graphprof::cli

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "common/interrupt.h"
+#include "tools/check_command.h"
 #include "tools/flag_parser.h"
 #include "tools/merge_command.h"
 
@@ -270,6 +271,8 @@ std::optional<int> RunCommandsWithoutLibTorch(int argc, char** argv, CliOptions&
   // The listings (--list_zoo, --list_passes) ignore the other flags.
   if (!options.list_zoo && !options.list_passes) {
     if (absl::Status valid = ValidateCommon(options); !valid.ok()) return Fail(stderr, kExitUsage, valid);
+    // `check` of two saved reports needs no LibTorch either.
+    if (options.check && !options.check_current.empty()) return RunCheckOfFiles(options, stdout, stderr);
   }
   return std::nullopt;
 }

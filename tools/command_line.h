@@ -30,7 +30,8 @@ std::string HelpText();
 // What both programs (the front and profile_graph_full) do first, none of
 // it with LibTorch: parse argv into `options` (a usage error: one line on
 // stderr, kExitUsage), answer --help, run `merge` (with Ctrl-C leaving no
-// temporary file), and refuse what ValidateCommon (cli_options.h) refuses.
+// temporary file), refuse what ValidateCommon (cli_options.h) refuses, and
+// run `check` of two saved reports.
 // Returns the exit code when that was the whole command, nullopt when
 // profiling is to follow with `options`.
 std::optional<int> RunCommandsWithoutLibTorch(int argc, char** argv, CliOptions& options);

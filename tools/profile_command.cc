@@ -462,7 +462,6 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
       }
     }
   }
-  if (options.check && !options.check_current.empty()) return RunCheckOfFiles(options, out, err);
   std::optional<Report> base;
   if (const std::string& base_path = options.check ? options.baseline : options.compare; !base_path.empty()) {
     absl::StatusOr<Report> parsed = ReadReportFile(base_path);
