@@ -23,20 +23,39 @@ if(GRAPHPROF_PCH AND NOT CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   set(GRAPHPROF_PCH OFF)
 endif()
 
-# Two owners, because GCC refuses a precompiled header made with other
-# -fPIC / -fPIE settings ("created and used with different settings of
-# -fpie"): libraries are compiled with -fPIC, executables with -fPIE.
-if(GRAPHPROF_PCH)
-  add_library(graphprof_torch_pch OBJECT ${PROJECT_SOURCE_DIR}/cmake/torch_pch.cc)
-  add_library(graphprof_torch_pch_pie OBJECT ${PROJECT_SOURCE_DIR}/cmake/torch_pch.cc)
-  if(CMAKE_POSITION_INDEPENDENT_CODE)
-    set_target_properties(graphprof_torch_pch_pie PROPERTIES POSITION_INDEPENDENT_CODE OFF)
-    target_compile_options(graphprof_torch_pch_pie PRIVATE -fPIE)
+# graphprof_torch_pch_owners(<name> [PIE_ONLY]): the targets that own the
+# precompiled header for the targets of this directory and those below that
+# call graphprof_use_torch_pch afterwards, compiled with this directory's
+# options (GCC refuses a precompiled header made with other options: tests/
+# makes its own when its sources are compiled without the sanitizers). Two
+# owners, because GCC refuses one made with other -fPIC / -fPIE settings
+# ("created and used with different settings of -fpie"): <name> for
+# libraries (-fPIC), <name>_pie for executables (-fPIE). PIE_ONLY: only
+# <name>_pie (a header compile, ~45 s under ASan, saved), and the static and
+# object libraries using it are compiled -fPIE: they must link only into
+# executables.
+function(graphprof_torch_pch_owners name)
+  cmake_parse_arguments(O "PIE_ONLY" "" "" ${ARGN})
+  if(NOT GRAPHPROF_PCH)
+    return()
   endif()
-  foreach(owner graphprof_torch_pch graphprof_torch_pch_pie)
+  set(owners ${name}_pie)
+  if(NOT O_PIE_ONLY)
+    list(APPEND owners ${name})
+  endif()
+  foreach(owner ${owners})
+    add_library(${owner} OBJECT ${PROJECT_SOURCE_DIR}/cmake/torch_pch.cc)
     target_link_libraries(${owner} PRIVATE graphprof_torch)
     target_precompile_headers(${owner} PRIVATE <torch/script.h>)
   endforeach()
+  if(CMAKE_POSITION_INDEPENDENT_CODE)
+    set_target_properties(${name}_pie PROPERTIES POSITION_INDEPENDENT_CODE OFF)
+    target_compile_options(${name}_pie PRIVATE -fPIE)
+  endif()
+  set(GRAPHPROF_PCH_OWNER ${name} PARENT_SCOPE)
+endfunction()
+if(GRAPHPROF_PCH)
+  graphprof_torch_pch_owners(graphprof_torch_pch)
   message(STATUS "graphprof: torch/script.h precompiled once for the sources that include it (GRAPHPROF_PCH)")
 endif()
 
@@ -72,7 +91,9 @@ function(_graphprof_includes_script file out)
 endfunction()
 
 # graphprof_use_torch_pch(<target> <source> ...): the shared precompiled
-# header for those of <target>'s C++ sources that include torch/script.h.
+# header (of the owners GRAPHPROF_PCH_OWNER names: the last
+# graphprof_torch_pch_owners call of this directory or one above) for those
+# of <target>'s C++ sources that include torch/script.h.
 function(graphprof_use_torch_pch target)
   if(NOT GRAPHPROF_PCH)
     return()
@@ -93,9 +114,16 @@ function(graphprof_use_torch_pch target)
   if(using)
     get_target_property(type ${target} TYPE)
     if(type STREQUAL "EXECUTABLE")
-      target_precompile_headers(${target} REUSE_FROM graphprof_torch_pch_pie)
+      target_precompile_headers(${target} REUSE_FROM ${GRAPHPROF_PCH_OWNER}_pie)
+    elseif(NOT TARGET ${GRAPHPROF_PCH_OWNER})  # PIE_ONLY owners
+      if(NOT type MATCHES "^(STATIC|OBJECT)_LIBRARY$")
+        message(FATAL_ERROR "${target}: a ${type} cannot use ${GRAPHPROF_PCH_OWNER}_pie (PIE_ONLY)")
+      endif()
+      set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE OFF)
+      target_compile_options(${target} PRIVATE -fPIE)
+      target_precompile_headers(${target} REUSE_FROM ${GRAPHPROF_PCH_OWNER}_pie)
     else()
-      target_precompile_headers(${target} REUSE_FROM graphprof_torch_pch)
+      target_precompile_headers(${target} REUSE_FROM ${GRAPHPROF_PCH_OWNER})
     endif()
   endif()
 endfunction()

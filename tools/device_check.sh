@@ -44,6 +44,9 @@
 #                          (-O1 -g1, CMake's GRAPHPROF_SANITIZE) and run ctest
 #                          with Bazel's --config=asan options; CI's CMake step
 #                          is its sanitizer step this way
+#   GRAPHPROF_SANITIZE_TESTS 0: with GRAPHPROF_SANITIZE, the test sources
+#                          compiled without the sanitizers (CMake's
+#                          GRAPHPROF_SANITIZE_TESTS=OFF; CI's choice)
 #
 # Exit: 0 everything passed on a GPU; 2 everything passed and there is no
 # GPU (nothing device-side was checked); 1 something failed.
@@ -168,6 +171,7 @@ fi
 sanitize="${GRAPHPROF_SANITIZE:-}"
 if [[ -n $sanitize ]]; then
   configure+=("-DGRAPHPROF_SANITIZE=$sanitize" -DCMAKE_BUILD_TYPE=Sanitize)
+  configure+=("-DGRAPHPROF_SANITIZE_TESTS=$([[ ${GRAPHPROF_SANITIZE_TESTS:-1} == 0 ]] && echo OFF || echo ON)")
   # As .bazelrc's --config=asan: LibTorch is not instrumented (no leak or ODR
   # checks), an impossible allocation fails as without ASan; UBSan stops.
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:detect_odr_violation=0:allocator_may_return_null=1}"
@@ -177,7 +181,7 @@ else
 fi
 [[ -n $nvcc ]] && configure+=("-DCMAKE_CUDA_COMPILER=$nvcc")
 if "${configure[@]}" >"$logs/configure.log" 2>&1; then
-  summary configure ok "CUDA parts $cuda$([[ $cuda == ON && -z $nvcc ]] && echo ", no nvcc: the custom-kernel graph is skipped")$([[ -n $sanitize ]] && echo ", sanitizers $sanitize")"
+  summary configure ok "CUDA parts $cuda$([[ $cuda == ON && -z $nvcc ]] && echo ", no nvcc: the custom-kernel graph is skipped")$([[ -n $sanitize ]] && echo ", sanitizers $sanitize$([[ ${GRAPHPROF_SANITIZE_TESTS:-1} == 0 ]] && echo " (test sources without)")")"
 else
   fail configure "cmake failed"
   summary total FAIL "stopped after configure"
