@@ -154,8 +154,9 @@ TEST(HardeningTest, BadFilesSaySoInOneLine) {
   Result huge = RunTool({"--zoo=mlp", "--inputs=tests/real/huge_view.pt"});
   // A tool built with ASan (not necessarily this test: CI compiles the test
   // sources uninstrumented) warns on a line of its own first.
-  if (absl::StartsWith(huge.err, "==") && absl::StrContains(huge.err.substr(0, huge.err.find('\n')), "AddressSanitizer")) {
-    huge.err.erase(0, huge.err.find('\n') + 1);
+  const size_t first_end = huge.err.find('\n');
+  if (absl::StartsWith(huge.err, "==") && absl::StrContains(huge.err.substr(0, first_end), "AddressSanitizer")) {
+    huge.err.erase(0, first_end + 1);
   }
   ExpectOneLineError(huge, 1, "the inputs cannot be copied for a run");
   ExpectOneLineError(RunTool({"--zoo=mlp", "--inputs=tests/real/float_qparams.pt"}), 1,
