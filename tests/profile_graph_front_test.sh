@@ -55,6 +55,18 @@ grep -q '"status"' "$work/check.json" || fail "check with the front alone wrote 
 rc=$?
 [[ $rc -eq 2 ]] || fail "check of saved reports with --runs: exit $rc, expected 2"
 grep -q 'applies to profiling' "$work/check_usage.err" || fail "check usage message: $(cat "$work/check_usage.err")"
+# A --compare or check --baseline file that is no report is refused before
+# profile_graph_full would start: exit 1, one line naming the file.
+printf '{"not": "a report"}' >"$work/bad.json"
+for args in "--compare=$work/bad.json" "check --baseline=$work/bad.json"; do
+  # shellcheck disable=SC2086
+  "$work/alone/profile_graph" $args --zoo=mlp --runs=2 2>"$work/bad.err"
+  rc=$?
+  [[ $rc -eq 1 ]] || fail "$args with the front alone: exit $rc, expected 1 ($(head -c 300 "$work/bad.err"))"
+  [[ $(wc -l <"$work/bad.err") -eq 1 ]] || fail "$args: not one line: $(cat "$work/bad.err")"
+  grep -q "bad.json: " "$work/bad.err" || fail "$args: the message does not name the file: $(cat "$work/bad.err")"
+  grep -q 'profile_graph_full' "$work/bad.err" && fail "$args: the front started profile_graph_full: $(cat "$work/bad.err")"
+done
 "$work/alone/profile_graph" --help >"$work/help.txt" 2>&1 || fail "--help with the front alone: exit $?"
 grep -q -- '--model' "$work/help.txt" || fail "--help lists no --model flag"
 # Usage errors the options show by themselves are the front's: answered

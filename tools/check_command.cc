@@ -176,4 +176,11 @@ int RunCheckOfFiles(const CliOptions& options, std::FILE* out, std::FILE* err) {
       err);
 }
 
+int RefuseUnreadableBaseReport(const CliOptions& options, std::FILE* err) {
+  const std::string& path = options.check ? options.baseline : options.compare;
+  if (path.empty()) return kExitOk;
+  absl::StatusOr<Report> report = ReadReportFile(path);
+  return report.ok() ? kExitOk : Fail(err, kExitFailure, report.status());
+}
+
 }  // namespace graphprof::cli

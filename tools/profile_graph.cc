@@ -7,8 +7,9 @@
 // README.md and docs/cli.md describe every flag; --help lists them.
 //
 // This program is the front, without LibTorch: it parses the command line,
-// answers --help, merges reports and refuses the usage errors the options
-// show by themselves (loading LibTorch takes 0.5-1 s, more than reading a
+// answers --help, merges and checks saved reports, refuses the usage errors
+// the options show by themselves and a --compare or --baseline file that is
+// not a report (loading LibTorch takes 0.5-1 s, more than reading a
 // report), and for everything else replaces itself
 // (execv, same arguments) by profile_graph_full, which must be beside it.
 #include <unistd.h>
@@ -23,6 +24,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "common/big_stack.h"
+#include "tools/check_command.h"
 #include "tools/cli_options.h"
 #include "tools/command_line.h"
 
@@ -47,6 +49,9 @@ std::string FullProgram() {
 int Main(int argc, char** argv) {
   cli::CliOptions options;
   if (std::optional<int> code = cli::RunCommandsWithoutLibTorch(argc, argv, options)) return *code;
+  if (!options.list_zoo && !options.list_passes) {  // the listings ignore the other flags
+    if (int code = cli::RefuseUnreadableBaseReport(options, stderr); code != cli::kExitOk) return code;
+  }
   const std::string full = FullProgram();
   if (full.empty()) {
     return cli::Fail(stderr, cli::kExitFailure,
