@@ -230,7 +230,9 @@ TEST(ExportTest, ScalarConstantsAreOnePerValue) {
     for (const auto& [value, nodes] : values) EXPECT_EQ(nodes, 1) << name << ": " << value;
     EXPECT_EQ(nested, 0) << name << *program->prepared.graph;
     // scalars.pt2 repeats its numbers (1 and alpha=1 in each add): shared.
-    if (name == "scalars.pt2") EXPECT_GT(uses, static_cast<int>(values.size())) << *program->prepared.graph;
+    if (name == "scalars.pt2") {
+      EXPECT_GT(uses, static_cast<int>(values.size())) << *program->prepared.graph;
+    }
     // A number where the schema takes a Tensor (aten.add.Tensor(x, 1)) is a
     // wrapped-number tensor, so add.Tensor runs, not add.Scalar.
     int wrapped = 0;
@@ -240,7 +242,9 @@ TEST(ExportTest, ScalarConstantsAreOnePerValue) {
       const c10::optional<c10::IValue> other = torch::jit::toIValue(node->input(1));
       wrapped += other.has_value() && other->isTensor() && other->toTensor().unsafeGetTensorImpl()->is_wrapped_number();
     }
-    if (name == "scalars.pt2") EXPECT_EQ(wrapped, 3) << *program->prepared.graph;
+    if (name == "scalars.pt2") {
+      EXPECT_EQ(wrapped, 3) << *program->prepared.graph;
+    }
     ExpectRunsLikePyTorch(*program);
   }
 }

@@ -66,7 +66,9 @@ TEST(OperatorLibrariesTest, UnknownOperatorsGetAHintNamingTheFlag) {
   EXPECT_TRUE(absl::StartsWith(torchvision, "torchvision::nms is torchvision's")) << torchvision;
   EXPECT_TRUE(absl::StrContains(torchvision, "--load_library=")) << torchvision;
   const std::string library = KnownLibraryFor("torchvision");
-  if (!library.empty()) EXPECT_TRUE(absl::StrContains(torchvision, library)) << torchvision;
+  if (!library.empty()) {
+    EXPECT_TRUE(absl::StrContains(torchvision, library)) << torchvision;
+  }
 
   const std::string own = UnknownOperatorHint("Unknown builtin op: my_ops::fused_gelu.\nCould not find ...");
   EXPECT_TRUE(absl::StrContains(own, "my_ops::")) << own;
