@@ -179,6 +179,9 @@ int RunCheckOfFiles(const CliOptions& options, std::FILE* out, std::FILE* err) {
 int RefuseUnreadableBaseReport(const CliOptions& options, std::FILE* err) {
   const std::string& path = options.check ? options.baseline : options.compare;
   if (path.empty()) return kExitOk;
+  // profile_graph_full's order: outputs that would overwrite an input (the
+  // report among them) or cannot be written are refused first.
+  if (int code = CheckOutputs(options, err); code != kExitOk) return code;
   absl::StatusOr<Report> report = ReadReportFile(path);
   return report.ok() ? kExitOk : Fail(err, kExitFailure, report.status());
 }

@@ -59,8 +59,11 @@ int RunCheckOfFiles(const CliOptions& options, std::FILE* out, std::FILE* err);
 // --baseline with a current profile made now), read by the front before it
 // starts profile_graph_full: one that is not a report graphprof could have
 // written is refused (exit 1, the message profile_graph_full gives) without
-// LibTorch's start-up (0.7 s, about 2 s under ASan). Returns kExitOk where
-// there is none or it reads; profile_graph_full reads it again to compare.
+// LibTorch's start-up (0.7 s, about 2 s under ASan), after CheckOutputs as
+// there (an output that would overwrite it is exit 2 first); usage errors
+// only profile_graph_full finds (a --sort key, a pass list) then come after
+// it. Returns kExitOk where there is no such file or it reads;
+// profile_graph_full reads it again to compare.
 int RefuseUnreadableBaseReport(const CliOptions& options, std::FILE* err);
 
 }  // namespace graphprof::cli
