@@ -176,8 +176,12 @@ int RunCheckOfFiles(const CliOptions& options, std::FILE* out, std::FILE* err) {
       err);
 }
 
+const std::string& BaseReportPath(const CliOptions& options) {
+  return options.check ? options.baseline : options.compare;
+}
+
 int RefuseUnreadableBaseReport(const CliOptions& options, std::FILE* err) {
-  const std::string& path = options.check ? options.baseline : options.compare;
+  const std::string& path = BaseReportPath(options);
   if (path.empty()) return kExitOk;
   // profile_graph_full's order: outputs that would overwrite an input (the
   // report among them) or cannot be written are refused first.

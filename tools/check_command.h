@@ -55,6 +55,10 @@ int RunGate(const CliOptions& options, const Report& base, const Report& current
 // validated (ValidateCommon): no LibTorch, so the front runs it.
 int RunCheckOfFiles(const CliOptions& options, std::FILE* out, std::FILE* err);
 
+// The saved report a profile is compared with: check's --baseline, else
+// --compare; empty where there is none.
+const std::string& BaseReportPath(const CliOptions& options);
+
 // The saved report a profile will be compared with (--compare, or check's
 // --baseline with a current profile made now), read by the front before it
 // starts profile_graph_full: one that is not a report graphprof could have

@@ -463,7 +463,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     }
   }
   std::optional<Report> base;
-  if (const std::string& base_path = options.check ? options.baseline : options.compare; !base_path.empty()) {
+  if (const std::string& base_path = BaseReportPath(options); !base_path.empty()) {
     absl::StatusOr<Report> parsed = ReadReportFile(base_path);
     if (!parsed.ok()) return Fail(err, kExitFailure, parsed.status());
     base = *std::move(parsed);
