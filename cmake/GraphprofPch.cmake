@@ -23,34 +23,36 @@ if(GRAPHPROF_PCH AND NOT CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   set(GRAPHPROF_PCH OFF)
 endif()
 
-# graphprof_torch_pch_owners(<name> [PIE_ONLY]): the targets that own the
+# graphprof_torch_pch_owners(<name> [PIE_ONLY]): the target that owns the
 # precompiled header for the targets of this directory and those below that
 # call graphprof_use_torch_pch afterwards, compiled with this directory's
 # options (GCC refuses a precompiled header made with other options: tests/
-# makes its own when its sources are compiled without the sanitizers). Two
-# owners, because GCC refuses one made with other -fPIC / -fPIE settings
-# ("created and used with different settings of -fpie"): <name> for
-# libraries (-fPIC), <name>_pie for executables (-fPIE). PIE_ONLY: only
-# <name>_pie (a header compile, ~45 s under ASan, saved), and the static and
-# object libraries using it are compiled -fPIE: they must link only into
-# executables.
+# makes its own when its sources are compiled without the sanitizers). GCC
+# also refuses one made with another -fPIC / -fPIE setting ("created and used
+# with different settings of -fpie"), so one owner serves one setting: <name>
+# (-fPIC) by default, and the executables using it compile their sources
+# -fPIC too (position-independent code links into a PIE executable; a second
+# header compile for -fPIE took ~50 s of the 2.6 CI step for two sources,
+# profile_graph_full.cc and gpu_check.cc). PIE_ONLY: <name>_pie (-fPIE)
+# instead, and the static and object libraries using it are compiled -fPIE:
+# they must link only into executables.
 function(graphprof_torch_pch_owners name)
   cmake_parse_arguments(O "PIE_ONLY" "" "" ${ARGN})
   if(NOT GRAPHPROF_PCH)
     return()
   endif()
-  set(owners ${name}_pie)
-  if(NOT O_PIE_ONLY)
-    list(APPEND owners ${name})
+  set(owner ${name})
+  if(O_PIE_ONLY)
+    set(owner ${name}_pie)
   endif()
-  foreach(owner ${owners})
-    add_library(${owner} OBJECT ${PROJECT_SOURCE_DIR}/cmake/torch_pch.cc)
-    target_link_libraries(${owner} PRIVATE graphprof_torch)
-    target_precompile_headers(${owner} PRIVATE <torch/script.h>)
-  endforeach()
-  if(CMAKE_POSITION_INDEPENDENT_CODE)
-    set_target_properties(${name}_pie PROPERTIES POSITION_INDEPENDENT_CODE OFF)
-    target_compile_options(${name}_pie PRIVATE -fPIE)
+  add_library(${owner} OBJECT ${PROJECT_SOURCE_DIR}/cmake/torch_pch.cc)
+  target_link_libraries(${owner} PRIVATE graphprof_torch)
+  target_precompile_headers(${owner} PRIVATE <torch/script.h>)
+  if(O_PIE_ONLY)
+    set_target_properties(${owner} PROPERTIES POSITION_INDEPENDENT_CODE OFF)
+    target_compile_options(${owner} PRIVATE -fPIE)
+  else()
+    set_target_properties(${owner} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   endif()
   set(GRAPHPROF_PCH_OWNER ${name} PARENT_SCOPE)
 endfunction()
@@ -113,16 +115,18 @@ function(graphprof_use_torch_pch target)
   endforeach()
   if(using)
     get_target_property(type ${target} TYPE)
-    if(type STREQUAL "EXECUTABLE")
-      target_precompile_headers(${target} REUSE_FROM ${GRAPHPROF_PCH_OWNER}_pie)
-    elseif(NOT TARGET ${GRAPHPROF_PCH_OWNER})  # PIE_ONLY owners
-      if(NOT type MATCHES "^(STATIC|OBJECT)_LIBRARY$")
+    if(NOT TARGET ${GRAPHPROF_PCH_OWNER})  # PIE_ONLY owners
+      if(NOT type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|OBJECT_LIBRARY)$")
         message(FATAL_ERROR "${target}: a ${type} cannot use ${GRAPHPROF_PCH_OWNER}_pie (PIE_ONLY)")
       endif()
       set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE OFF)
       target_compile_options(${target} PRIVATE -fPIE)
       target_precompile_headers(${target} REUSE_FROM ${GRAPHPROF_PCH_OWNER}_pie)
     else()
+      if(type STREQUAL "EXECUTABLE")  # -fPIC as the owner (CMake gives executables -fPIE)
+        set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE OFF)
+        target_compile_options(${target} PRIVATE -fPIC)
+      endif()
       target_precompile_headers(${target} REUSE_FROM ${GRAPHPROF_PCH_OWNER})
     endif()
   endif()

@@ -37,6 +37,7 @@ set -uo pipefail
 packages=(
   libtorch-dev python3-torch python3-torchvision   # LibTorch / PyTorch 2.6, torchvision 0.21
   g++ cmake ninja-build ccache git make            # the CMake build (g++ 14, CMake 3.31)
+  lld                                              #   linked with lld (tools/device_check.sh)
   libabsl-dev libgtest-dev libgmock-dev            # Abseil 20240722, GoogleTest 1.16
   nlohmann-json3-dev libsimdjson-dev libjemalloc-dev
   pybind11-dev python3-dev python3-pandas          # the Python package and its tests
