@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "profilers/report/views.h"
 
 namespace graphprof::diff_internal {
 namespace {
@@ -32,12 +33,6 @@ const char* OpFamily(const std::string& kind) {
 std::string ParentModule(const std::string& module) {
   const size_t dot = module.rfind('.');
   return dot == std::string::npos ? "" : module.substr(0, dot);
-}
-
-bool InModulePrefix(const std::string& module, const std::string& prefix) {
-  if (prefix.empty()) return true;
-  return module.size() >= prefix.size() && module.compare(0, prefix.size(), prefix) == 0 &&
-         (module.size() == prefix.size() || module[prefix.size()] == '.');
 }
 
 // The nodes of one side that take part, in execution order.
@@ -153,13 +148,13 @@ class Matcher {
         if (into != nullptr || (scope.empty() && !module.empty())) break;
         auto candidate = [&](int id) {
           return id >= 0 && (current_partner_[id] < 0 || replaced_[id]) &&
-                 InModulePrefix(current_nodes_by_id_[id]->identity.module, scope);
+                 InModule(current_nodes_by_id_[id]->identity.module, scope);
         };
         // The nearest earlier base node of this scope that has a partner.
         for (size_t j = i; j-- > 0;) {
           const NodeRecord* earlier = base_nodes_[j];
           const int partner = base_partner_[earlier->identity.id];
-          if (partner < 0 || !InModulePrefix(earlier->identity.module, scope)) continue;
+          if (partner < 0 || !InModule(earlier->identity.module, scope)) continue;
           if (replaced_[partner] && candidate(partner)) into = current_nodes_by_id_[partner];
           break;
         }

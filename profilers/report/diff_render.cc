@@ -30,10 +30,7 @@ void WriteStats(JsonWriter& w, const RowComparison& s, const std::string& prefix
   w.Key(prefix + "q"); w.Approx(s.q);
   w.Key(prefix + "base_median_us"); w.Approx(s.base_median / 1e3);
   w.Key(prefix + "current_median_us"); w.Approx(s.current_median / 1e3);
-  if (!s.reason.empty()) {
-    w.Key(prefix + "reason");
-    w.String(s.reason);
-  }
+  w.OptionalString(prefix + "reason", s.reason);
 }
 
 void WriteTotal(JsonWriter& w, const RowComparison& s) {
@@ -350,10 +347,7 @@ void WriteDiffJson(const ReportDiff& diff, JsonWriter& w) {
   w.Key("noise_model"); w.String(NoiseModelName(diff.noise_model));
   w.Key("base_processes"); w.Int(diff.base_processes);
   w.Key("current_processes"); w.Int(diff.current_processes);
-  if (!diff.noise_note.empty()) {
-    w.Key("noise_note");
-    w.String(diff.noise_note);
-  }
+  w.OptionalString("noise_note", diff.noise_note);
   w.Key("verdict_counts");
   w.BeginObject();
   w.Key("nodes"); WriteCounts(w, diff.node_verdicts);

@@ -131,16 +131,12 @@ void WriteTimeline(JsonWriter& w, const Report& report) {
   w.Key("run"); w.Int(0);
   w.Key("duration_ns"); w.Int(report.run_ns()[0]);
   w.Key("events");
-  w.BeginArray();
-  for (const TraceEvent* e : first_run) {
-    w.BeginArray();
+  w.Tuples(first_run, [&](const TraceEvent* e) {
     w.Int(e->node);
     w.Int(e->start_ns - origin);
     w.Int(e->duration_ns);
     w.Int(report.nodes[e->node].identity.depth);
-    w.EndArray();
-  }
-  w.EndArray();
+  });
   // The inspection run's live bytes, one point per node execution in
   // completion order, which is the order run 0's events were recorded in.
   const std::vector<MemoryPoint>* timeline = report.memory.has_value() ? &report.memory->timeline : nullptr;
@@ -288,10 +284,7 @@ void WriteDiff(JsonWriter& w, const ReportDiff& diff) {
   w.Key("verdict"); w.String(VerdictName(diff.total.verdict));
   w.Key("change"); change(w, diff.total);
   w.EndObject();
-  if (!diff.noise_note.empty()) {
-    w.Key("noise_note");
-    w.String(diff.noise_note);
-  }
+  w.OptionalString("noise_note", diff.noise_note);
   auto speedup = [](JsonWriter& w, double s) {
     if (s > 0) return w.Fixed(s, 4);
     w.Null();

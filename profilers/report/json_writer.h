@@ -50,6 +50,24 @@ class JsonWriter {
   void Bool(bool value);
   void Null();
   void IntArray(const std::vector<int64_t>& values);
+  // Key(key) and String(value), unless `value` is empty (then nothing).
+  void OptionalString(absl::string_view key, absl::string_view value) {
+    if (value.empty()) return;
+    Key(key);
+    String(value);
+  }
+  // An array of arrays: for each of `items`, `write(item)` writes its
+  // elements inside their own brackets.
+  template <typename Items, typename Write>
+  void Tuples(const Items& items, Write&& write) {
+    BeginArray();
+    for (const auto& item : items) {
+      BeginArray();
+      write(item);
+      EndArray();
+    }
+    EndArray();
+  }
   // A line break before the next element: keeps big arrays readable. With
   // a sink, also where a full chunk is handed on.
   void Newline() {

@@ -67,19 +67,16 @@ absl::Status CheckMagnitudes(const Report& report) {
     run_total[m].Add(report.metrics[m].unattributed);
   }
   run_start.Add(report.run_start_ns);
-  for (const TraceEvent& e : report.events) {
-    events.Add(e.start_ns);
-    events.Add(e.duration_ns);
-  }
-  for (const TraceEvent& e : report.backward_events) {
-    backward_events.Add(e.start_ns);
-    backward_events.Add(e.duration_ns);
-  }
+  auto add_events = [](Magnitudes& to, const auto& events) {
+    for (const auto& e : events) {
+      to.Add(e.start_ns);
+      to.Add(e.duration_ns);
+    }
+  };
+  add_events(events, report.events);
+  add_events(backward_events, report.backward_events);
+  add_events(device_events, report.device_events);
   for (const ModuleBytes& g : report.gradient_bytes) gradient_bytes.Add(g.bytes);
-  for (const DeviceEvent& e : report.device_events) {
-    device_events.Add(e.start_ns);
-    device_events.Add(e.duration_ns);
-  }
   if (report.memory.has_value()) {
     const MemorySummary& m = *report.memory;
     for (int64_t v : {m.peak_bytes, m.allocated_bytes, m.freed_bytes, m.allocations, m.backward_peak_bytes,

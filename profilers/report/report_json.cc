@@ -41,9 +41,7 @@ void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
   w.Key("schema"); w.String(id.schema);
   w.Key("module"); w.String(id.module);
   w.Key("source"); w.String(id.source);
-  if (!id.archive_source.empty()) {
-    w.Key("archive_source"); w.String(id.archive_source);
-  }
+  w.OptionalString("archive_source", id.archive_source);
   w.Key("input_shapes"); w.String(node.input_shapes);
   w.Key("output_shapes"); w.String(node.output_shapes);
   w.Key("calls"); w.IntArray(node.calls);
@@ -100,14 +98,10 @@ void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
   }
   if (!node.top_kernels.empty()) {
     w.Key("top_kernels");
-    w.BeginArray();
-    for (const auto& [name, ns] : node.top_kernels) {
-      w.BeginArray();
-      w.String(name);
-      w.Int(ns);
-      w.EndArray();
-    }
-    w.EndArray();
+    w.Tuples(node.top_kernels, [&w](const auto& kernel) {
+      w.String(kernel.first);
+      w.Int(kernel.second);
+    });
   }
   w.EndObject();
 }
@@ -133,22 +127,14 @@ void WriteVerification(JsonWriter& w, const std::optional<Verification>& verific
 }
 
 void WriteEvents(JsonWriter& w, const std::vector<TraceEvent>& events) {
-  w.BeginArray();
-  for (const TraceEvent& e : events) {
-    w.Chunk();
-    w.BeginArray();
+  w.Tuples(events, [&w](const TraceEvent& e) {
+    w.Chunk();  // hands a full chunk on; the text is the same
     w.Int(e.node);
     w.Int(e.run);
     w.Int(e.start_ns);
     w.Int(e.duration_ns);
-    w.EndArray();
-  }
-  w.EndArray();
+  });
 }
-
-}  // namespace
-
-namespace {
 
 // The nodes of a big report on two threads: a helper renders every other
 // block of kBlockNodes nodes into a string, at most kBlocksAhead blocks
@@ -257,18 +243,9 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
   w.BeginObject();
   w.Key("schema_version"); w.Int(Report::kSchemaVersion);
   w.Key("model"); w.String(report.model);
-  if (!report.process.empty()) {
-    w.Key("process");
-    w.String(report.process);
-  }
-  if (!report.report_id.empty()) {
-    w.Key("report_id");
-    w.String(report.report_id);
-  }
-  if (!report.graph_hash.empty()) {
-    w.Key("graph_hash");
-    w.String(report.graph_hash);
-  }
+  w.OptionalString("process", report.process);
+  w.OptionalString("report_id", report.report_id);
+  w.OptionalString("graph_hash", report.graph_hash);
   w.Key("clock"); w.String(report.clock);
   w.Key("runs"); w.Int(report.runs);
   w.Key("warmup"); w.Int(report.warmup);
@@ -303,30 +280,17 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
   w.Key("gradient_verification"); WriteVerification(w, report.gradient_verification);
   w.Key("loss"); w.String(report.loss);
   w.Key("gradient_bytes");
-  w.BeginArray();
-  for (const ModuleBytes& m : report.gradient_bytes) {
-    w.BeginArray();
+  w.Tuples(report.gradient_bytes, [&w](const ModuleBytes& m) {
     w.String(m.module);
     w.Int(m.bytes);
-    w.EndArray();
-  }
-  w.EndArray();
+  });
   WriteOptionalCount(w, "parameters", report.parameters);
   WriteOptionalCount(w, "trainable_parameters", report.trainable_parameters);
   WriteOptionalCount(w, "model_bytes", report.model_bytes);
   WriteOptionalCount(w, "input_bytes", report.input_bytes);
-  if (!report.inputs.empty()) {
-    w.Key("inputs");
-    w.String(report.inputs);
-  }
-  if (!report.unverified_reason.empty()) {
-    w.Key("unverified_reason");
-    w.String(report.unverified_reason);
-  }
-  if (!report.passes.empty()) {
-    w.Key("passes");
-    w.String(report.passes);
-  }
+  w.OptionalString("inputs", report.inputs);
+  w.OptionalString("unverified_reason", report.unverified_reason);
+  w.OptionalString("passes", report.passes);
   WriteOptionalCount(w, "peak_bytes", report.memory.has_value() ? report.memory->peak_bytes : -1);
   w.Key("memory");
   if (report.memory.has_value()) {
@@ -343,14 +307,10 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
       w.Key("saved_bytes"); w.Int(m.saved_bytes);
     }
     w.Key("timeline");
-    w.BeginArray();
-    for (const MemoryPoint& p : m.timeline) {
-      w.BeginArray();
+    w.Tuples(m.timeline, [&w](const MemoryPoint& p) {
       w.Int(p.node);
       w.Int(p.live_bytes);
-      w.EndArray();
-    }
-    w.EndArray();
+    });
     w.EndObject();
   } else {
     w.Null();
@@ -417,18 +377,14 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
   w.Key("device"); w.String(report.device);
   w.Key("device_note"); w.String(report.device_note);
   w.Key("device_events");
-  w.BeginArray();
-  for (const DeviceEvent& e : report.device_events) {
-    w.BeginArray();
+  w.Tuples(report.device_events, [&w](const DeviceEvent& e) {
     w.Int(e.node);
     w.Int(e.run);
     w.String(e.name);
     w.String(e.kind);
     w.Int(e.start_ns);
     w.Int(e.duration_ns);
-    w.EndArray();
-  }
-  w.EndArray();
+  });
   if (report.machine.has_value()) {
     const Machine& m = *report.machine;
     w.Key("machine");
@@ -456,17 +412,13 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
   w.EndArray();
   if (!report.run_sources.empty()) {
     w.Key("run_sources");
-    w.BeginArray();
-    for (const RunSource& source : report.run_sources) {
-      w.BeginArray();
+    w.Tuples(report.run_sources, [&w](const RunSource& source) {
       w.String(source.name);
       w.Int(source.first_run);
       w.Int(source.runs);
       if (!source.process.empty() || !source.report.empty()) w.String(source.process);
       if (!source.report.empty()) w.String(source.report);
-      w.EndArray();
-    }
-    w.EndArray();
+    });
   }
   w.EndObject();
 }
@@ -484,14 +436,10 @@ std::string ReportToJson(const Report& report) {
 }
 
 void WriteBandwidthLevels(const std::vector<BandwidthLevel>& levels, JsonWriter& w) {
-  w.BeginArray();
-  for (const BandwidthLevel& level : levels) {
-    w.BeginArray();
+  w.Tuples(levels, [&w](const BandwidthLevel& level) {
     w.Int(level.bytes);
     w.Approx(level.gbps);
-    w.EndArray();
-  }
-  w.EndArray();
+  });
 }
 
 }  // namespace graphprof

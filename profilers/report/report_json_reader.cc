@@ -170,9 +170,10 @@ std::vector<TraceEvent> EventsFromJson(const Json& j, const char* key) {
   return events;
 }
 
-}  // namespace
-
-namespace {
+// `j`'s number at `key`; -1 when there is none.
+double NumberOr(const Json& j, const char* key) {
+  return j.contains(key) && j.at(key).is_number() ? j.at(key).get<double>() : -1.0;
+}
 
 // Parses `text`; `padded`: kJsonPadding readable bytes follow it, so
 // simdjson reads it in place instead of from a padded copy.
@@ -290,13 +291,10 @@ absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place)
     }
     if (j.contains("peak_gflops")) {
       Ceilings c;
-      auto number = [&](const char* key) {
-        return j.contains(key) && j.at(key).is_number() ? j.at(key).get<double>() : -1.0;
-      };
-      c.peak_gflops = number("peak_gflops");
-      c.peak_gbps = number("peak_gbps");
-      c.blas_gflops = number("blas_gflops");
-      c.conv_gflops = number("conv_gflops");
+      c.peak_gflops = NumberOr(j, "peak_gflops");
+      c.peak_gbps = NumberOr(j, "peak_gbps");
+      c.blas_gflops = NumberOr(j, "blas_gflops");
+      c.conv_gflops = NumberOr(j, "conv_gflops");
       if (j.contains("bandwidth")) {
         for (const Json& level : j.at("bandwidth")) {
           const BandwidthLevel l{level.at(0).get<int64_t>(), level.at(1).get<double>()};
@@ -351,7 +349,7 @@ absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place)
       m.host = jm.value("host", "");
       m.cpu = jm.value("cpu", "");
       m.governor = jm.value("governor", "");
-      m.cpu_mhz = jm.contains("cpu_mhz") && jm.at("cpu_mhz").is_number() ? jm.at("cpu_mhz").get<double>() : -1;
+      m.cpu_mhz = NumberOr(jm, "cpu_mhz");
       m.cores = jm.value("cores", -1);
       m.threads = jm.value("threads", -1);
       m.interop_threads = jm.value("interop_threads", -1);
@@ -362,8 +360,7 @@ absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place)
       m.vector_isa = jm.value("vector_isa", "");
       m.libtorch = jm.value("libtorch", "");
       m.kernel = jm.value("kernel", "");
-      m.load_average =
-          jm.contains("load_average") && jm.at("load_average").is_number() ? jm.at("load_average").get<double>() : -1;
+      m.load_average = NumberOr(jm, "load_average");
       report.machine = m;
     }
     if (j.contains("run_sources")) {

@@ -64,13 +64,15 @@ void AddQuantities(const Report& report, ViewRow& row, const NodeRecord& node, b
   if (node.executed() && !node.work_counted) row.work_counted = false;
 }
 
-void AddSelf(const Report& report, Accumulator& acc, const NodeRecord& node) {
-  AddQuantities(report, acc.row, node);
+// Adds `node`'s self values to the row's total, and to its self values when
+// the node is `direct`ly in the row (a module row: not in a submodule).
+void AddSelf(const Report& report, Accumulator& acc, const NodeRecord& node, bool direct = true) {
+  AddQuantities(report, acc.row, node, direct);
   for (size_t m = 0; m < acc.series.size() && m < node.metrics.size(); ++m) {
     AddInto(acc.series[m].total, node.metrics[m].self);
-    AddInto(acc.series[m].self, node.metrics[m].self);
+    if (direct) AddInto(acc.series[m].self, node.metrics[m].self);
   }
-  acc.calls += Sum(node.calls);
+  if (direct) acc.calls += Sum(node.calls);
   acc.subtree_calls += Sum(node.calls);
   ++acc.row.members;
 }
@@ -106,12 +108,10 @@ ViewRow Finish(Accumulator& acc, const Report& report) {
   return row;
 }
 
-bool Selected(const NodeRecord& node, const std::vector<std::string>& modules) {
-  if (modules.empty()) return true;
-  for (const std::string& m : modules) {
-    if (InModule(node.identity.module, m)) return true;
-  }
-  return false;
+// In one of `modules` (all, when there are none).
+bool Selected(const std::string& module, const std::vector<std::string>& modules) {
+  return modules.empty() ||
+         std::any_of(modules.begin(), modules.end(), [&](const std::string& m) { return InModule(module, m); });
 }
 
 // Groups nodes by a key; rows keep the order of first appearance.
@@ -121,7 +121,7 @@ std::vector<Accumulator> GroupNodes(const Report& report, const ViewOptions& opt
   std::vector<Accumulator> groups;
   std::unordered_map<std::string, size_t> index;
   for (const NodeRecord& node : report.nodes) {
-    if (!Selected(node, options.modules)) continue;
+    if (!Selected(node.identity.module, options.modules)) continue;
     std::string k = key(node);
     auto [it, inserted] = index.emplace(k, groups.size());
     if (inserted) {
@@ -140,7 +140,7 @@ std::vector<Accumulator> NodeRows(const Report& report, const ViewOptions& optio
   std::vector<Accumulator> rows;
   rows.reserve(report.nodes.size());
   for (const NodeRecord& node : report.nodes) {
-    if (!Selected(node, options.modules)) continue;
+    if (!Selected(node.identity.module, options.modules)) continue;
     Accumulator acc;
     const NodeIdentity& id = node.identity;
     acc.row.name = id.label;
@@ -183,15 +183,7 @@ std::vector<Accumulator> ModuleRows(const Report& report, const ViewOptions& opt
     std::string path;
     for (size_t depth = 0; depth <= parts.size(); ++depth) {
       if (depth > 0) path = depth == 1 ? parts[0] : absl::StrCat(path, ".", parts[depth - 1]);
-      Accumulator& acc = row_for(path, static_cast<int>(depth));
-      for (size_t m = 0; m < acc.series.size() && m < node.metrics.size(); ++m) {
-        AddInto(acc.series[m].total, node.metrics[m].self);
-        if (depth == parts.size()) AddInto(acc.series[m].self, node.metrics[m].self);
-      }
-      AddQuantities(report, acc.row, node, depth == parts.size());
-      ++acc.row.members;
-      if (depth == parts.size()) acc.calls += Sum(node.calls);
-      acc.subtree_calls += Sum(node.calls);
+      AddSelf(report, row_for(path, static_cast<int>(depth)), node, depth == parts.size());
     }
   }
   // Tree order (depth first): a parent before its children, siblings by
@@ -212,15 +204,9 @@ std::vector<Accumulator> ModuleRows(const Report& report, const ViewOptions& opt
     ordered.push_back(std::move(rows[i]));
     for (auto it = children[i].rbegin(); it != children[i].rend(); ++it) stack.push_back(*it);
   }
-  if (options.modules.empty()) return ordered;
   std::vector<Accumulator> selected;
   for (Accumulator& acc : ordered) {
-    for (const std::string& m : options.modules) {
-      if (InModule(acc.row.module, m)) {
-        selected.push_back(std::move(acc));
-        break;
-      }
-    }
+    if (Selected(acc.row.module, options.modules)) selected.push_back(std::move(acc));
   }
   return selected;
 }
@@ -346,14 +332,10 @@ std::vector<std::string> SortKeys(const Report& report) {
 absl::Status CheckModules(const std::vector<std::string>& node_modules, absl::string_view model,
                           const std::vector<std::string>& modules) {
   for (const std::string& m : modules) {
-    bool found = false;
-    for (const std::string& module : node_modules) {
-      if (!m.empty() && InModule(module, m)) {
-        found = true;
-        break;
-      }
+    if (!m.empty() && std::any_of(node_modules.begin(), node_modules.end(),
+                                  [&](const std::string& module) { return InModule(module, m); })) {
+      continue;
     }
-    if (found) continue;
     std::vector<std::string> top;
     for (const std::string& module : node_modules) {
       const std::string first = module.substr(0, module.find('.'));
@@ -402,7 +384,7 @@ absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options) 
   Accumulator sums = NewAccumulator(report);
   sums.row.name = "(sum)";
   for (const NodeRecord& node : report.nodes) {
-    if (Selected(node, options.modules)) AddSelf(report, sums, node);
+    if (Selected(node.identity.module, options.modules)) AddSelf(report, sums, node);
   }
   // What a metric measured for the whole run but no node accounts for
   // (backward's AccumulateGrad and engine work, unattributed kernels): one

@@ -1,6 +1,4 @@
-  // graphprof HTML report, app.js: The shared state (app), selecting a node everywhere, the page's sections: summary, diff, roofline.
-  // One of the files scripts.txt lists, concatenated in that order inside one
-  // function by the build (profilers/report/BUILD, cmake/embed_html.cmake).
+  // graphprof HTML report (html/scripts.txt: how the files make one script), app.js: The shared state (app), selecting a node everywhere, the page's sections: summary, diff, roofline.
   // ================================================================ app state
   const app = {
     data: null, nodeIndex: new Map(), nodeTable: null, tables: null, ir: null, timeline: null, icicle: null,
@@ -190,7 +188,6 @@
     main.appendChild(el);
     guarded('roofline', el, () => {
       const pts = rf.points.filter((p) => Array.isArray(p) && isNum(p[1]) && isNum(p[2]) && p[1] > 0 && p[2] > 0);
-      const ns = 'http://www.w3.org/2000/svg';
       const W = 720, H = 360, L = 56, B = 36, R = 12, T = 12;
       const ridge = rf.peak_gflops / rf.peak_gbps;
       const caches = (Array.isArray(rf.bandwidth) ? rf.bandwidth : [])
@@ -201,18 +198,8 @@
       const ly0 = Math.floor(Math.log10(Math.min(...ys)) - 0.5), ly1 = Math.ceil(Math.log10(Math.max(rf.peak_gflops * 2, ...ys)));
       const X = (v) => L + (W - L - R) * (Math.log10(v) - lx0) / Math.max(1e-9, lx1 - lx0);
       const Y = (v) => H - B - (H - B - T) * (Math.log10(v) - ly0) / Math.max(1e-9, ly1 - ly0);
-      const svg = document.createElementNS(ns, 'svg');
-      svg.setAttribute('id', 'roofline-chart');
-      svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
-      svg.setAttribute('width', String(W));
-      svg.setAttribute('height', String(H));
-      const add = (tag, attrs, text) => {
-        const e = document.createElementNS(ns, tag);
-        for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-        if (text != null) e.textContent = text;
-        svg.appendChild(e);
-        return e;
-      };
+      const chart = svg('svg', { id: 'roofline-chart', viewBox: `0 0 ${W} ${H}`, width: W, height: H });
+      const add = (tag, attrs, text) => chart.appendChild(svg(tag, { ...attrs, text }));
       for (let k = lx0; k <= lx1; k++) {
         add('line', { x1: X(10 ** k), x2: X(10 ** k), y1: T, y2: H - B, class: 'gp-roof-grid' });
         add('text', { x: X(10 ** k), y: H - B + 14, 'text-anchor': 'middle', class: 'gp-roof-tick' }, `1e${k}`);
@@ -225,10 +212,8 @@
       // A roof starts where it enters the chart (at the bottom or the left edge).
       const from = (gbps) => Math.max(xmin, 10 ** ly0 / gbps);
       for (const b of caches) {
-        const line = add('line', { x1: X(from(b[1])), y1: Y(from(b[1]) * b[1]), x2: X(rf.peak_gflops / b[1]), y2: Y(rf.peak_gflops), class: 'gp-roof-cache' });
-        const title = document.createElementNS(ns, 'title');
-        title.textContent = `${b[1].toFixed(1)} GB/s with a working set of ${fmtBytes(b[0])}`;
-        line.appendChild(title);
+        add('line', { x1: X(from(b[1])), y1: Y(from(b[1]) * b[1]), x2: X(rf.peak_gflops / b[1]), y2: Y(rf.peak_gflops), class: 'gp-roof-cache' })
+          .appendChild(svg('title', { text: `${b[1].toFixed(1)} GB/s with a working set of ${fmtBytes(b[0])}` }));
       }
       add('line', { x1: X(from(rf.peak_gbps)), y1: Y(from(rf.peak_gbps) * rf.peak_gbps), x2: X(ridge), y2: Y(rf.peak_gflops), class: 'gp-roof-memory' });
       add('line', { x1: X(ridge), y1: Y(rf.peak_gflops), x2: X(xmax), y2: Y(rf.peak_gflops), class: 'gp-roof-compute' });
@@ -240,13 +225,11 @@
       for (const p of pts) {
         const r = 2 + 10 * Math.sqrt(Math.max(0, isNum(p[3]) ? p[3] : 0) / maxUs);
         const c = add('circle', { cx: X(p[1]), cy: Y(p[2]), r: r.toFixed(2), class: 'gp-roof-point', 'data-id': p[0] });
-        const title = document.createElementNS(ns, 'title');
-        title.textContent = `${asStr(p[5])}: ${p[2].toPrecision(3)} GFLOP/s at ${p[1].toPrecision(3)} FLOP/B` +
-          (isNum(p[4]) ? `, ${(100 * p[4]).toFixed(1)}% of attainable` : '') + (isNum(p[3]) ? `, ${fmtUs(p[3])} us` : '');
-        c.appendChild(title);
+        c.appendChild(svg('title', { text: `${asStr(p[5])}: ${p[2].toPrecision(3)} GFLOP/s at ${p[1].toPrecision(3)} FLOP/B` +
+          (isNum(p[4]) ? `, ${(100 * p[4]).toFixed(1)}% of attainable` : '') + (isNum(p[3]) ? `, ${fmtUs(p[3])} us` : '') }));
         c.addEventListener('click', () => selectNode(p[0], 'roofline'));
       }
-      el.appendChild(h('div', { class: 'gp-roofline' }, svg));
+      el.appendChild(h('div', { class: 'gp-roofline' }, chart));
       el.appendChild(h('div', { class: 'gp-hint', text: `${pts.length} nodes; area: self time; the lines: what this machine can do at each intensity` +
         (caches.length ? `; dashed: the same with smaller working sets (in the caches; hover for the size)` : '') }));
     });

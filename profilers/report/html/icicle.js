@@ -1,6 +1,4 @@
-  // graphprof HTML report, icicle.js: The module icicle (Icicle) and its section.
-  // One of the files scripts.txt lists, concatenated in that order inside one
-  // function by the build (profilers/report/BUILD, cmake/embed_html.cmake).
+  // graphprof HTML report (html/scripts.txt: how the files make one script), icicle.js: The module icicle (Icicle) and its section.
   // ---------------------------------------------------------------- icicle
   class Icicle {
     constructor(tree, container, crumbs, resetBtn) {

@@ -1,6 +1,4 @@
-  // graphprof HTML report, ir_view.js: The annotated IR (IrView) and its section.
-  // One of the files scripts.txt lists, concatenated in that order inside one
-  // function by the build (profilers/report/BUILD, cmake/embed_html.cmake).
+  // graphprof HTML report (html/scripts.txt: how the files make one script), ir_view.js: The annotated IR (IrView) and its section.
   // ---------------------------------------------------------------- IR
   class IrView {
     constructor(lines, host) {
@@ -93,35 +91,15 @@
         }
         const heat = this.heat(share);
         if (heat > 0.03) el.style.backgroundColor = `rgba(239, 68, 68, ${(0.55 * heat).toFixed(3)})`;
-        const ln = document.createElement('span');
-        ln.className = 'ln';
-        ln.textContent = String(i + 1).padStart(digits, ' ');
-        el.appendChild(ln);
-        const hb = document.createElement('span');
-        hb.className = hasNode ? 'hb' : 'hb none';
-        if (hasNode && heat > 0) {
-          const bar = document.createElement('i');
-          bar.style.width = `${Math.max(1, Math.round(40 * share / this.maxShare))}px`;
-          hb.appendChild(bar);
-        }
-        el.appendChild(hb);
+        el.appendChild(h('span', { class: 'ln', text: String(i + 1).padStart(digits, ' ') }));
+        const hb = el.appendChild(h('span', { class: hasNode ? 'hb' : 'hb none' }));
+        if (hasNode && heat > 0) hb.appendChild(h('i')).style.width = `${Math.max(1, Math.round(40 * share / this.maxShare))}px`;
+        // The annotation: the line's own ("  # ..."), else one made from the node table.
         const cut = hasNode ? text.lastIndexOf('  # ') : -1;
-        if (cut > 0) {
-          el.appendChild(document.createTextNode(text.slice(0, cut + 2)));
-          const ann = document.createElement('span');
-          ann.className = 'ann';
-          ann.textContent = text.slice(cut + 2);
-          el.appendChild(ann);
-        } else {
-          el.appendChild(document.createTextNode(text));
-          const gen = hasNode ? this.annotation(node) : '';
-          if (gen) {
-            const ann = document.createElement('span');
-            ann.className = 'ann';
-            ann.textContent = `  # ${gen}`;
-            el.appendChild(ann);
-          }
-        }
+        const gen = cut > 0 || !hasNode ? '' : this.annotation(node);
+        el.append(cut > 0 ? text.slice(0, cut + 2) : text);
+        const ann = cut > 0 ? text.slice(cut + 2) : gen ? `  # ${gen}` : '';
+        if (ann) el.appendChild(h('span', { class: 'ann', text: ann }));
         frag.appendChild(el);
       }
       clear(this.inner);

@@ -1,6 +1,4 @@
-  // graphprof HTML report, main.js: The tables section, the top bar, and start(): builds the page once the document is read.
-  // One of the files scripts.txt lists, concatenated in that order inside one
-  // function by the build (profilers/report/BUILD, cmake/embed_html.cmake).
+  // graphprof HTML report (html/scripts.txt: how the files make one script), main.js: The tables section, the top bar, and start(): builds the page once the document is read.
   const pendingShows = [];
   function renderTables(main, d) {
     const { el, head } = section('tables-section', 'Tables');

@@ -1,6 +1,4 @@
-  // graphprof HTML report, table_view.js: TableView: a virtual (windowed) sortable, searchable table, and tabbed groups of them.
-  // One of the files scripts.txt lists, concatenated in that order inside one
-  // function by the build (profilers/report/BUILD, cmake/embed_html.cmake).
+  // graphprof HTML report (html/scripts.txt: how the files make one script), table_view.js: TableView: a virtual (windowed) sortable, searchable table, and tabbed groups of them.
   // ================================================================ virtual table
   const NAME_KEYS = ['name', 'module', 'kind', 'shape', 'path'];
   const SEARCH_KEYS = ['name', 'kind', 'module', 'shape'];

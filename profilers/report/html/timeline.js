@@ -1,6 +1,4 @@
-  // graphprof HTML report, timeline.js: The timeline of runs and nodes (Timeline: canvas, pan and zoom) and its section.
-  // One of the files scripts.txt lists, concatenated in that order inside one
-  // function by the build (profilers/report/BUILD, cmake/embed_html.cmake).
+  // graphprof HTML report (html/scripts.txt: how the files make one script), timeline.js: The timeline of runs and nodes (Timeline: canvas, pan and zoom) and its section.
   // ---------------------------------------------------------------- timeline
   class Timeline {
     constructor(tl, host) {

@@ -1,6 +1,4 @@
-  // graphprof HTML report, util.js: DOM helpers, number and time formats, colours, the tooltip, reading the embedded data.
-  // One of the files scripts.txt lists, concatenated in that order inside one
-  // function by the build (profilers/report/BUILD, cmake/embed_html.cmake).
+  // graphprof HTML report (html/scripts.txt: how the files make one script), util.js: DOM helpers, number and time formats, colours, the tooltip, reading the embedded data.
   //
   // graphprof HTML report - renders the JSON embedded in <script id="graphprof-data">.
   // Vanilla ES2020, no dependencies, no network. All data strings go through textContent /
@@ -102,26 +100,13 @@
   }
   // The interval as a whisker on a scale of -50%..+50% (clamped), 0 marked.
   function whisker(v, verdict) {
-    const ns = 'http://www.w3.org/2000/svg';
-    const svg = document.createElementNS(ns, 'svg');
-    svg.setAttribute('class', `gp-whisker ${verdict || ''}`);
-    svg.setAttribute('width', '64');
-    svg.setAttribute('height', '10');
+    const chart = svg('svg', { class: `gp-whisker ${verdict || ''}`, width: 64, height: 10 });
     const x = (f) => 32 + 30 * clamp(isNum(f) ? f / 0.5 : (f === null ? 1 : 0), -1, 1);
-    const line = (x1, x2, y1, y2, cls) => {
-      const l = document.createElementNS(ns, 'line');
-      l.setAttribute('x1', x1); l.setAttribute('x2', x2); l.setAttribute('y1', y1); l.setAttribute('y2', y2);
-      l.setAttribute('class', cls);
-      svg.appendChild(l);
-    };
-    line(32, 32, 0, 10, 'gp-whisker-zero');
     const lo = isNum(v[1]) ? v[1] : -1; const hi = isNum(v[2]) ? v[2] : 1;
-    line(x(lo), x(hi), 5, 5, 'gp-whisker-range');
-    const dot = document.createElementNS(ns, 'circle');
-    dot.setAttribute('cx', x(v[0])); dot.setAttribute('cy', 5); dot.setAttribute('r', 2.5);
-    dot.setAttribute('class', 'gp-whisker-dot');
-    svg.appendChild(dot);
-    return svg;
+    chart.append(svg('line', { x1: 32, x2: 32, y1: 0, y2: 10, class: 'gp-whisker-zero' }),
+      svg('line', { x1: x(lo), x2: x(hi), y1: 5, y2: 5, class: 'gp-whisker-range' }),
+      svg('circle', { cx: x(v[0]), cy: 5, r: 2.5, class: 'gp-whisker-dot' }));
+    return chart;
   }
   const NUMERIC_TYPES = new Set(['int', 'num', 'us', 'pct', 'bytes', 'delta_us', 'speedup', 'change']);
 
