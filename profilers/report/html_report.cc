@@ -232,12 +232,22 @@ void WriteRoofline(JsonWriter& w, const Report& report) {
   w.EndObject();
 }
 
-// The diff's columns (ReportDiff::columns) as table columns of node or
-// group rows: base, current and delta of each, and a compared column's
-// change and verdict (<name>_change, <name>_verdict).
+// The time columns of node or group rows (base_us ... verdict), then the
+// diff's columns (ReportDiff::columns): base, current and delta of each, and
+// a compared column's change and verdict (<name>_change, <name>_verdict).
 template <typename Row>
 void AddDiffColumns(const ReportDiff& diff, std::vector<Column<Row>>& columns,
                     const std::function<void(JsonWriter&, const RowComparison&)>& change) {
+  columns.push_back({"base_us", "base_us", "us", [](JsonWriter& w, const Row& r, bool) { Us(w, r.base_ns); }});
+  columns.push_back({"current_us", "current_us", "us", [](JsonWriter& w, const Row& r, bool) { Us(w, r.current_ns); }});
+  columns.push_back({"delta_us", "delta_us", "delta_us", [](JsonWriter& w, const Row& r, bool) { Us(w, r.delta_ns()); }});
+  columns.push_back({"speedup", "speedup", "speedup", [](JsonWriter& w, const Row& r, bool) {
+                       if (r.speedup() > 0) return w.Fixed(r.speedup(), 4);
+                       w.Null();
+                     }});
+  columns.push_back({"change", "change [95%]", "change", [change](JsonWriter& w, const Row& r, bool) { change(w, r.stats); }});
+  columns.push_back({"verdict", "verdict", "verdict",
+                     [](JsonWriter& w, const Row& r, bool) { w.String(VerdictName(r.stats.verdict)); }});
   for (size_t k = 0; k < diff.columns.size(); ++k) {
     const DiffColumn& c = diff.columns[k];
     const std::string type = c.ns ? "us" : c.quantity && c.quantity_unit == Quantity::Unit::kBytes ? "bytes" : "num";
@@ -285,22 +295,12 @@ void WriteDiff(JsonWriter& w, const ReportDiff& diff) {
   w.Key("change"); change(w, diff.total);
   w.EndObject();
   w.OptionalString("noise_note", diff.noise_note);
-  auto speedup = [](JsonWriter& w, double s) {
-    if (s > 0) return w.Fixed(s, 4);
-    w.Null();
-  };
   using GroupColumn = Column<GroupDelta>;
   auto group_columns = [&](const char* name_key) {
     std::vector<GroupColumn> columns{
         {name_key, name_key, "text", [](JsonWriter& w, const GroupDelta& g, bool) { w.String(g.name); }},
         {"base_nodes", "nodes", "int", [](JsonWriter& w, const GroupDelta& g, bool) { w.Int(g.base_nodes); }},
         {"current_nodes", "->", "int", [](JsonWriter& w, const GroupDelta& g, bool) { w.Int(g.current_nodes); }},
-        {"base_us", "base_us", "us", [](JsonWriter& w, const GroupDelta& g, bool) { Us(w, g.base_ns); }},
-        {"current_us", "current_us", "us", [](JsonWriter& w, const GroupDelta& g, bool) { Us(w, g.current_ns); }},
-        {"delta_us", "delta_us", "delta_us", [](JsonWriter& w, const GroupDelta& g, bool) { Us(w, g.delta_ns()); }},
-        {"speedup", "speedup", "speedup", [speedup](JsonWriter& w, const GroupDelta& g, bool) { speedup(w, g.speedup()); }},
-        {"change", "change [95%]", "change", [change](JsonWriter& w, const GroupDelta& g, bool) { change(w, g.stats); }},
-        {"verdict", "verdict", "verdict", [](JsonWriter& w, const GroupDelta& g, bool) { w.String(VerdictName(g.stats.verdict)); }},
     };
     AddDiffColumns(diff, columns, change);
     return columns;
@@ -315,12 +315,6 @@ void WriteDiff(JsonWriter& w, const ReportDiff& diff) {
       {"kind", "kind", "text", [](JsonWriter& w, const NodeDelta& d, bool) { w.String(d.kind); }},
       {"module", "module", "text", [](JsonWriter& w, const NodeDelta& d, bool) { w.String(d.module); }},
       {"match", "match", "text", [](JsonWriter& w, const NodeDelta& d, bool) { w.String(MatchName(d.match)); }},
-      {"base_us", "base_us", "us", [](JsonWriter& w, const NodeDelta& d, bool) { Us(w, d.base_ns); }},
-      {"current_us", "current_us", "us", [](JsonWriter& w, const NodeDelta& d, bool) { Us(w, d.current_ns); }},
-      {"delta_us", "delta_us", "delta_us", [](JsonWriter& w, const NodeDelta& d, bool) { Us(w, d.delta_ns()); }},
-      {"speedup", "speedup", "speedup", [speedup](JsonWriter& w, const NodeDelta& d, bool) { speedup(w, d.speedup()); }},
-      {"change", "change [95%]", "change", [change](JsonWriter& w, const NodeDelta& d, bool) { change(w, d.stats); }},
-      {"verdict", "verdict", "verdict", [](JsonWriter& w, const NodeDelta& d, bool) { w.String(VerdictName(d.stats.verdict)); }},
   };
   AddDiffColumns(diff, node_columns, change);
   w.Key("tables");
