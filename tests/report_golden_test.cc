@@ -7,7 +7,11 @@
 //   --zoo=gcn --memory --roofline --warmup=1 --runs=2        gcn_roofline
 //   merge of --zoo=mlp --seed=1..4 --warmup=1 --runs=3       mlp_merged
 // (each with --format=json). Rendering reads nothing but the report, so the
-// output is the same on every machine and LibTorch.
+// output is the same on every machine and LibTorch. The diff's renderings
+// (text, CSV, JSON and the page's data) are checked the same way, on diffs
+// of these reports: diff_mlp (mlp_merged -> mlp_backward: four processes
+// against one, a training step's columns on one side) and diff_gcn
+// (gcn_roofline against itself: every row the same, work columns).
 //
 // A change to a rendering changes these files on purpose: run the test with
 // GRAPHPROF_GOLDEN_OUT=DIR to get what it renders now in DIR, look at the
@@ -19,12 +23,14 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "profilers/report/csv_report.h"
 #include "profilers/report/html_report.h"
+#include "profilers/report/report_diff.h"
 #include "profilers/report/report_json.h"
 #include "profilers/report/text_report.h"
 #include "profilers/report/views.h"
@@ -68,21 +74,41 @@ std::string FirstDifference(const std::string& want, const std::string& got) {
   return "";
 }
 
+// Compares `got` with the golden file `name`; with GRAPHPROF_GOLDEN_OUT,
+// also writes it there.
+void ExpectGolden(const std::string& name, const std::string& got) {
+  SCOPED_TRACE(name);
+  if (const char* out_dir = std::getenv("GRAPHPROF_GOLDEN_OUT"); out_dir != nullptr) {
+    std::ofstream(absl::StrCat(out_dir, "/", name), std::ios::binary) << got;
+  }
+  const std::string want = Slurp(absl::StrCat(kDir, name));
+  EXPECT_EQ(got.size(), want.size());
+  EXPECT_TRUE(got == want) << kDir << name << " differs (GRAPHPROF_GOLDEN_OUT=DIR writes what it is now), at "
+                           << FirstDifference(want, got);
+}
+
+Report Read(const std::string& name) {
+  absl::StatusOr<Report> report = ReadReportFile(absl::StrCat(kDir, name, ".json"));
+  EXPECT_TRUE(report.ok()) << name << ": " << report.status();
+  return report.ok() ? *std::move(report) : Report();
+}
+
 TEST(ReportGoldenTest, EveryRenderingOfSavedReportsIsUnchanged) {
-  const char* out_dir = std::getenv("GRAPHPROF_GOLDEN_OUT");
   for (const char* name : {"mlp_backward", "control_flow", "gcn_roofline", "mlp_merged"}) {
-    absl::StatusOr<Report> report = ReadReportFile(absl::StrCat(kDir, name, ".json"));
-    ASSERT_TRUE(report.ok()) << name << ": " << report.status();
-    for (const char* what : {"txt", "csv", "page.json"}) {
-      SCOPED_TRACE(absl::StrCat(name, ".", what));
-      const std::string file = absl::StrCat(kDir, name, ".", what);
-      const std::string got = Render(*report, what);
-      if (out_dir != nullptr) std::ofstream(absl::StrCat(out_dir, "/", name, ".", what), std::ios::binary) << got;
-      const std::string want = Slurp(file);
-      EXPECT_EQ(got.size(), want.size());
-      EXPECT_TRUE(got == want) << file << " differs (GRAPHPROF_GOLDEN_OUT=DIR writes what it is now), at "
-                               << FirstDifference(want, got);
-    }
+    const Report report = Read(name);
+    for (const char* what : {"txt", "csv", "page.json"}) ExpectGolden(absl::StrCat(name, ".", what), Render(report, what));
+  }
+}
+
+TEST(ReportGoldenTest, EveryRenderingOfDiffsOfSavedReportsIsUnchanged) {
+  for (const auto& [name, base, current] : {std::tuple{"diff_mlp", "mlp_merged", "mlp_backward"},
+                                            std::tuple{"diff_gcn", "gcn_roofline", "gcn_roofline"}}) {
+    const Report current_report = Read(current);
+    const ReportDiff diff = DiffReports(Read(base), current_report);
+    ExpectGolden(absl::StrCat(name, ".txt"), RenderDiff(diff, 0));
+    ExpectGolden(absl::StrCat(name, ".csv"), DiffToCsv(diff));
+    ExpectGolden(absl::StrCat(name, ".json"), DiffToJson(diff));
+    ExpectGolden(absl::StrCat(name, ".page.json"), HtmlData(current_report, &diff));
   }
 }
 
