@@ -25,8 +25,6 @@ inline double ColumnValue(const Report& report, const NodeRecord& node, const Di
   return column.quantity ? report.QuantityOf(node, index) : MeanSelfOf(node, index);
 }
 
-inline double Ratio(double base, double current) { return base > 0 && current > 0 ? base / current : 0; }
-
 // Pairs the participating nodes of `base` and `current` (the same node; the
 // same kind in the same module; an op of the same family or the heaviest
 // in its module, replaced; merged into a node a pass created; added;

@@ -18,8 +18,6 @@
 namespace graphprof {
 namespace {
 
-double Ratio(double base, double current) { return base > 0 && current > 0 ? base / current : 0; }
-
 // The statistics fields of one row, `prefix`ed ("" or a column's "backward_").
 void WriteStats(JsonWriter& w, const RowComparison& s, const std::string& prefix) {
   w.Key(prefix + "verdict"); w.String(VerdictName(s.verdict));
@@ -50,16 +48,21 @@ void WriteCounts(JsonWriter& w, const VerdictCounts& counts) {
   w.EndObject();
 }
 
-// A row's columns (ReportDiff::columns): base, current and delta under the
-// column's keys, and a compared column's statistics prefixed with its name.
-void WriteColumns(JsonWriter& w, const ReportDiff& diff, const std::vector<Sides>& values,
-                  const std::vector<RowComparison>& stats) {
-  for (size_t k = 0; k < diff.columns.size() && k < values.size(); ++k) {
+// A row's times and their comparison, then its columns (ReportDiff::columns):
+// base, current and delta under the column's keys, and a compared column's
+// statistics prefixed with its name.
+void WriteRow(JsonWriter& w, const ReportDiff& diff, const DiffRow& row) {
+  w.Key("base_us"); w.Approx(row.base_ns / 1e3);
+  w.Key("current_us"); w.Approx(row.current_ns / 1e3);
+  w.Key("delta_us"); w.Approx(row.delta_ns() / 1e3);
+  w.Key("speedup"); w.Approx(row.speedup());
+  WriteStats(w, row.stats, "");
+  for (size_t k = 0; k < diff.columns.size() && k < row.values.size(); ++k) {
     const DiffColumn& c = diff.columns[k];
-    w.Key(c.Key("base")); w.Approx(c.Written(values[k].base));
-    w.Key(c.Key("current")); w.Approx(c.Written(values[k].current));
-    w.Key(c.Key("delta")); w.Approx(c.Written(values[k].delta()));
-    if (c.compared() && k < stats.size()) WriteStats(w, stats[k], c.name + "_");
+    w.Key(c.Key("base")); w.Approx(c.Written(row.values[k].base));
+    w.Key(c.Key("current")); w.Approx(c.Written(row.values[k].current));
+    w.Key(c.Key("delta")); w.Approx(c.Written(row.values[k].delta()));
+    if (c.compared() && k < row.column_stats.size()) WriteStats(w, row.column_stats[k], c.name + "_");
   }
 }
 
@@ -73,12 +76,7 @@ void WriteGroups(JsonWriter& w, const ReportDiff& diff, const char* key, const c
     w.Key(name_key); w.String(g.name);
     w.Key("base_nodes"); w.Int(g.base_nodes);
     w.Key("current_nodes"); w.Int(g.current_nodes);
-    w.Key("base_us"); w.Approx(g.base_ns / 1e3);
-    w.Key("current_us"); w.Approx(g.current_ns / 1e3);
-    w.Key("delta_us"); w.Approx(g.delta_ns() / 1e3);
-    w.Key("speedup"); w.Approx(g.speedup());
-    WriteStats(w, g.stats, "");
-    WriteColumns(w, diff, g.values, g.column_stats);
+    WriteRow(w, diff, g);
     w.EndObject();
   }
   w.EndArray();
@@ -100,7 +98,7 @@ std::string CsvStats(const RowComparison& s) {
 std::string ChangeLine(const std::string& label, double base_ns, double current_ns, const RowComparison& s) {
   return absl::StrCat("  ", label, FormatMicros(base_ns), " us -> ", FormatMicros(current_ns), " us  (",
                       FormatSignedMicros(current_ns - base_ns), " us, speedup ",
-                      FormatSpeedup(Ratio(base_ns, current_ns)), "); median ", FormatChange(s),
+                      FormatSpeedup(Speedup(base_ns, current_ns)), "); median ", FormatChange(s),
                       s.reason.empty() ? "" : absl::StrCat(" (", s.reason, ")"), "\n");
 }
 
@@ -134,7 +132,10 @@ bool ShownInTable(const ReportDiff& diff, size_t k, const std::vector<const std:
   return false;
 }
 
+// The headers of a row's times and of its shown columns.
 void AddColumnHeaders(const ReportDiff& diff, const std::vector<bool>& shown, std::vector<TextTable::Column>& columns) {
+  for (const char* header : {"base_us", "current_us", "delta_us", "speedup"}) columns.push_back({header, TextTable::kRight});
+  columns.push_back({"change (median) [95% interval] verdict", TextTable::kLeft});
   for (size_t k = 0; k < diff.columns.size(); ++k) {
     if (!shown[k]) continue;
     const DiffColumn& c = diff.columns[k];
@@ -148,16 +149,19 @@ void AddColumnHeaders(const ReportDiff& diff, const std::vector<bool>& shown, st
   }
 }
 
-void AddColumnCells(const ReportDiff& diff, const std::vector<bool>& shown, const std::vector<Sides>& values,
-                    const std::vector<RowComparison>& stats, std::vector<std::string>& row) {
+// A row's times, their change, and its shown columns' values.
+void AddColumnCells(const ReportDiff& diff, const std::vector<bool>& shown, const DiffRow& r,
+                    std::vector<std::string>& row) {
+  row.insert(row.end(), {FormatMicros(r.base_ns), FormatMicros(r.current_ns), FormatSignedMicros(r.delta_ns()),
+                         FormatSpeedup(r.speedup()), FormatChange(r.stats)});
   for (size_t k = 0; k < diff.columns.size(); ++k) {
     if (!shown[k]) continue;
     const DiffColumn& c = diff.columns[k];
-    const Sides v = k < values.size() ? values[k] : Sides{};
+    const Sides v = k < r.values.size() ? r.values[k] : Sides{};
     if (c.compared()) {
       row.push_back(FormatMicros(v.base));
       row.push_back(FormatMicros(v.current));
-      row.push_back(k < stats.size() ? FormatChange(stats[k]) : "");
+      row.push_back(k < r.column_stats.size() ? FormatChange(r.column_stats[k]) : "");
     } else if (v.base == v.current) {
       row.push_back(FormatColumnValue(c, v.current));
     } else {
@@ -213,67 +217,39 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
   };
 
   using C = TextTable::Column;
-  // The columns shown in a table of `n` rows (its first n).
-  auto shown_columns = [&](const auto& rows, size_t n) {
+  // One table: its first columns (`cells` of a row), then each row's times
+  // and the columns some of its first `top` rows show.
+  auto table = [&](const auto& rows, std::vector<C> columns, auto cells, const char* what) {
+    const size_t n = cut(rows.size());
     std::vector<const std::vector<Sides>*> values;
     for (size_t i = 0; i < n; ++i) values.push_back(&rows[i].values);
     std::vector<bool> shown(diff.columns.size());
     for (size_t k = 0; k < shown.size(); ++k) shown[k] = ShownInTable(diff, k, values);
-    return shown;
-  };
-  auto group_table = [&](const std::vector<GroupDelta>& groups, const char* header, bool indent) {
-    std::vector<C> columns = {C{header, TextTable::kLeft, 60}, C{"nodes", TextTable::kRight},
-                              C{"->", TextTable::kRight},   C{"base_us", TextTable::kRight},
-                              C{"current_us", TextTable::kRight}, C{"delta_us", TextTable::kRight},
-                              C{"speedup", TextTable::kRight}, C{"change (median) [95% interval] verdict", TextTable::kLeft}};
-    const size_t n = cut(groups.size());
-    const std::vector<bool> shown = shown_columns(groups, n);
     AddColumnHeaders(diff, shown, columns);
     TextTable t(std::move(columns));
     for (size_t i = 0; i < n; ++i) {
-      const GroupDelta& g = groups[i];
-      std::vector<std::string> row = {indent ? std::string(2 * g.depth, ' ') + g.name : g.name,
-                                      absl::StrCat(g.base_nodes),
-                                      absl::StrCat(g.current_nodes),
-                                      FormatMicros(g.base_ns),
-                                      FormatMicros(g.current_ns),
-                                      FormatSignedMicros(g.delta_ns()),
-                                      FormatSpeedup(g.speedup()),
-                                      FormatChange(g.stats)};
-      AddColumnCells(diff, shown, g.values, g.column_stats, row);
+      std::vector<std::string> row = cells(rows[i]);
+      AddColumnCells(diff, shown, rows[i], row);
       t.AddRow(std::move(row));
     }
     out += "\n" + t.Render();
-    note(n, groups.size(), header);
+    note(n, rows.size(), what);
   };
-  group_table(diff.modules, "module", false);
-  group_table(diff.kinds, "kind", false);
-
-  std::vector<C> node_columns = {C{"node", TextTable::kLeft, 60}, C{"match", TextTable::kLeft},
-                                 C{"base", TextTable::kRight},       C{"cur", TextTable::kRight},
-                                 C{"base_us", TextTable::kRight},    C{"current_us", TextTable::kRight},
-                                 C{"delta_us", TextTable::kRight},   C{"speedup", TextTable::kRight},
-                                 C{"change (median) [95% interval] verdict", TextTable::kLeft}};
-  const size_t n = cut(diff.nodes.size());
-  const std::vector<bool> shown = shown_columns(diff.nodes, n);
-  AddColumnHeaders(diff, shown, node_columns);
-  TextTable nodes(std::move(node_columns));
-  for (size_t i = 0; i < n; ++i) {
-    const NodeDelta& d = diff.nodes[i];
-    std::vector<std::string> row = {d.name,
-                                    MatchName(d.match),
-                                    d.base_id >= 0 ? absl::StrCat(d.base_id) : "-",
-                                    d.current_id >= 0 ? absl::StrCat(d.current_id) : "-",
-                                    FormatMicros(d.base_ns),
-                                    FormatMicros(d.current_ns),
-                                    FormatSignedMicros(d.delta_ns()),
-                                    FormatSpeedup(d.speedup()),
-                                    FormatChange(d.stats)};
-    AddColumnCells(diff, shown, d.values, d.column_stats, row);
-    nodes.AddRow(std::move(row));
+  auto group = [](const GroupDelta& g) {
+    return std::vector<std::string>{g.name, absl::StrCat(g.base_nodes), absl::StrCat(g.current_nodes)};
+  };
+  for (const auto& [header, groups] : {std::pair{"module", &diff.modules}, std::pair{"kind", &diff.kinds}}) {
+    table(*groups, {C{header, TextTable::kLeft, 60}, C{"nodes", TextTable::kRight}, C{"->", TextTable::kRight}}, group,
+          header);
   }
-  out += "\n" + nodes.Render();
-  note(n, diff.nodes.size(), "nodes");
+  auto id = [](int id) { return id >= 0 ? absl::StrCat(id) : "-"; };
+  table(diff.nodes,
+        {C{"node", TextTable::kLeft, 60}, C{"match", TextTable::kLeft}, C{"base", TextTable::kRight},
+         C{"cur", TextTable::kRight}},
+        [&](const NodeDelta& d) {
+          return std::vector<std::string>{d.name, MatchName(d.match), id(d.base_id), id(d.current_id)};
+        },
+        "nodes");
   return out;
 }
 
@@ -375,12 +351,7 @@ void WriteDiffJson(const ReportDiff& diff, JsonWriter& w) {
     w.Key("match"); w.String(MatchName(d.match));
     w.Key("base_id"); w.Int(d.base_id);
     w.Key("current_id"); w.Int(d.current_id);
-    w.Key("base_us"); w.Approx(d.base_ns / 1e3);
-    w.Key("current_us"); w.Approx(d.current_ns / 1e3);
-    w.Key("delta_us"); w.Approx(d.delta_ns() / 1e3);
-    w.Key("speedup"); w.Approx(d.speedup());
-    WriteStats(w, d.stats, "");
-    WriteColumns(w, diff, d.values, d.column_stats);
+    WriteRow(w, diff, d);
     w.EndObject();
   }
   w.EndArray();

@@ -15,7 +15,6 @@ namespace {
 
 using diff_internal::ColumnValue;
 using diff_internal::MeanSelf;
-using diff_internal::Ratio;
 
 // A group's per-run values on both sides (sums of its nodes' self times;
 // column_runs: of each compared column's self values) and its executions
@@ -287,9 +286,6 @@ int ReportDiff::FindColumn(absl::string_view name) const {
   }
   return -1;
 }
-
-double NodeDelta::speedup() const { return Ratio(base_ns, current_ns); }
-double GroupDelta::speedup() const { return Ratio(base_ns, current_ns); }
 
 const char* MatchName(NodeDelta::Match match) {
   switch (match) {

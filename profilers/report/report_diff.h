@@ -99,7 +99,28 @@ struct DiffColumn {
   double Written(double value) const { return ns ? value / 1e3 : value; }
 };
 
-struct NodeDelta {
+// base / current: > 1 is faster now; 0 when one side is absent.
+inline double Speedup(double base, double current) { return base > 0 && current > 0 ? base / current : 0; }
+
+// What every row of the diff has: host self time per run on both sides,
+// compared run by run, and its values of ReportDiff::columns.
+struct DiffRow {
+  double base_ns = 0;
+  double current_ns = 0;
+  // Per-run self times compared (groups: the sums over their nodes; a
+  // merged node: the base node against nothing).
+  RowComparison stats;
+  // Parallel to ReportDiff::columns: the row's values (a pass that changes
+  // FLOPs, folding batch norm, shows as such; groups: sums over the nodes)
+  // and, for compared columns, their per-run comparison.
+  std::vector<Sides> values;
+  std::vector<RowComparison> column_stats;
+
+  double delta_ns() const { return current_ns - base_ns; }
+  double speedup() const { return Speedup(base_ns, current_ns); }
+};
+
+struct NodeDelta : DiffRow {
   enum class Match { kSame, kKindAndModule, kReplaced, kMerged, kAdded, kRemoved };
   Match match = Match::kSame;
   std::string name;    // label of the current node (the base node when removed or merged)
@@ -107,34 +128,15 @@ struct NodeDelta {
   std::string module;
   int base_id = -1;     // -1 when added
   int current_id = -1;  // -1 when removed; for merged: the node it merged into
-  double base_ns = 0;
-  double current_ns = 0;  // 0 for merged (its time is the other node's)
-  // Per-run self times compared (merged: the base node against nothing).
-  RowComparison stats;
-  // Parallel to ReportDiff::columns: the node's values (a pass that changes
-  // FLOPs, folding batch norm, shows as such) and, for compared columns,
-  // their per-run comparison.
-  std::vector<Sides> values;
-  std::vector<RowComparison> column_stats;
-
-  double delta_ns() const { return current_ns - base_ns; }
-  // base / current: > 1 is faster now; 0 when one side is absent.
-  double speedup() const;
+                        // (its current_ns is 0: its time is the other node's)
 };
 
 // A group of nodes on both sides (a kind, or a module and its submodules).
-struct GroupDelta {
+struct GroupDelta : DiffRow {
   std::string name;
   int depth = 0;  // modules: path depth
   int base_nodes = 0;
   int current_nodes = 0;
-  double base_ns = 0;
-  double current_ns = 0;
-  RowComparison stats;  // per-run sums of the nodes' self times
-  std::vector<Sides> values;  // parallel to ReportDiff::columns: sums over the nodes
-  std::vector<RowComparison> column_stats;
-  double delta_ns() const { return current_ns - base_ns; }
-  double speedup() const;
 };
 
 struct ReportDiff {
@@ -179,7 +181,7 @@ struct ReportDiff {
   int matched() const { return same + kind_and_module + replaced + merged; }
   // Index of the column named `name` in `columns`, or -1.
   int FindColumn(absl::string_view name) const;
-  double speedup() const { return current_total_ns > 0 ? base_total_ns / current_total_ns : 0; }
+  double speedup() const { return Speedup(base_total_ns, current_total_ns); }
 };
 
 ReportDiff DiffReports(const Report& base, const Report& current, const DiffOptions& options = {});
