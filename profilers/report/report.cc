@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "profilers/report/stats.h"
 
 namespace graphprof {
 namespace {
@@ -107,13 +108,6 @@ bool NodeRecord::executed() const {
 
 Report::Report() { metrics.push_back(TimeMetric()); }
 
-int Report::FindMetric(absl::string_view name) const {
-  for (size_t i = 0; i < metrics.size(); ++i) {
-    if (metrics[i].name == name) return static_cast<int>(i);
-  }
-  return -1;
-}
-
 int Report::AddMetric(Metric metric) {
   int index = FindMetric(metric.name);
   if (index < 0) {
@@ -128,13 +122,6 @@ int Report::AddMetric(Metric metric) {
     if (recorded.size() < static_cast<size_t>(runs)) recorded.resize(runs, 0);
   }
   return index;
-}
-
-int Report::FindQuantity(absl::string_view name) const {
-  for (size_t i = 0; i < quantities.size(); ++i) {
-    if (quantities[i].name == name) return static_cast<int>(i);
-  }
-  return -1;
 }
 
 int Report::AddQuantity(Quantity quantity) {
@@ -179,10 +166,7 @@ void Report::Finalize() {
       UncountedKind& k = kinds[node.identity.kind];
       k.kind = node.identity.kind;
       ++k.nodes;
-      const std::vector<int64_t>& self = node.time().self;
-      double sum = 0;
-      for (int64_t v : self) sum += static_cast<double>(v);
-      k.percent += self.empty() ? 0 : PercentOfRun(sum / static_cast<double>(self.size()));
+      k.percent += PercentOfRun(Mean(node.time().self));
     }
     for (auto& [kind, k] : kinds) uncounted.push_back(k);
     std::stable_sort(uncounted.begin(), uncounted.end(),
@@ -190,13 +174,7 @@ void Report::Finalize() {
   }
 }
 
-double Report::total_us() const {
-  const std::vector<int64_t>& runs_ns = run_ns();
-  if (runs_ns.empty()) return 0;
-  double sum = 0;
-  for (int64_t v : runs_ns) sum += static_cast<double>(v);
-  return sum / static_cast<double>(runs_ns.size()) / 1e3;
-}
+double Report::total_us() const { return Mean(run_ns()) / 1e3; }
 
 double Report::PercentOfRun(double ns) const {
   const double mean_run_ns = total_us() * 1e3;
@@ -206,17 +184,10 @@ double Report::PercentOfRun(double ns) const {
 double Report::PercentOf(int m, double value) const {
   if (m < 0 || m >= static_cast<int>(metrics.size())) return 0;
   const std::vector<int64_t>& run_total = metrics[m].run_total;
-  double denominator = 0;
-  if (!run_total.empty()) {
-    for (int64_t v : run_total) denominator += static_cast<double>(v);
-    denominator /= static_cast<double>(run_total.size());
-  } else {
+  double denominator = Mean(run_total);
+  if (run_total.empty()) {
     for (const NodeRecord& node : nodes) {
-      if (node.identity.parent >= 0 || node.metrics.size() <= static_cast<size_t>(m)) continue;
-      const std::vector<int64_t>& total = node.metrics[m].total;
-      double sum = 0;
-      for (int64_t v : total) sum += static_cast<double>(v);
-      if (!total.empty()) denominator += sum / static_cast<double>(total.size());
+      if (node.identity.parent < 0 && node.metrics.size() > static_cast<size_t>(m)) denominator += Mean(node.metrics[m].total);
     }
   }
   return denominator > 0 ? 100.0 * value / denominator : 0;

@@ -119,6 +119,15 @@ inline bool HasSelfValue(const Quantity& q) {
 // Bytes are relative to live bytes when the inspection run started.
 const std::vector<Quantity>& MemoryQuantities();
 
+// Index of the element of `list` whose `name` is `name`, or -1.
+template <typename T>
+int IndexByName(const std::vector<T>& list, absl::string_view name) {
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (list[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 // A kind whose work is not counted, and how much of the run it holds.
 struct UncountedKind {
   std::string kind;
@@ -306,13 +315,11 @@ struct Report {
   }
 
   // --- Metrics. ---
-  const Metric& time_metric() const { return metrics[0]; }
   // Host run time of each timed run.
   const std::vector<int64_t>& run_ns() const { return metrics[0].run_total; }
-  // Index of the metric named `name`, or -1.
-  int FindMetric(absl::string_view name) const;
-  // Index of the quantity named `name`, or -1.
-  int FindQuantity(absl::string_view name) const;
+  // Index of the metric (quantity) named `name`, or -1.
+  int FindMetric(absl::string_view name) const { return IndexByName(metrics, name); }
+  int FindQuantity(absl::string_view name) const { return IndexByName(quantities, name); }
   // Adds a quantity (or returns the existing one) with a 0 for every node.
   int AddQuantity(Quantity quantity);
   // A node's value of quantity `q` (0 when the report lacks it).

@@ -30,13 +30,6 @@ void AddRuns(std::vector<double>& into, const std::vector<int64_t>& values) {
   for (size_t r = 0; r < values.size(); ++r) into[r] += static_cast<double>(values[r]);
 }
 
-double MeanCalls(const NodeRecord& node) {
-  if (node.calls.empty()) return 0;
-  double sum = 0;
-  for (int64_t c : node.calls) sum += static_cast<double>(c);
-  return sum / static_cast<double>(node.calls.size());
-}
-
 // Adds each participating node's self time and column values to its
 // group(s) on one side.
 void AddGroups(const Report& report, const DiffOptions& options, bool base, const std::vector<DiffColumn>& columns,
@@ -47,7 +40,7 @@ void AddGroups(const Report& report, const DiffOptions& options, bool base, cons
   for (const NodeRecord& node : report.nodes) {
     if (!options.include_unexecuted && !node.executed()) continue;
     const double ns = MeanSelf(node);
-    const double calls = MeanCalls(node);
+    const double calls = Mean(node.calls);
     for (size_t k = 0; k < columns.size(); ++k) values[k] = ColumnValue(report, node, columns[k], base);
     for (const std::string& name : groups_of(node)) {
       GroupDelta& g = groups[name];
@@ -156,7 +149,7 @@ class Significance {
       // A merged node's time went into another node: it compares against nothing.
       const NodeRecord* c =
           d.current_id >= 0 && d.match != NodeDelta::Match::kMerged ? &current_.nodes[d.current_id] : nullptr;
-      const double calls = std::max(b != nullptr ? MeanCalls(*b) : 0, c != nullptr ? MeanCalls(*c) : 0);
+      const double calls = std::max(b != nullptr ? Mean(b->calls) : 0, c != nullptr ? Mean(c->calls) : 0);
       const std::vector<double> br = SelfRuns(b, 0), cr = SelfRuns(c, 0);
       d.stats = Compare(b != nullptr ? &br : nullptr, c != nullptr ? &cr : nullptr, calls);
       d.column_stats.resize(diff_.columns.size());
@@ -279,13 +272,6 @@ int VerdictCounts::total() const {
 }
 
 std::string DiffColumn::Key(const char* side) const { return absl::StrCat(side, "_", name, ns ? "_us" : ""); }
-
-int ReportDiff::FindColumn(absl::string_view name) const {
-  for (size_t k = 0; k < columns.size(); ++k) {
-    if (columns[k].name == name) return static_cast<int>(k);
-  }
-  return -1;
-}
 
 const char* MatchName(NodeDelta::Match match) {
   switch (match) {

@@ -180,7 +180,7 @@ struct ReportDiff {
 
   int matched() const { return same + kind_and_module + replaced + merged; }
   // Index of the column named `name` in `columns`, or -1.
-  int FindColumn(absl::string_view name) const;
+  int FindColumn(absl::string_view name) const { return IndexByName(columns, name); }
   double speedup() const { return Speedup(base_total_ns, current_total_ns); }
 };
 

@@ -58,9 +58,7 @@ void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
   }
   // Derived, for readers that want numbers without statistics of their own.
   const Summary time = Summarize(node.time().total);
-  int64_t calls = 0;
-  for (int64_t c : node.calls) calls += c;
-  w.Key("count"); w.Approx(node.calls.empty() ? 0.0 : static_cast<double>(calls) / node.calls.size());
+  w.Key("count"); w.Approx(Mean(node.calls));
   w.Key("mean_us"); w.Approx(time.mean / 1e3);
   w.Key("std_us"); w.Approx(time.std / 1e3);
   w.Key("min_us"); w.Approx(time.min / 1e3);

@@ -16,6 +16,16 @@ double Percentile(absl::Span<const int64_t> sorted, double p) {
          fraction * static_cast<double>(sorted[upper] - sorted[lower]);
 }
 
+template <typename T>
+double MeanOf(absl::Span<const T> values) {
+  double sum = 0;
+  for (T v : values) sum += static_cast<double>(v);
+  return values.empty() ? 0 : sum / static_cast<double>(values.size());
+}
+
+double Mean(absl::Span<const double> values) { return MeanOf(values); }
+double Mean(absl::Span<const int64_t> values) { return MeanOf(values); }
+
 Summary Summarize(absl::Span<const int64_t> values) {
   Summary s;
   s.count = static_cast<int64_t>(values.size());

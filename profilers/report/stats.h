@@ -21,6 +21,10 @@ struct Summary {
 
 Summary Summarize(absl::Span<const int64_t> values);
 
+// The mean of `values`, added up in order; 0 for none.
+double Mean(absl::Span<const double> values);
+double Mean(absl::Span<const int64_t> values);
+
 // The p-th percentile (0..100) of `sorted` (ascending), linearly interpolated.
 double Percentile(absl::Span<const int64_t> sorted, double p);
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "profilers/report/stats.h"
+
 namespace graphprof {
 namespace {
 
@@ -44,12 +46,6 @@ double Variance(absl::Span<const double> v, double mean) {
   double squares = 0;
   for (double x : v) squares += (x - mean) * (x - mean);
   return squares / static_cast<double>(v.size() - 1);
-}
-
-double Mean(absl::Span<const double> v) {
-  double sum = 0;
-  for (double x : v) sum += x;
-  return sum / static_cast<double>(v.size());
 }
 
 }  // namespace

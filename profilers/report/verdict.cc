@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numeric>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "profilers/report/rank_test.h"
+#include "profilers/report/stats.h"
 #include "profilers/report/t_test.h"
 
 namespace graphprof {
@@ -23,11 +23,6 @@ double Median(std::vector<double> v) {
   const double upper = v[mid];
   if (v.size() % 2 == 1) return upper;
   return (*std::max_element(v.begin(), v.begin() + mid) + upper) / 2;
-}
-
-double Mean(absl::Span<const double> v) {
-  if (v.empty()) return 0;
-  return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
 
 // Times on a log scale: ratios become differences. A zero time (a row
