@@ -40,12 +40,7 @@ void WriteSummary(JsonWriter& w, const Report& report) {
   w.Key("min"); Us(w, run.min);
   w.Key("max"); Us(w, run.max);
   w.EndObject();
-  w.Key("verified");
-  if (report.verification.has_value()) {
-    w.Bool(report.verification->passed());
-  } else {
-    w.Null();
-  }
+  w.Key("verified"); w.OrNull(report.verification.has_value(), [&] { w.Bool(report.verification->passed()); });
   w.Key("verify_detail"); w.String(DescribeVerification(report));
   w.Key("timer_ns"); w.Fixed(report.timer_overhead_ns, 1);
   w.Key("compensated"); w.Bool(report.compensated);
@@ -54,24 +49,10 @@ void WriteSummary(JsonWriter& w, const Report& report) {
   w.Key("executions"); w.Int(report.executions_per_run());
   const bool peak = report.memory.has_value() && report.memory->peak_node >= 0 &&
                     report.memory->peak_node < static_cast<int>(report.nodes.size());
-  w.Key("peak_bytes");
-  if (report.memory.has_value()) {
-    w.Int(report.memory->peak_bytes);
-  } else {
-    w.Null();
-  }
-  w.Key("peak_node");
-  if (peak) {
-    w.Int(report.memory->peak_node);
-  } else {
-    w.Null();
-  }
+  w.Key("peak_bytes"); w.OrNull(report.memory.has_value(), [&] { w.Int(report.memory->peak_bytes); });
+  w.Key("peak_node"); w.OrNull(peak, [&] { w.Int(report.memory->peak_node); });
   w.Key("peak_node_name");
-  if (peak) {
-    w.String(report.nodes[report.memory->peak_node].identity.label);
-  } else {
-    w.Null();
-  }
+  w.OrNull(peak, [&] { w.String(report.nodes[report.memory->peak_node].identity.label); });
   // The summary's other lines, as the text report words them.
   w.Key("lines");
   w.BeginArray();
@@ -143,7 +124,7 @@ void WriteTimeline(JsonWriter& w, const Report& report) {
   bool aligned = timeline != nullptr && timeline->size() == first_run.size();
   for (size_t k = 0; aligned && k < first_run.size(); ++k) aligned = first_run[k]->node == (*timeline)[k].node;
   w.Key("memory");
-  if (aligned) {
+  w.OrNull(aligned, [&] {
     w.BeginArray();
     for (size_t k = 0; k < first_run.size(); ++k) {
       w.BeginArray();
@@ -152,9 +133,7 @@ void WriteTimeline(JsonWriter& w, const Report& report) {
       w.EndArray();
     }
     w.EndArray();
-  } else {
-    w.Null();
-  }
+  });
   w.Key("peak");
   const TraceEvent* peak_event = nullptr;
   if (aligned) {
@@ -165,15 +144,13 @@ void WriteTimeline(JsonWriter& w, const Report& report) {
       }
     }
   }
-  if (peak_event != nullptr) {
+  w.OrNull(peak_event != nullptr, [&] {
     w.BeginObject();
     w.Key("t_ns"); w.Int(peak_event->start_ns + peak_event->duration_ns / 2 - origin);
     w.Key("bytes"); w.Int(report.memory->peak_bytes);
     w.Key("node"); w.Int(peak_event->node);
     w.EndObject();
-  } else {
-    w.Null();
-  }
+  });
   w.EndObject();
 }
 
@@ -349,12 +326,7 @@ void WriteHtmlData(const Report& report, const ReportDiff* diff, JsonWriter& w) 
   w.Key("timeline"); WriteTimeline(w, report);
   w.Key("ir"); WriteIr(w, report);
   w.Key("roofline"); WriteRoofline(w, report);
-  w.Key("diff");
-  if (diff != nullptr) {
-    WriteDiff(w, *diff);
-  } else {
-    w.Null();
-  }
+  w.Key("diff"); w.OrNull(diff != nullptr, [&] { WriteDiff(w, *diff); });
   w.EndObject();
 }
 

@@ -56,6 +56,15 @@ class JsonWriter {
     Key(key);
     String(value);
   }
+  // `write()` (which writes one value) when `present`, else null.
+  template <typename Write>
+  void OrNull(bool present, Write&& write) {
+    if (present) {
+      write();
+    } else {
+      Null();
+    }
+  }
   // An array of arrays: for each of `items`, `write(item)` writes its
   // elements inside their own brackets.
   template <typename Items, typename Write>

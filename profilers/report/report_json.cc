@@ -21,13 +21,10 @@ namespace {
 const char* UnitName(Metric::Unit unit) { return unit == Metric::Unit::kCount ? "count" : "ns"; }
 const char* RecordedName(Metric::Recorded r) { return r == Metric::Recorded::kSelf ? "self" : "inclusive"; }
 
+// A count, null when unknown (-1).
 void WriteOptionalCount(JsonWriter& w, const char* key, int64_t value) {
   w.Key(key);
-  if (value >= 0) {
-    w.Int(value);
-  } else {
-    w.Null();
-  }
+  w.OrNull(value >= 0, [&] { w.Int(value); });
 }
 
 void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
@@ -105,10 +102,7 @@ void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
 }
 
 void WriteVerification(JsonWriter& w, const std::optional<Verification>& verification) {
-  if (!verification.has_value()) {
-    w.Null();
-    return;
-  }
+  if (!verification.has_value()) return w.Null();
   const Verification& v = *verification;
   w.BeginObject();
   w.Key("identical"); w.Bool(v.identical);
@@ -269,11 +263,8 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
   }
   w.EndArray();
   w.Key("verified");
-  if (report.verification.has_value() || report.gradient_verification.has_value()) {
-    w.Bool(report.verified());
-  } else {
-    w.Null();
-  }
+  w.OrNull(report.verification.has_value() || report.gradient_verification.has_value(),
+           [&] { w.Bool(report.verified()); });
   w.Key("verification"); WriteVerification(w, report.verification);
   w.Key("gradient_verification"); WriteVerification(w, report.gradient_verification);
   w.Key("loss"); w.String(report.loss);
@@ -291,7 +282,7 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
   w.OptionalString("passes", report.passes);
   WriteOptionalCount(w, "peak_bytes", report.memory.has_value() ? report.memory->peak_bytes : -1);
   w.Key("memory");
-  if (report.memory.has_value()) {
+  w.OrNull(report.memory.has_value(), [&] {
     const MemorySummary& m = *report.memory;
     w.BeginObject();
     w.Key("peak_bytes"); w.Int(m.peak_bytes);
@@ -310,9 +301,7 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
       w.Int(p.live_bytes);
     });
     w.EndObject();
-  } else {
-    w.Null();
-  }
+  });
   if (report.counts_work()) {
     w.Key("quantities");
     w.BeginArray();
