@@ -1,13 +1,6 @@
 // A View as CSV: one header row, one row per view row, no sums row; loads in
 // pandas as is (pd.read_csv). The columns are table_columns.h's for CSV, in
-// its order, headed by their keys: id, depth, name, kind, module, nodes,
-// count, mean_us, percent, self_us, self_percent, std_us, min_us, median_us,
-// p90_us, max_us, total_us, then every other metric's <metric>_us and
-// <metric>_self_us (counts: <metric>, <metric>_self), every quantity (flops,
-// bytes), the roofline's columns, the memory columns (<field>_bytes), merged
-// reports' spread, shapes, source.
-// count is executions per run (the JSON's calls); total_us is the sum over runs; id is empty for
-// grouped views, and grouped rows use the group (e.g. the kind) as `name`.
+// its order, headed by their keys (the list is there, not repeated here).
 // An empty cell has no value: memory without a memory view, a metric without
 // samples in the row, host time in a metric's "(unattributed)" row, work not
 // counted.

@@ -51,28 +51,19 @@ void WriteTable(JsonWriter& w, const std::vector<Column<Row>>& columns, const st
   }
   w.EndArray();
   w.Key("sums");
-  if (sums != nullptr) {
+  w.OrNull(sums != nullptr, [&] {
     w.BeginArray();
     for (const Column<Row>& c : columns) c.write(w, *sums, true);
     w.EndArray();
-  } else {
-    w.Null();
-  }
+  });
   w.Key("default_sort");
-  if (default_sort != nullptr) {
+  w.OrNull(default_sort != nullptr, [&] {
     w.BeginObject();
     w.Key("key"); w.String(default_sort);
     w.Key("desc"); w.Bool(descending);
     w.EndObject();
-  } else {
-    w.Null();
-  }
-  w.Key("indent_key");
-  if (indent_key != nullptr) {
-    w.String(indent_key);
-  } else {
-    w.Null();
-  }
+  });
+  w.Key("indent_key"); w.OrNull(indent_key != nullptr, [&] { w.String(indent_key); });
   w.EndObject();
 }
 
