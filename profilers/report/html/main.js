@@ -50,26 +50,17 @@
       return;
     }
     app.data = d;
-    const timings = { parse: Math.round(performance.now() - t0) };
-    let tm = performance.now();
-    const lap = (name) => { const now = performance.now(); timings[name] = Math.round(now - tm); tm = now; };
     const tables = d.tables && typeof d.tables === 'object' ? d.tables : {};
     app.nodeIndex = buildNodeIndex(normTable(tables.node));
     app0.appendChild(topbar(d));
     const main = h('main');
     app0.appendChild(main);
-    lap('index');
-    renderSummary(main, d); lap('summary');
-    renderDiff(main, d); lap('diff');
-    renderRoofline(main, d); lap('roofline');
-    renderIcicle(main, d); lap('icicle');
-    renderTimeline(main, d); lap('timeline');
-    renderTables(main, d); lap('tables');
-    renderIr(main, d); lap('ir');
+    // The sections, in page order.
+    for (const render of [renderSummary, renderDiff, renderRoofline, renderIcicle, renderTimeline, renderTables, renderIr]) {
+      render(main, d);
+    }
     for (const f of pendingShows) guarded('diff tables', main, f);
     updateSelbar();
-    lap('finish');
-    window.__graphprofTimings = timings;
 
     let resizeTimer = 0;
     let lastW = window.innerWidth;
