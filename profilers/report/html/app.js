@@ -54,9 +54,10 @@
   }
 
   // ================================================================ sections
-  function section(id, title, sub) {
+  // Appends a section with a heading (and a subtitle) to main; returns it and its head row.
+  function section(main, id, title, sub) {
     const head = h('div', { class: 'gp-section-head' }, h('h2', { text: title }), sub ? h('span', { class: 'gp-sub', text: sub }) : null);
-    const el = h('section', { class: 'gp-section', id }, head);
+    const el = main.appendChild(h('section', { class: 'gp-section', id }, head));
     return { el, head };
   }
 
@@ -90,8 +91,7 @@
 
   function renderSummary(main, d) {
     const s = d.summary && typeof d.summary === 'object' ? d.summary : {};
-    const sec = h('section', { class: 'gp-section', id: 'summary' });
-    main.appendChild(sec);
+    const sec = main.appendChild(h('section', { class: 'gp-section', id: 'summary' }));
     guarded('summary', sec, () => {
       const hero = h('div', { class: 'gp-hero' },
         h('div', { class: 'gp-kicker', text: 'graphprof report' }),
@@ -141,8 +141,7 @@
   function renderDiff(main, d) {
     const df = d.diff;
     if (!df || typeof df !== 'object') return;
-    const { el } = section('diff', 'Comparison', 'base \u2192 current');
-    main.appendChild(el);
+    const { el } = section(main, 'diff', 'Comparison', 'base \u2192 current');
     guarded('diff', el, () => {
       const model = (label, name, total) => h('div', { class: 'gp-diff-model' },
         h('div', { class: 'gp-card-label', text: label }),
@@ -184,8 +183,7 @@
   function renderRoofline(main, d) {
     const rf = d.roofline;
     if (!rf || !Array.isArray(rf.points) || !isNum(rf.peak_gflops) || !isNum(rf.peak_gbps)) return;
-    const { el } = section('roofline-section', 'Roofline', `peak ${rf.peak_gflops.toFixed(1)} GFLOP/s, ${rf.peak_gbps.toFixed(1)} GB/s (${asStr(rf.source)})`);
-    main.appendChild(el);
+    const { el } = section(main, 'roofline-section', 'Roofline', `peak ${rf.peak_gflops.toFixed(1)} GFLOP/s, ${rf.peak_gbps.toFixed(1)} GB/s (${asStr(rf.source)})`);
     guarded('roofline', el, () => {
       const pts = rf.points.filter((p) => Array.isArray(p) && isNum(p[1]) && isNum(p[2]) && p[1] > 0 && p[2] > 0);
       const W = 720, H = 360, L = 56, B = 36, R = 12, T = 12;

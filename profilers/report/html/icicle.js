@@ -144,8 +144,7 @@
   }
 
   function renderIcicle(main, d) {
-    const { el, head } = section('icicle-section', 'Module time', 'icicle chart: width = time, rows = module depth');
-    main.appendChild(el);
+    const { el, head } = section(main, 'icicle-section', 'Module time', 'icicle chart: width = time, rows = module depth');
     guarded('icicle', el, () => {
       const t = d.tree;
       if (!t || typeof t !== 'object') { el.appendChild(h('div', { class: 'gp-empty', text: 'No module tree in this report.' })); return; }

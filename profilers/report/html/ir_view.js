@@ -126,8 +126,7 @@
   }
 
   function renderIr(main, d) {
-    const { el, head } = section('ir-section', 'Annotated IR', 'background = share of run time');
-    main.appendChild(el);
+    const { el, head } = section(main, 'ir-section', 'Annotated IR', 'background = share of run time');
     guarded('IR', el, () => {
       const lines = asArray(d.ir).filter(Array.isArray).map((l) => [asStr(l[0]), isNum(l[1]) ? l[1] : -1, isNum(l[2]) ? l[2] : 0]);
       if (!lines.length) { el.appendChild(h('div', { class: 'gp-empty', text: 'No IR in this report.' })); return; }

@@ -1,8 +1,7 @@
   // graphprof HTML report (html/scripts.txt: how the files make one script), main.js: The tables section, the top bar, and start(): builds the page once the document is read.
   const pendingShows = [];
   function renderTables(main, d) {
-    const { el, head } = section('tables-section', 'Tables');
-    main.appendChild(el);
+    const { el, head } = section(main, 'tables-section', 'Tables');
     guarded('tables', el, () => {
       const selbar = h('div', { class: 'gp-selbar', id: 'selection-bar' });
       app.selbar = selbar;

@@ -456,8 +456,7 @@
 
   function renderTimeline(main, d) {
     const tl = d.timeline;
-    const { el, head } = section('timeline-section', 'Timeline', tl && isNum(tl.run) ? `run ${tl.run}` : null);
-    main.appendChild(el);
+    const { el, head } = section(main, 'timeline-section', 'Timeline', tl && isNum(tl.run) ? `run ${tl.run}` : null);
     guarded('timeline', el, () => {
       if (!tl || typeof tl !== 'object' || (!asArray(tl.events).length && !asArray(tl.memory).length)) {
         el.appendChild(h('div', { class: 'gp-empty', text: 'No timeline recorded for this report.' }));
