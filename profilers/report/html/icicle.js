@@ -18,7 +18,7 @@
       this.root.children.forEach((c, i) => this.paint(c, PALETTE[i % PALETTE.length]));
       this.root.color = '#94a3b8';
       this.zoomNode = this.root;
-      this.charW = textWidth('abcdefghijklmnopqrstuvwxyz0123456789._', `11px ${getComputedStyleFont()}`) / 38;
+      this.charW = textWidth('abcdefghijklmnopqrstuvwxyz0123456789._', `11px ${UI_FONT}`) / 38;
       container.addEventListener('mousemove', (e) => this.onHover(e));
       container.addEventListener('mouseleave', () => tooltip.hide());
       container.addEventListener('click', (e) => {

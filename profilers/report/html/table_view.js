@@ -2,10 +2,7 @@
   // ================================================================ virtual table
   const NAME_KEYS = ['name', 'module', 'kind', 'shape', 'path'];
   const SEARCH_KEYS = ['name', 'kind', 'module', 'shape'];
-  const TABLE_FONT = `12.5px ${getComputedStyleFont()}`;
-  function getComputedStyleFont() {
-    return 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", "Noto Sans", "Liberation Sans", "DejaVu Sans", Arial, sans-serif';
-  }
+  const TABLE_FONT = `12.5px ${UI_FONT}`;
 
   class TableView {
     // id: "node" -> <table id="table-node">, <input id="search-node">.
@@ -167,7 +164,7 @@
       for (const i of this.vis) {
         const c = cols[i];
         const num = NUMERIC_TYPES.has(c.type);
-        const font = c.key === 'source' || c.key === 'shapes' ? `11.5px ${getComputedStyleFont()}` : TABLE_FONT;
+        const font = c.key === 'source' || c.key === 'shapes' ? `11.5px ${UI_FONT}` : TABLE_FONT;
         let w = textWidth(c.label, `600 ${TABLE_FONT}`) + 36; // padding + sort arrow
         let longest = '';
         for (const r of sample) {

@@ -41,7 +41,7 @@
       this.hasMem = this.memT.length > 0 || (this.peak && isNum(this.peak.bytes));
       this.t0 = 0; this.t1 = this.duration;
       this.rowH = 20; this.axisH = 22;
-      this.charW = textWidth('abcdefghijklmnopqrstuvwxyz_./0123456789', `11px ${getComputedStyleFont()}`) / 39;
+      this.charW = textWidth('abcdefghijklmnopqrstuvwxyz_./0123456789', `11px ${UI_FONT}`) / 39;
       this.selected = null;
       this.colorBy = 'kind';
       this.computeColors();
@@ -145,7 +145,7 @@
       ctx.fillRect(0, 0, W, evH);
       // axis + grid
       const step = this.niceStep(span, W);
-      ctx.font = `10.5px ${getComputedStyleFont()}`;
+      ctx.font = `10.5px ${UI_FONT}`;
       ctx.textBaseline = 'middle';
       ctx.fillStyle = '#f8fafc';
       ctx.fillRect(0, 0, W, this.axisH);
@@ -163,7 +163,7 @@
       // events
       const rowH = this.rowH;
       const info = app.nodeIndex;
-      ctx.font = `11px ${getComputedStyleFont()}`;
+      ctx.font = `11px ${UI_FONT}`;
       const selRects = [];
       for (let d = 0; d <= this.maxDepth; d++) {
         const list = this.byDepth[d];
@@ -244,7 +244,7 @@
       const top = 12; const bottom = H - 16;
       ctx.fillStyle = '#ffffff'; ctx.fillRect(0, 0, W, H);
       ctx.fillStyle = '#e2e8f0'; ctx.fillRect(0, bottom, W, 1);
-      ctx.font = `10.5px ${getComputedStyleFont()}`;
+      ctx.font = `10.5px ${UI_FONT}`;
       ctx.textBaseline = 'middle';
       const maxB = this.maxBytes > 0 ? this.maxBytes : 1;
       const yOf = (b) => bottom - (b / maxB) * (bottom - top);

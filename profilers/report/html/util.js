@@ -125,6 +125,8 @@
     return `rgb(${f(r)},${f(g)},${f(b)})`;
   }
 
+  // The page's font family (report.css's --font), for canvas text and text measurement.
+  const UI_FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", "Noto Sans", "Liberation Sans", "DejaVu Sans", Arial, sans-serif';
   // Shared canvas for text measurement.
   const measureCtx = document.createElement('canvas').getContext('2d');
   function textWidth(text, font) {
