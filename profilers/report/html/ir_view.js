@@ -21,11 +21,7 @@
       this.scroll.style.height = `${Math.min(560, lines.length * this.lineH + 18)}px`;
       host.appendChild(this.scroll);
       this.rendered = [-1, -1];
-      let raf = 0;
-      this.scroll.addEventListener('scroll', () => {
-        if (raf) return;
-        raf = requestAnimationFrame(() => { raf = 0; this.render(); });
-      }, { passive: true });
+      this.scroll.addEventListener('scroll', perFrame(() => this.render()), { passive: true });
       this.inner.addEventListener('click', (e) => {
         const el = e.target.closest('.ir-line[data-line-node]');
         if (!el) return;
@@ -68,11 +64,7 @@
 
     render(force) {
       const n = this.lines.length;
-      const st = this.scroll.scrollTop;
-      const vh = this.scroll.clientHeight || 500;
-      const over = 20;
-      const start = Math.max(0, Math.floor(st / this.lineH) - over);
-      const end = Math.min(n, Math.ceil((st + vh) / this.lineH) + over);
+      const [start, end] = visibleRows(this.scroll, n, this.lineH, 20);
       if (!force && start === this.rendered[0] && end === this.rendered[1]) return;
       this.rendered = [start, end];
       const frag = document.createDocumentFragment();
@@ -110,11 +102,7 @@
       this.hl = id;
       const i = this.lineOf(id);
       if (scroll && i >= 0) {
-        const vh = this.scroll.clientHeight || 400;
-        const top = i * this.lineH;
-        if (top < this.scroll.scrollTop || top + this.lineH > this.scroll.scrollTop + vh) {
-          this.scroll.scrollTop = Math.max(0, top - vh / 2);
-        }
+        revealRow(this.scroll, i * this.lineH, this.lineH);
         this.render(true);
       }
       for (const el of this.inner.querySelectorAll('.ir-line.hl')) el.classList.remove('hl');

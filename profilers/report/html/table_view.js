@@ -112,11 +112,7 @@
         if (e.key === 'Enter') { clearTimeout(timer); this.setQuery(this.search.value); }
         if (e.key === 'Escape') { this.search.value = ''; clearTimeout(timer); this.setQuery(''); }
       });
-      let raf = 0;
-      this.scroll.addEventListener('scroll', () => {
-        if (raf) return;
-        raf = requestAnimationFrame(() => { raf = 0; this.renderRows(); });
-      }, { passive: true });
+      this.scroll.addEventListener('scroll', perFrame(() => this.renderRows()), { passive: true });
       if (this.opts.onRowClick && this.idIdx >= 0) {
         // keyboard: up/down move the selection through the (sorted, filtered) rows
         this.scroll.tabIndex = 0;
@@ -318,11 +314,7 @@
       const order = this.order;
       const n = order.length;
       const rowH = this.rowH;
-      const st = this.scroll.scrollTop;
-      const vh = this.scroll.clientHeight || 500;
-      const over = 10;
-      const start = Math.max(0, Math.floor(st / rowH) - over);
-      const end = Math.min(n, Math.ceil((st + vh) / rowH) + over);
+      const [start, end] = visibleRows(this.scroll, n, rowH, 10);
       if (!force && start === this.rendered[0] && end === this.rendered[1]) return;
       this.rendered = [start, end];
       const cols = this.t.columns;
@@ -413,14 +405,7 @@
         pos = this.positionOf(id);
       }
       if (pos < 0) return false;
-      const vh = this.scroll.clientHeight || 400;
-      const top = pos * this.rowH;
-      const st = this.scroll.scrollTop;
-      const headH = this.thead.offsetHeight || 30;
-      const footH = this.tfoot ? this.tfoot.offsetHeight : 0;
-      if (top < st || top + this.rowH > st + vh - headH - footH) {
-        this.scroll.scrollTop = Math.max(0, top - (vh - headH) / 2);
-      }
+      revealRow(this.scroll, pos * this.rowH, this.rowH, this.thead.offsetHeight || 30, this.tfoot ? this.tfoot.offsetHeight : 0);
       this.renderRows(true);
       return true;
     }

@@ -44,6 +44,7 @@
       this.charW = textWidth('abcdefghijklmnopqrstuvwxyz_./0123456789', `11px ${UI_FONT}`) / 39;
       this.selected = null;
       this.colorBy = 'kind';
+      this.requestDraw = perFrame(() => this.draw());
       this.computeColors();
       this.build();
     }
@@ -421,11 +422,6 @@
         });
         mc.addEventListener('mouseleave', () => tooltip.hide());
       }
-    }
-
-    requestDraw() {
-      if (this.raf) return;
-      this.raf = requestAnimationFrame(() => { this.raf = 0; this.draw(); });
     }
 
     zoomAt(x, f) {

@@ -38,6 +38,28 @@
   }
   function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); }
 
+  // fn, run once in the next animation frame however often the returned function is called before.
+  function perFrame(fn) {
+    let raf = 0;
+    return () => {
+      if (!raf) raf = requestAnimationFrame(() => { raf = 0; fn(); });
+    };
+  }
+  // A virtual list (the tables, the IR) of n rows of rowH px in a scroll box: the rows [start, end)
+  // that the box shows, with `over` more on either side.
+  function visibleRows(box, n, rowH, over) {
+    const st = box.scrollTop;
+    const vh = box.clientHeight || 500;
+    return [Math.max(0, Math.floor(st / rowH) - over), Math.min(n, Math.ceil((st + vh) / rowH) + over)];
+  }
+  // Scrolls a virtual list's box so that the row at `top` px shows, centred if it did not already;
+  // head, foot: the px of the box that its header and footer rows cover.
+  function revealRow(box, top, rowH, head = 0, foot = 0) {
+    const vh = box.clientHeight || 400;
+    const st = box.scrollTop;
+    if (top < st || top + rowH > st + vh - head - foot) box.scrollTop = Math.max(0, top - (vh - head) / 2);
+  }
+
   // Number formats (match the C++ text report).
   function fmtUs(us) {
     if (!isNum(us)) return '';
