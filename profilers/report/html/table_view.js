@@ -12,21 +12,14 @@
       this.opts = opts || {};
       const cols = table.columns;
       this.keyIdx = new Map(cols.map((c, i) => [c.key, i]));
-      const ik = table.indent_key != null ? this.keyIdx.get(table.indent_key) : undefined;
-      this.indentIdx = ik === undefined ? -1 : ik;
+      this.indentIdx = (table.indent_key != null ? this.keyIdx.get(table.indent_key) : undefined) ?? -1;
       this.vis = cols.map((c, i) => i).filter((i) => i !== this.indentIdx);
-      let nameIdx = -1;
-      for (const k of NAME_KEYS) {
-        const i = this.keyIdx.get(k);
-        if (i !== undefined && cols[i].type === 'text') { nameIdx = i; break; }
-      }
-      if (nameIdx < 0) nameIdx = this.vis.find((i) => cols[i].type === 'text') ?? -1;
-      this.nameIdx = nameIdx;
-      const idI = this.keyIdx.get('id');
-      this.idIdx = idI === undefined ? -1 : idI;
-      let search = SEARCH_KEYS.map((k) => this.keyIdx.get(k)).filter((i) => i !== undefined && cols[i].type === 'text');
-      if (!search.length) search = cols.map((c, i) => i).filter((i) => cols[i].type === 'text');
-      this.searchIdx = search;
+      // The text columns among keys, in the order of keys.
+      const textCols = (keys) => keys.map((k) => this.keyIdx.get(k)).filter((i) => i !== undefined && cols[i].type === 'text');
+      this.nameIdx = textCols(NAME_KEYS)[0] ?? this.vis.find((i) => cols[i].type === 'text') ?? -1;
+      this.idIdx = this.keyIdx.get('id') ?? -1;
+      const search = textCols(SEARCH_KEYS);
+      this.searchIdx = search.length ? search : cols.map((c, i) => i).filter((i) => cols[i].type === 'text');
       const ds = table.default_sort;
       this.defaultSort = ds && this.keyIdx.has(ds.key) ? { key: ds.key, desc: !!ds.desc } : null;
       this.sortKey = this.defaultSort ? this.defaultSort.key : null;
@@ -52,8 +45,8 @@
         placeholder: this.searchPlaceholder(), 'aria-label': `Filter ${this.id} table`,
       });
       this.count = h('span', { class: 'tv-count' });
-      this.resetBtn = h('button', { class: 'gp-btn', type: 'button', id: `sort-reset-${this.id}`, text: this.defaultSort ? 'Default sort' : 'Original order', title: 'Restore the initial row order' });
-      this.resetBtn.addEventListener('click', () => this.setSort(this.defaultSort ? this.defaultSort.key : null, this.defaultSort ? this.defaultSort.desc : false));
+      this.resetBtn = h('button', { class: 'gp-btn', type: 'button', id: `sort-reset-${this.id}`, text: this.defaultSort ? 'Default sort' : 'Original order', title: 'Restore the initial row order',
+        onclick: () => this.setSort(this.defaultSort ? this.defaultSort.key : null, this.defaultSort ? this.defaultSort.desc : false) });
       const toolbar = h('div', { class: 'tv-toolbar' }, h('span', { class: 'tv-search-wrap' }, this.search), this.count,
         h('span', { class: 'gp-spacer', style: 'flex:1 1 auto' }), this.resetBtn);
       this.table = h('table', { class: 'grid', id: `table-${this.id}` });
@@ -147,9 +140,7 @@
       const cols = this.t.columns;
       const rows = this.t.rows;
       const order = this.sortedIndices();
-      const sample = [];
-      const n = Math.min(order.length, 400);
-      for (let k = 0; k < n; k++) sample.push(order[k]);
+      const sample = order.slice(0, 400);
       // also sample evenly across the table
       const step = Math.max(1, Math.floor(rows.length / 200));
       for (let r = 0; r < rows.length && sample.length < 700; r += step) sample.push(r);
@@ -321,16 +312,9 @@
       const rows = this.t.rows;
       const frag = document.createDocumentFragment();
       const nvis = this.vis.length;
-      const spacer = (px) => {
-        const tr = h('tr', { class: 'spacer', 'aria-hidden': 'true' });
-        const td = h('td', { colspan: nvis });
-        td.style.height = `${px}px`;
-        tr.appendChild(td);
-        return tr;
-      };
+      const spacer = (px) => h('tr', { class: 'spacer', 'aria-hidden': 'true' }, h('td', { colspan: nvis, style: `height:${px}px` }));
       if (n === 0) {
-        const tr = h('tr', { class: 'empty' }, h('td', { colspan: nvis, text: this.query ? `No rows match \u201c${this.query}\u201d` : 'No rows' }));
-        frag.appendChild(tr);
+        frag.appendChild(h('tr', { class: 'empty' }, h('td', { colspan: nvis, text: this.query ? `No rows match \u201c${this.query}\u201d` : 'No rows' })));
       } else {
         frag.appendChild(spacer(start * rowH));
         const indent = this.indentActive();
@@ -448,9 +432,8 @@
       const id = prefix ? `${prefix}-${key}` : key;
       const view = new TableView(id, t, (opts && opts[key]) || {});
       views.set(key, view);
-      const tab = h('button', { class: 'gp-tab', role: 'tab', type: 'button', id: `tab-${id}`, 'data-view': key, 'aria-controls': `view-${id}` },
+      const tab = h('button', { class: 'gp-tab', role: 'tab', type: 'button', id: `tab-${id}`, 'data-view': key, 'aria-controls': `view-${id}`, onclick: () => select(key) },
         labels[key] || key, h('span', { class: 'gp-count', text: t.rows.length.toLocaleString('en-US') }));
-      tab.addEventListener('click', () => select(key));
       tabEls.set(key, tab);
       tabs.appendChild(tab);
       view.root.hidden = true;
