@@ -202,38 +202,23 @@
       const cached = this.sortCache.get(cacheKey);
       if (cached) return cached;
       const rows = this.t.rows;
-      const n = rows.length;
-      const idx = new Array(n);
-      for (let i = 0; i < n; i++) idx[i] = i;
+      const idx = rows.map((row, i) => i);
       if (key != null) {
         const ci = this.keyIdx.get(key);
-        const type = this.t.columns[ci].type;
+        const num = NUMERIC_TYPES.has(this.t.columns[ci].type);
         const desc = this.sortDesc;
-        if (NUMERIC_TYPES.has(type)) {
-          const vals = new Float64Array(n);
-          for (let i = 0; i < n; i++) {
-            const v = rows[i][ci];
-            vals[i] = isNum(v) ? v : Array.isArray(v) && isNum(v[0]) ? v[0] : NaN;
-          }
-          const cmp = (a, b) => {
-            const x = vals[a]; const y = vals[b];
-            const xn = x !== x; const yn = y !== y;           // NaN: null/missing -> always last
-            if (xn || yn) return xn && yn ? a - b : xn ? 1 : -1;
-            return (desc ? y - x : x - y) || a - b;
-          };
-          let sorted = true;                                  // rows often come pre-sorted
-          for (let i = 1; i < n; i++) if (cmp(i - 1, i) > 0) { sorted = false; break; }
-          if (!sorted) idx.sort(cmp);
-        } else {
-          const vals = new Array(n);
-          for (let i = 0; i < n; i++) { const v = rows[i][ci]; vals[i] = v == null ? null : String(v).toLowerCase(); }
-          idx.sort((a, b) => {
-            const x = vals[a]; const y = vals[b];
-            if (x === null || y === null) return x === null && y === null ? a - b : x === null ? 1 : -1;
-            const c = x < y ? -1 : x > y ? 1 : 0;
-            return (desc ? -c : c) || a - b;
-          });
-        }
+        // Numbers (of a change: its median) or lowercase strings; null (missing) sorts last either way.
+        const vals = rows.map((row) => {
+          const v = row[ci];
+          if (num) return isNum(v) ? v : Array.isArray(v) && isNum(v[0]) ? v[0] : null;
+          return v == null ? null : String(v).toLowerCase();
+        });
+        sortIfUnsorted(idx, (a, b) => {
+          const x = vals[a]; const y = vals[b];
+          if (x === null || y === null) return x === null && y === null ? a - b : x === null ? 1 : -1;
+          const c = x < y ? -1 : x > y ? 1 : 0;
+          return (desc ? -c : c) || a - b;
+        });
       }
       if (this.sortCache.size > 6) this.sortCache.clear();
       this.sortCache.set(cacheKey, idx);

@@ -17,17 +17,11 @@
         if (d > maxDepth) maxDepth = d;
         if (e[1] + e[2] > maxEnd) maxEnd = e[1] + e[2];
       }
-      this.maxDepth = n ? maxDepth : 0;
+      this.maxDepth = maxDepth;
       // per-depth index lists sorted by start
-      this.byDepth = [];
-      for (let d = 0; d <= this.maxDepth; d++) this.byDepth.push([]);
-      for (let i = 0; i < n; i++) this.byDepth[this.dp[i]].push(i);
-      for (const list of this.byDepth) {
-        let sorted = true;
-        for (let j = 1; j < list.length; j++) if (this.st[list[j]] < this.st[list[j - 1]]) { sorted = false; break; }
-        if (!sorted) list.sort((a, b) => this.st[a] - this.st[b]);
-      }
-      this.byDepth = this.byDepth.map((l) => Int32Array.from(l));
+      const byDepth = Array.from({ length: maxDepth + 1 }, () => []);
+      for (let i = 0; i < n; i++) byDepth[this.dp[i]].push(i);
+      this.byDepth = byDepth.map((l) => Int32Array.from(sortIfUnsorted(l, (a, b) => this.st[a] - this.st[b])));
       this.duration = isNum(tl.duration_ns) && tl.duration_ns > 0 ? Math.max(tl.duration_ns, maxEnd) : Math.max(maxEnd, 1);
       const mem = asArray(tl.memory).filter((p) => Array.isArray(p) && isNum(p[0]) && isNum(p[1]));
       mem.sort((a, b) => a[0] - b[0]);

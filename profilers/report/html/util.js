@@ -37,6 +37,11 @@
     el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); }
+  // Sorts a by cmp unless it is in order already (rows and events often come sorted); returns a.
+  function sortIfUnsorted(a, cmp) {
+    for (let i = 1; i < a.length; i++) if (cmp(a[i - 1], a[i]) > 0) return a.sort(cmp);
+    return a;
+  }
 
   // fn, run once in the next animation frame however often the returned function is called before.
   function perFrame(fn) {
