@@ -104,6 +104,7 @@
     xOf(t) { return (t - this.t0) * this.W / (this.t1 - this.t0); }
     tOf(x) { return this.t0 + x * (this.t1 - this.t0) / this.W; }
 
+    // Sizes a canvas for a redraw and paints it white; returns [its context, set for axis text, its CSS width].
     setupCanvas(cv, cssH) {
       const dpr = window.devicePixelRatio || 1;
       const W = Math.max(200, cv.parentNode.clientWidth || 1000);
@@ -113,6 +114,10 @@
       }
       const ctx = cv.getContext('2d');
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.fillStyle = '#ffffff';
+      ctx.fillRect(0, 0, W, cssH);
+      ctx.font = `10.5px ${UI_FONT}`;
+      ctx.textBaseline = 'middle';
       return [ctx, W];
     }
 
@@ -135,13 +140,8 @@
       this.W = W;
       const span = this.t1 - this.t0;
       const k = W / span;
-      ctx.clearRect(0, 0, W, evH);
-      ctx.fillStyle = '#ffffff';
-      ctx.fillRect(0, 0, W, evH);
       // axis + grid
       const step = this.niceStep(span, W);
-      ctx.font = `10.5px ${UI_FONT}`;
-      ctx.textBaseline = 'middle';
       ctx.fillStyle = '#f8fafc';
       ctx.fillRect(0, 0, W, this.axisH);
       ctx.fillStyle = '#e2e8f0';
@@ -157,7 +157,6 @@
       }
       // events
       const rowH = this.rowH;
-      const info = app.nodeIndex;
       ctx.font = `11px ${UI_FONT}`;
       const selRects = [];
       for (let d = 0; d <= this.maxDepth; d++) {
@@ -237,10 +236,7 @@
       const H = 90;
       const [ctx, W] = this.setupCanvas(this.memCanvas, H);
       const top = 12; const bottom = H - 16;
-      ctx.fillStyle = '#ffffff'; ctx.fillRect(0, 0, W, H);
       ctx.fillStyle = '#e2e8f0'; ctx.fillRect(0, bottom, W, 1);
-      ctx.font = `10.5px ${UI_FONT}`;
-      ctx.textBaseline = 'middle';
       const maxB = this.maxBytes > 0 ? this.maxBytes : 1;
       const yOf = (b) => bottom - (b / maxB) * (bottom - top);
       // grid lines at 50% / 100%
