@@ -76,8 +76,7 @@
       this.memCanvas = h('canvas', { id: 'timeline-memory', 'aria-label': 'live bytes over time' });
       this.range = h('span', { class: 'tl-range' });
       this.legendEl = h('div', { class: 'tl-legend' });
-      const wrap = h('div', { class: 'tl-canvas-wrap' }, this.evCanvas);
-      host.appendChild(wrap);
+      host.appendChild(h('div', { class: 'tl-canvas-wrap' }, this.evCanvas));
       if (this.hasMem) {
         const label = h('div', { class: 'tl-mem-label' }, h('span', { text: 'live bytes' }));
         if (this.peak && isNum(this.peak.bytes)) {
@@ -93,10 +92,9 @@
 
     renderLegend() {
       clear(this.legendEl);
-      for (const [c, color] of this.legend) {
-        this.legendEl.appendChild(h('span', { class: 'item', title: c }, h('span', { class: 'sw', style: `background:${color}` }), c));
-      }
-      if (this.legendOther) this.legendEl.appendChild(h('span', { class: 'item' }, h('span', { class: 'sw', style: `background:${OTHER_COLOR}` }), 'other'));
+      const item = (label, color, title) => h('span', { class: 'item', title }, h('span', { class: 'sw', style: `background:${color}` }), label);
+      for (const [c, color] of this.legend) this.legendEl.appendChild(item(c, color, c));
+      if (this.legendOther) this.legendEl.appendChild(item('other', OTHER_COLOR));
     }
 
     setColorBy(v) { this.colorBy = v; this.computeColors(); this.renderLegend(); this.draw(); }
@@ -362,12 +360,8 @@
         if (!drag.moved) return;
         cv.classList.add('dragging');
         const span = drag.t1 - drag.t0;
-        const dt = -dx * span / this.W;
-        let t0 = drag.t0 + dt;
-        t0 = clamp(t0, 0, Math.max(0, this.duration - span));
-        this.t0 = t0; this.t1 = t0 + span;
         tooltip.hide();
-        this.requestDraw();
+        this.setView(drag.t0 - dx * span / this.W, span);
       });
       window.addEventListener('mouseup', (e) => {
         if (!drag) return;
@@ -418,13 +412,15 @@
       const span = this.t1 - this.t0;
       const minSpan = Math.min(this.duration, 1000);  // 1 us
       const ns = clamp(span * f, minSpan, this.duration);
-      const tx = this.tOf(x);
-      let t0 = tx - (x / this.W) * ns;
-      t0 = clamp(t0, 0, this.duration - ns);
-      this.t0 = t0; this.t1 = t0 + ns;
+      this.setView(this.tOf(x) - (x / this.W) * ns, ns);
+    }
+    reset() { this.setView(0, this.duration); }
+    // Shows [t0, t0 + span] of the run, t0 moved into [0, duration - span].
+    setView(t0, span) {
+      this.t0 = clamp(t0, 0, Math.max(0, this.duration - span));
+      this.t1 = this.t0 + span;
       this.requestDraw();
     }
-    reset() { this.t0 = 0; this.t1 = this.duration; this.requestDraw(); }
 
     setSelected(id) { this.selected = id; this.requestDraw(); }
 
@@ -434,9 +430,8 @@
       if (best < 0) return;
       const span = Math.min(this.duration, Math.max(this.du[best] * 8, 2000));
       const c = this.st[best] + this.du[best] / 2;
-      this.t0 = clamp(c - span / 2, 0, this.duration - span); this.t1 = this.t0 + span;
       this.selected = id;
-      this.requestDraw();
+      this.setView(c - span / 2, span);
     }
   }
 
@@ -448,13 +443,11 @@
         el.appendChild(h('div', { class: 'gp-empty', text: 'No timeline recorded for this report.' }));
         return;
       }
-      const host = h('div', { class: 'tl-wrap' });
-      el.appendChild(host);
+      const host = el.appendChild(h('div', { class: 'tl-wrap' }));
       const t = new Timeline(tl, host);
       app.timeline = t;
-      const sel = h('select', { class: 'gp-select', id: 'timeline-color', 'aria-label': 'colour events by' },
+      const sel = h('select', { class: 'gp-select', id: 'timeline-color', 'aria-label': 'colour events by', onchange: () => t.setColorBy(sel.value) },
         h('option', { value: 'kind', text: 'kind' }), h('option', { value: 'module', text: 'top-level module' }));
-      sel.addEventListener('change', () => t.setColorBy(sel.value));
       const btn = (text, title, fn, id) => h('button', { class: 'gp-btn', type: 'button', text, title, onclick: fn, id });
       head.append(h('span', { class: 'gp-spacer' }), t.range,
         h('span', { class: 'gp-label', text: 'colour by' }), sel,
