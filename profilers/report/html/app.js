@@ -15,11 +15,8 @@
         if (t.active !== 'node') t.select('node');
         app.nodeTable.revealId(id);
         app.nodeTable.setSelected(id);
-        const sc = app.nodeTable.scroll;
-        const r = sc.getBoundingClientRect();
-        if (from !== 'ir-hot' && (r.top < 50 || r.bottom > window.innerHeight)) {
-          document.getElementById('tables-section').scrollIntoView({ block: 'start' });
-        }
+        const r = app.nodeTable.scroll.getBoundingClientRect();
+        if (from !== 'ir-hot' && (r.top < 50 || r.bottom > window.innerHeight)) scrollToSection('tables-section');
       }
     }
     if (app.ir) app.ir.highlight(id, from !== 'ir');
@@ -45,12 +42,10 @@
       isNum(info.mean_us) ? h('span', { class: 'gp-kv' }, 'time ', h('b', { text: `${fmtUs(info.mean_us)} us` }), isNum(info.percent) ? ` (${info.percent.toFixed(2)}%)` : '') : null,
       h('span', { style: 'flex:1 1 auto' }),
     );
-    if (app.ir && app.ir.lineOf(id) >= 0) {
-      bar.appendChild(h('button', { class: 'gp-btn', type: 'button', text: 'Show in IR \u2193', onclick: () => { app.ir.highlight(id, true); document.getElementById('ir-section').scrollIntoView({ block: 'start' }); } }));
-    }
-    if (app.timeline && app.timeline.hasNode(id)) {
-      bar.appendChild(h('button', { class: 'gp-btn', type: 'button', text: 'Show in timeline \u2191', onclick: () => { app.timeline.focusNode(id); document.getElementById('timeline-section').scrollIntoView({ block: 'start' }); } }));
-    }
+    // A button that shows the node in another section and scrolls to it.
+    const showIn = (text, sectionId, show) => h('button', { class: 'gp-btn', type: 'button', text, onclick: () => { show(); scrollToSection(sectionId); } });
+    if (app.ir && app.ir.lineOf(id) >= 0) bar.appendChild(showIn('Show in IR \u2193', 'ir-section', () => app.ir.highlight(id, true)));
+    if (app.timeline && app.timeline.hasNode(id)) bar.appendChild(showIn('Show in timeline \u2191', 'timeline-section', () => app.timeline.focusNode(id)));
   }
 
   // ================================================================ sections

@@ -27,9 +27,7 @@
     for (const [id, label] of links) {
       if (id === 'diff' && !(d && d.diff)) continue;
       if (id === 'roofline-section' && !(d && d.roofline)) continue;
-      const a = h('a', { href: `#${id}`, text: label });
-      a.addEventListener('click', (e) => { const t = document.getElementById(id); if (t) { e.preventDefault(); t.scrollIntoView({ block: 'start' }); } });
-      nav.appendChild(a);
+      nav.appendChild(h('a', { href: `#${id}`, text: label, onclick: (e) => { if (scrollToSection(id)) e.preventDefault(); } }));
     }
     return h('header', { class: 'gp-topbar' }, h('span', { class: 'gp-brand' }, h('span', { class: 'gp-logo' }), 'graphprof'),
       h('span', { class: 'gp-topbar-model', text: asStr(s.model) }), nav);

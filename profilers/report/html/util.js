@@ -37,6 +37,12 @@
     el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); }
+  // Scrolls the page to the section with this id, its top at the window's top; false if there is none.
+  function scrollToSection(id) {
+    const el = document.getElementById(id);
+    if (el) el.scrollIntoView({ block: 'start' });
+    return !!el;
+  }
   // Sorts a by cmp unless it is in order already (rows and events often come sorted); returns a.
   function sortIfUnsorted(a, cmp) {
     for (let i = 1; i < a.length; i++) if (cmp(a[i - 1], a[i]) > 0) return a.sort(cmp);
