@@ -217,10 +217,9 @@
       const maxUs = Math.max(1e-9, ...pts.map((p) => (isNum(p[3]) ? p[3] : 0)));
       for (const p of pts) {
         const r = 2 + 10 * Math.sqrt(Math.max(0, isNum(p[3]) ? p[3] : 0) / maxUs);
-        const c = add('circle', { cx: X(p[1]), cy: Y(p[2]), r: r.toFixed(2), class: 'gp-roof-point', 'data-id': p[0] });
+        const c = add('circle', { cx: X(p[1]), cy: Y(p[2]), r: r.toFixed(2), class: 'gp-roof-point', 'data-id': p[0], onclick: () => selectNode(p[0], 'roofline') });
         c.appendChild(svg('title', { text: `${asStr(p[5])}: ${p[2].toPrecision(3)} GFLOP/s at ${p[1].toPrecision(3)} FLOP/B` +
           (isNum(p[4]) ? `, ${(100 * p[4]).toFixed(1)}% of attainable` : '') + (isNum(p[3]) ? `, ${fmtUs(p[3])} us` : '') }));
-        c.addEventListener('click', () => selectNode(p[0], 'roofline'));
       }
       el.appendChild(h('div', { class: 'gp-roofline' }, chart));
       el.appendChild(h('div', { class: 'gp-hint', text: `${pts.length} nodes; area: self time; the lines: what this machine can do at each intensity` +

@@ -83,20 +83,17 @@
         if (d > maxDepth) maxDepth = d;
         const y = d * rowH;
         const rw = Math.max(1, n === root ? width : w);
-        const rect = svg('rect', {
+        g.appendChild(svg('rect', {
           x: x.toFixed(2), y, width: Math.max(0.5, rw - 0.5).toFixed(2), height: rowH - 1,
           fill: n.color || '#94a3b8', 'data-path': n.path, class: n === root && n.parent ? 'ic-root' : null,
-        });
-        g.appendChild(rect);
+        }));
         const maxChars = Math.floor((rw - 8) / charW);
         if (maxChars >= 3) {
           let label = n === this.root ? '(root)' : (n === root ? n.path : this.shortName(n));
           const t = `${label}  ${fmtNs(n.time)}`;
           if (t.length <= maxChars) label = t;
           else if (label.length > maxChars) label = `${label.slice(0, maxChars - 1)}\u2026`;
-          const text = svg('text', { x: (x + 4).toFixed(2), y: y + (rowH - 1) / 2 });
-          text.textContent = label;
-          g.appendChild(text);
+          g.appendChild(svg('text', { x: (x + 4).toFixed(2), y: y + (rowH - 1) / 2, text: label }));
         }
         let cx = x;
         const kids = [];

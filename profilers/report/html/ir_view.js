@@ -14,12 +14,8 @@
         if (l[0].length > maxLen) maxLen = l[0].length;
       }
       this.maxShare = maxShare;
-      this.inner = h('div', { class: 'ir-inner' });
-      this.inner.style.height = `${lines.length * this.lineH}px`;
-      this.inner.style.minWidth = `calc(${Math.min(maxLen, 2000) + 2}ch + 140px)`;
-      this.scroll = h('div', { class: 'ir-scroll', id: 'ir' }, this.inner);
-      this.scroll.style.height = `${Math.min(560, lines.length * this.lineH + 18)}px`;
-      host.appendChild(this.scroll);
+      this.inner = h('div', { class: 'ir-inner', style: `height:${lines.length * this.lineH}px;min-width:calc(${Math.min(maxLen, 2000) + 2}ch + 140px)` });
+      this.scroll = host.appendChild(h('div', { class: 'ir-scroll', id: 'ir', style: `height:${Math.min(560, lines.length * this.lineH + 18)}px` }, this.inner));
       this.rendered = [-1, -1];
       this.scroll.addEventListener('scroll', perFrame(() => this.render()), { passive: true });
       this.inner.addEventListener('click', (e) => {
@@ -71,10 +67,7 @@
       const digits = String(n).length;
       for (let i = start; i < end; i++) {
         const [text, node, share] = this.lines[i];
-        const el = document.createElement('div');
-        el.className = 'ir-line';
-        el.style.top = `${i * this.lineH}px`;
-        el.setAttribute('data-line', String(i));
+        const el = h('div', { class: 'ir-line', style: `top:${i * this.lineH}px`, 'data-line': i });
         const hasNode = isNum(node) && node >= 0;
         if (hasNode) {
           el.setAttribute('data-line-node', String(node));

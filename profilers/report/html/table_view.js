@@ -56,11 +56,10 @@
       for (const i of this.vis) {
         const c = cols[i];
         const num = NUMERIC_TYPES.has(c.type);
-        const th = h('th', { 'data-key': c.key, class: num ? 'num' : null, title: `${c.label} - click to sort`, scope: 'col' });
         const arrow = h('span', { class: 'arrow' });
-        if (num) add(th, [arrow, h('span', { text: c.label })]); else add(th, [h('span', { text: c.label }), arrow]);
+        const label = h('span', { text: c.label });
+        const th = tr.appendChild(h('th', { 'data-key': c.key, class: num ? 'num' : null, title: `${c.label} - click to sort`, scope: 'col' }, num ? [arrow, label] : [label, arrow]));
         this.ths.set(c.key, th);
-        tr.appendChild(th);
         this.colgroup.appendChild(h('col'));
       }
       this.thead = h('thead', null, tr);
@@ -73,8 +72,7 @@
           const [text, cls] = formatCell(c.type, t.sums[i]);
           ftr.appendChild(h('td', { class: `${NUMERIC_TYPES.has(c.type) ? 'num' : ''} ${cls}`.trim() || null, text }));
         }
-        this.tfoot = h('tfoot', null, ftr);
-        this.table.appendChild(this.tfoot);
+        this.tfoot = this.table.appendChild(h('tfoot', null, ftr));
       }
       this.scroll = h('div', { class: 'tv-scroll' }, this.table);
       this.root.append(toolbar, this.scroll);
