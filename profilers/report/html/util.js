@@ -106,22 +106,20 @@
     if (v == null || (typeof v === 'number' && !Number.isFinite(v))) {
       return type === 'speedup' ? ['-', 'dim'] : ['', ''];
     }
+    if (type === 'change') return [fmtChange(v), ''];
+    if (type === 'verdict') return [asStr(v), v === 'faster' ? 'better' : v === 'slower' ? 'worse' : v === 'same' ? 'dim' : 'inconclusive'];
+    // The other types format numbers only; anything else is shown as it is.
+    if (typeof v !== 'number') return [asStr(v), ''];
     switch (type) {
-      case 'int': return [typeof v === 'number' ? String(Math.round(v)) : asStr(v), ''];
-      case 'num': return [typeof v === 'number' ? fmtNum(v) : asStr(v), ''];
-      case 'us': return [typeof v === 'number' ? fmtUs(v) : asStr(v), ''];
-      case 'pct': return [typeof v === 'number' ? v.toFixed(2) : asStr(v), ''];
-      case 'bytes': return [typeof v === 'number' ? fmtBytes(v) : asStr(v), ''];
-      case 'delta_us':
-        if (typeof v !== 'number') return [asStr(v), ''];
-        return [(v > 0 ? '+' : '') + fmtUs(v), v < 0 ? 'better' : v > 0 ? 'worse' : ''];
+      case 'int': return [String(Math.round(v)), ''];
+      case 'num': return [fmtNum(v), ''];
+      case 'us': return [fmtUs(v), ''];
+      case 'pct': return [v.toFixed(2), ''];
+      case 'bytes': return [fmtBytes(v), ''];
+      case 'delta_us': return [(v > 0 ? '+' : '') + fmtUs(v), v < 0 ? 'better' : v > 0 ? 'worse' : ''];
       case 'speedup':
-        if (typeof v !== 'number') return [asStr(v), ''];
         if (v === 0) return ['-', 'dim'];
         return [`${v.toFixed(2)}\u00d7`, v > 1 ? 'better' : v < 1 ? 'worse' : ''];
-      case 'change': return [fmtChange(v), ''];
-      case 'verdict':
-        return [asStr(v), v === 'faster' ? 'better' : v === 'slower' ? 'worse' : v === 'same' ? 'dim' : 'inconclusive'];
       default: return [asStr(v), ''];
     }
   }
