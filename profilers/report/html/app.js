@@ -144,8 +144,7 @@
         h('div', { class: 'gp-big', text: isNum(total) ? fmtTime(total) : '-' }),
         isNum(total) ? h('div', { class: 'gp-card-sub', text: `${fmtUs(total)} us per run` }) : null);
       const sp = df.speedup;
-      const spCls = isNum(sp) && sp > 0 ? (sp > 1 ? 'better' : sp < 1 ? 'worse' : '') : '';
-      const spText = isNum(sp) && sp > 0 ? `${sp.toFixed(2)}\u00d7` : '-';
+      const [spText, spCls] = isNum(sp) && sp > 0 ? formatCell('speedup', sp) : ['-', ''];
       const spWord = isNum(sp) && sp > 0 ? (sp > 1 ? 'faster' : sp < 1 ? 'slower' : 'same speed') : '';
       const spEl = h('div', { class: 'gp-diff-model' },
         h('div', { class: 'gp-card-label', text: 'Speedup' }),
