@@ -51,7 +51,7 @@
       return a;
     }
 
-    lineOf(id) { const i = this.lineByNode.get(id); return i === undefined ? -1 : i; }
+    lineOf(id) { return this.lineByNode.get(id) ?? -1; }
 
     heat(share) {
       if (!isNum(share) || share <= 0 || this.maxShare <= 0) return 0;
@@ -98,11 +98,7 @@
         revealRow(this.scroll, i * this.lineH, this.lineH);
         this.render(true);
       }
-      for (const el of this.inner.querySelectorAll('.ir-line.hl')) el.classList.remove('hl');
-      if (i >= 0) {
-        const el = this.inner.querySelector(`.ir-line[data-line="${i}"]`);
-        if (el) el.classList.add('hl');
-      }
+      markOnly(this.inner, '.ir-line', 'hl', i >= 0 ? `.ir-line[data-line="${i}"]` : null);
     }
   }
 

@@ -355,10 +355,7 @@
     setSelected(id) {
       this.selectedId = id;
       if (!this.built) return;
-      for (const tr of this.tbody.querySelectorAll('tr.row.selected')) tr.classList.remove('selected');
-      if (id == null) return;
-      const tr = this.tbody.querySelector(`tr.row[data-id="${CSS.escape(String(id))}"]`);
-      if (tr) tr.classList.add('selected');
+      markOnly(this.tbody, 'tr.row', 'selected', id == null ? null : `tr.row[data-id="${CSS.escape(String(id))}"]`);
     }
 
     // Scrolls so that the row with this id is visible (clearing the filter if it hides it).
@@ -384,8 +381,7 @@
         for (let k = 0; k < order.length; k++) { const v = rows[order[k]][ci]; if (v != null && !m.has(v)) m.set(v, k); }
         this.posById = m;
       }
-      const p = this.posById.get(id);
-      return p === undefined ? -1 : p;
+      return this.posById.get(id) ?? -1;
     }
 
     onShow() { this.ensureBuilt(); this.applyWidths(); this.layout(); this.renderRows(true); }

@@ -37,6 +37,13 @@
     el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); }
+  // Within root, puts class cls on just the first element matching sel (on none when sel is null);
+  // items: a selector of the elements that may have it.
+  function markOnly(root, items, cls, sel) {
+    for (const el of root.querySelectorAll(`${items}.${cls}`)) el.classList.remove(cls);
+    const el = sel && root.querySelector(sel);
+    if (el) el.classList.add(cls);
+  }
   // Scrolls the page to the section with this id, its top at the window's top; false if there is none.
   function scrollToSection(id) {
     const el = document.getElementById(id);
