@@ -1,5 +1,4 @@
   // graphprof HTML report (html/scripts.txt: how the files make one script), icicle.js: The module icicle (Icicle) and its section.
-  // ---------------------------------------------------------------- icicle
   class Icicle {
     constructor(tree, container, crumbs, resetBtn) {
       this.container = container;

@@ -1,5 +1,4 @@
   // graphprof HTML report (html/scripts.txt: how the files make one script), ir_view.js: The annotated IR (IrView) and its section.
-  // ---------------------------------------------------------------- IR
   class IrView {
     constructor(lines, host) {
       this.lines = lines;
@@ -121,5 +120,3 @@
       }
     });
   }
-
-  // ---------------------------------------------------------------- tables

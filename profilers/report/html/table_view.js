@@ -1,5 +1,4 @@
   // graphprof HTML report (html/scripts.txt: how the files make one script), table_view.js: TableView: a virtual (windowed) sortable, searchable table, and tabbed groups of them.
-  // ================================================================ virtual table
   const NAME_KEYS = ['name', 'module', 'kind', 'shape', 'path'];
   const SEARCH_KEYS = ['name', 'kind', 'module', 'shape'];
   const TABLE_FONT = `12.5px ${UI_FONT}`;

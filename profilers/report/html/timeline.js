@@ -1,5 +1,4 @@
   // graphprof HTML report (html/scripts.txt: how the files make one script), timeline.js: The timeline of runs and nodes (Timeline: canvas, pan and zoom) and its section.
-  // ---------------------------------------------------------------- timeline
   class Timeline {
     constructor(tl, host) {
       this.host = host;
