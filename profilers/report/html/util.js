@@ -153,14 +153,10 @@
     '#c27ba0', '#a2c4c9', '#d5a6bd', '#b6d7a8', '#f9cb9c'];
   const OTHER_COLOR = '#cbd5e1';
 
-  function hexToRgb(hex) {
+  function mix(hex, t) { // "#rrggbb"; t>0 mixes towards white
     const n = parseInt(hex.slice(1), 16);
-    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-  }
-  function mix(hex, t) { // t>0 mixes towards white
-    const [r, g, b] = hexToRgb(hex);
     const f = (c) => Math.round(c + (255 - c) * t);
-    return `rgb(${f(r)},${f(g)},${f(b)})`;
+    return `rgb(${f((n >> 16) & 255)},${f((n >> 8) & 255)},${f(n & 255)})`;
   }
 
   // The page's font family (report.css's --font), for canvas text and text measurement.
