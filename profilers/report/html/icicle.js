@@ -149,9 +149,8 @@
       head.append(h('span', { class: 'gp-spacer' }), h('span', { class: 'gp-hint', text: 'click a box to zoom \u00b7 click the top box to zoom out' }), reset);
       const box = h('div', { id: 'icicle' });
       el.appendChild(h('div', { class: 'ic-wrap' }, h('div', { style: 'margin-bottom:8px' }, crumbs), box));
-      const ic = new Icicle(t, box, crumbs, reset);
-      app.icicle = ic;
-      ic.render();
+      app.icicle = new Icicle(t, box, crumbs, reset);
+      app.icicle.render();
     });
   }
 

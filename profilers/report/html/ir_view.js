@@ -109,9 +109,8 @@
       head.append(h('span', { class: 'gp-spacer' }), h('span', { class: 'gp-sub', text: `${lines.length.toLocaleString('en-US')} lines` }),
         h('span', { class: 'ir-legend' }, 'cold', h('span', { class: 'ramp' }), 'hot'),
         h('span', { class: 'gp-hint', text: 'click a node line to find its table row' }));
-      const ir = new IrView(lines, el);
-      app.ir = ir;
-      ir.render(true);
+      app.ir = new IrView(lines, el);
+      app.ir.render(true);
       let hot = -1;
       for (let i = 0; i < lines.length; i++) if (lines[i][1] >= 0 && (hot < 0 || lines[i][2] > lines[hot][2])) hot = i;
       if (hot >= 0 && lines[hot][2] > 0) {

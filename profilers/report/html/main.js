@@ -3,8 +3,7 @@
   function renderTables(main, d) {
     const { el, head } = section(main, 'tables-section', 'Tables');
     guarded('tables', el, () => {
-      const selbar = h('div', { class: 'gp-selbar', id: 'selection-bar' });
-      app.selbar = selbar;
+      app.selbar = h('div', { class: 'gp-selbar', id: 'selection-bar' });
       const g = tableGroup('', d.tables || {}, ['node', 'kind', 'module', 'shape'],
         { node: 'Nodes', kind: 'Kinds', module: 'Modules', shape: 'Shapes' },
         { node: { onRowClick: (r, id) => { if (isNum(id)) selectNode(id, 'table'); } } });
@@ -13,7 +12,7 @@
       if (!g.views.size) { el.appendChild(h('div', { class: 'gp-empty', text: 'No tables in this report.' })); return; }
       head.appendChild(g.tabs);
       el.appendChild(g.body);
-      if (app.nodeTable) el.appendChild(selbar);
+      if (app.nodeTable) el.appendChild(app.selbar);
       updateSelbar();
       g.select(g.views.has('node') ? 'node' : [...g.views.keys()][0]);
     });
