@@ -328,11 +328,12 @@
     }
     upperBoundT(t) { let lo = 0; let hi = this.memT.length; while (lo < hi) { const m = (lo + hi) >> 1; if (this.memT[m] <= t) lo = m + 1; else hi = m; } return lo; }
 
-    hit(x, y) {
-      const d = Math.floor((y - this.axisH - 2) / this.rowH);
+    hit(e) { // the event under the mouse: its index, or -1
+      const r = this.evCanvas.getBoundingClientRect();
+      const d = Math.floor((e.clientY - r.top - this.axisH - 2) / this.rowH);
       if (d < 0 || d > this.maxDepth) return -1;
       const list = this.byDepth[d];
-      const t = this.tOf(x);
+      const t = this.tOf(e.clientX - r.left);
       const tol = 2 * (this.t1 - this.t0) / this.W;  // 2 px tolerance
       let j = this.lowerBound(list, t + tol) - 1;
       let best = -1;
@@ -368,15 +369,13 @@
         drag = null;
         cv.classList.remove('dragging');
         if (!wasDrag && e.target === cv) {
-          const r = cv.getBoundingClientRect();
-          const i = this.hit(e.clientX - r.left, e.clientY - r.top);
+          const i = this.hit(e);
           if (i >= 0 && this.ids[i] >= 0) selectNode(this.ids[i], 'timeline');
         }
       });
       cv.addEventListener('mousemove', (e) => {
         if (drag && drag.moved) return;
-        const r = cv.getBoundingClientRect();
-        const i = this.hit(e.clientX - r.left, e.clientY - r.top);
+        const i = this.hit(e);
         if (i < 0) { tooltip.hide(); cv.style.cursor = ''; return; }
         cv.style.cursor = 'pointer';
         const x = app.nodeIndex.get(this.ids[i]);
