@@ -173,11 +173,11 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
     }
     for (size_t i = 0; i < merged_.nodes.size(); ++i) {
       Series& s = merged_.nodes[i].metrics[m];
-      std::vector<int64_t>& recorded = into.recorded == Metric::Recorded::kInclusive ? s.total : s.self;
+      std::vector<int64_t>& recorded = s.recorded(into);
       recorded.resize(first_run, 0);
       if (theirs >= 0) {
         const Series& t = report.nodes[i].metrics[theirs];
-        AppendRuns(recorded, into.recorded == Metric::Recorded::kInclusive ? t.total : t.self, runs);
+        AppendRuns(recorded, t.recorded(into), runs);
       } else {
         AppendRuns(recorded, zeros, runs);
       }
@@ -229,8 +229,7 @@ void ReportMerger::ReserveRuns() {
   for (NodeRecord& node : merged_.nodes) {
     node.calls.reserve(runs);
     for (size_t m = 0; m < merged_.metrics.size() && m < node.metrics.size(); ++m) {
-      Series& s = node.metrics[m];
-      (merged_.metrics[m].recorded == Metric::Recorded::kInclusive ? s.total : s.self).reserve(runs);
+      node.metrics[m].recorded(merged_.metrics[m]).reserve(runs);
     }
   }
 }

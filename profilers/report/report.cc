@@ -116,9 +116,7 @@ int Report::AddMetric(Metric metric) {
   }
   for (NodeRecord& node : nodes) {
     if (node.metrics.size() <= static_cast<size_t>(index)) node.metrics.resize(index + 1);
-    Series& s = node.metrics[index];
-    std::vector<int64_t>& recorded =
-        metrics[index].recorded == Metric::Recorded::kInclusive ? s.total : s.self;
+    std::vector<int64_t>& recorded = node.metrics[index].recorded(metrics[index]);
     if (recorded.size() < static_cast<size_t>(runs)) recorded.resize(runs, 0);
   }
   return index;

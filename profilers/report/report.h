@@ -139,6 +139,12 @@ struct UncountedKind {
 struct Series {
   std::vector<int64_t> total;  // its blocks included
   std::vector<int64_t> self;   // without its blocks
+
+  // The side metric `m`'s recorder fills (Metric::recorded).
+  std::vector<int64_t>& recorded(const Metric& m) { return m.recorded == Metric::Recorded::kInclusive ? total : self; }
+  const std::vector<int64_t>& recorded(const Metric& m) const {
+    return m.recorded == Metric::Recorded::kInclusive ? total : self;
+  }
 };
 
 struct MemoryPoint {

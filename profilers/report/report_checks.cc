@@ -134,9 +134,7 @@ absl::Status CheckNodes(const Report& report) {
       return s;
     }
     for (size_t m = 0; m < report.metrics.size(); ++m) {
-      const Series& s = node.metrics[m];
-      const std::vector<int64_t>& recorded =
-          report.metrics[m].recorded == Metric::Recorded::kInclusive ? s.total : s.self;
+      const std::vector<int64_t>& recorded = node.metrics[m].recorded(report.metrics[m]);
       // The time of every node is measured in every run; other metrics may
       // be absent on a node (no device work, no autograd function).
       if ((m == 0 || !recorded.empty()) && recorded.size() != static_cast<size_t>(report.runs)) {

@@ -47,9 +47,8 @@ void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
     w.Key("series");
     w.BeginObject();
     for (size_t m = 1; m < report.metrics.size() && m < node.metrics.size(); ++m) {
-      const Series& s = node.metrics[m];
       w.Key(report.metrics[m].name);
-      w.IntArray(report.metrics[m].recorded == Metric::Recorded::kInclusive ? s.total : s.self);
+      w.IntArray(node.metrics[m].recorded(report.metrics[m]));
     }
     w.EndObject();
   }

@@ -111,9 +111,7 @@ NodeRecord NodeFromJson(const Json& json, Report& report, int version) {
     for (const auto& [name, values] : j.at("series").items()) {
       const int m = report.FindMetric(absl::string_view(name.data(), name.size()));
       if (m <= 0) throw std::invalid_argument(absl::StrCat("node ", id.id, " has a series of unknown metric '", std::string(name), "'"));
-      Series& s = node.metrics[m];
-      (report.metrics[m].recorded == Metric::Recorded::kInclusive ? s.total : s.self) =
-          values.get<std::vector<int64_t>>();
+      node.metrics[m].recorded(report.metrics[m]) = values.get<std::vector<int64_t>>();
     }
   }
   node.quantities.assign(report.quantities.size(), 0);
