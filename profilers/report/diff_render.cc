@@ -104,9 +104,12 @@ std::string ChangeLine(const std::string& label, double base_ns, double current_
 
 // A column's value for text: microseconds, GFLOP, bytes or a count.
 std::string FormatColumnValue(const DiffColumn& c, double value) {
-  if (c.ns) return absl::StrCat(FormatMicros(value), " us");
-  if (c.quantity && c.quantity_unit == Quantity::Unit::kFlops) return absl::StrFormat("%.4g GFLOP", value / 1e9);
-  if (c.quantity && c.quantity_unit == Quantity::Unit::kBytes) return FormatBytes(static_cast<int64_t>(value));
+  switch (c.unit) {
+    case Unit::kNanoseconds: return absl::StrCat(FormatMicros(value), " us");
+    case Unit::kFlops: return absl::StrFormat("%.4g GFLOP", value / 1e9);
+    case Unit::kBytes: return FormatBytes(static_cast<int64_t>(value));
+    case Unit::kCount: break;
+  }
   return absl::StrFormat("%.4g", value);
 }
 
@@ -312,8 +315,7 @@ void WriteDiffJson(const ReportDiff& diff, JsonWriter& w) {
     w.Key("name"); w.String(c.name);
     w.Key("description"); w.String(c.description);
     w.Key("source"); w.String(c.quantity ? "quantity" : "metric");
-    w.Key("unit"); w.String(c.ns ? "us" : c.quantity && c.quantity_unit == Quantity::Unit::kFlops ? "flops"
-                                : c.quantity && c.quantity_unit == Quantity::Unit::kBytes ? "bytes" : "count");
+    w.Key("unit"); w.String(c.ns() ? "us" : UnitName(c.unit));
     w.Key("compared"); w.Bool(c.compared());
     w.EndObject();
   }

@@ -227,8 +227,8 @@ void AddDiffColumns(const ReportDiff& diff, std::vector<Column<Row>>& columns,
                      [](JsonWriter& w, const Row& r, bool) { w.String(VerdictName(r.stats.verdict)); }});
   for (size_t k = 0; k < diff.columns.size(); ++k) {
     const DiffColumn& c = diff.columns[k];
-    const std::string type = c.ns ? "us" : c.quantity && c.quantity_unit == Quantity::Unit::kBytes ? "bytes" : "num";
-    auto side = [k, ns = c.ns](double Sides::*field) {
+    const std::string type = c.ns() ? "us" : c.unit == Unit::kBytes ? "bytes" : "num";
+    auto side = [k, ns = c.ns()](double Sides::*field) {
       return [k, ns, field](JsonWriter& w, const Row& r, bool) {
         if (k >= r.values.size()) return w.Null();
         const double v = field != nullptr ? r.values[k].*field : r.values[k].delta();
@@ -238,7 +238,7 @@ void AddDiffColumns(const ReportDiff& diff, std::vector<Column<Row>>& columns,
     };
     columns.push_back({c.Key("base"), c.Key("base"), type, side(&Sides::base)});
     columns.push_back({c.Key("current"), c.Key("current"), type, side(&Sides::current)});
-    columns.push_back({c.Key("delta"), c.Key("delta"), c.ns ? "delta_us" : "num", side(nullptr)});
+    columns.push_back({c.Key("delta"), c.Key("delta"), c.ns() ? "delta_us" : "num", side(nullptr)});
     if (!c.compared()) continue;
     columns.push_back({c.name + "_change", c.name + " change [95%]", "change", [k, change](JsonWriter& w, const Row& r, bool) {
                          if (k >= r.column_stats.size()) return w.Null();

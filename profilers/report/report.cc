@@ -99,6 +99,16 @@ bool HasMemoryColumn(const Report& report, const Quantity& q) {
          report.quantities[index].memory && (!q.training_only || report.memory->backward);
 }
 
+const char* UnitName(Unit unit) {
+  switch (unit) {
+    case Unit::kNanoseconds: return "ns";
+    case Unit::kCount: return "count";
+    case Unit::kFlops: return "flops";
+    case Unit::kBytes: return "bytes";
+  }
+  return "count";
+}
+
 bool NodeRecord::executed() const {
   for (int64_t c : calls) {
     if (c > 0) return true;

@@ -41,9 +41,15 @@
 
 namespace graphprof {
 
+// The unit of a per-node value, a metric's or a quantity's (metrics: time
+// or counts; quantities: work or counts).
+enum class Unit { kNanoseconds, kCount, kFlops, kBytes };
+// Its name in JSON and the diff's column list: "ns", "count", "flops", "bytes".
+const char* UnitName(Unit unit);
+
 // A per-run measurement.
 struct Metric {
-  enum class Unit { kNanoseconds, kCount };
+  using Unit = ::graphprof::Unit;
   // Which side of a node's Series the recorder measured.
   enum class Recorded {
     kInclusive,  // around the node, its blocks included (host time)
@@ -72,7 +78,7 @@ struct Metric {
 // NodeRecord::quantities; its scope says what Finalize derives from it and
 // how grouped rows combine it.
 struct Quantity {
-  enum class Unit { kFlops, kBytes, kCount };
+  using Unit = ::graphprof::Unit;
   enum class Scope {
     // The node's own (work: an If's or a Loop's blocks hold theirs): its
     // self value is its value; grouped rows add the self values.

@@ -74,7 +74,7 @@ std::vector<DiffColumn> Columns(const Report& base, const Report& current) {
     c.name = q.name;
     c.description = q.description;
     c.quantity = true;
-    c.quantity_unit = q.unit;
+    c.unit = q.unit;
     c.base = base.FindQuantity(q.name);
     c.current = current.FindQuantity(q.name);
     columns.push_back(std::move(c));
@@ -88,7 +88,7 @@ std::vector<DiffColumn> Columns(const Report& base, const Report& current) {
     DiffColumn c;
     c.name = metric.name;
     c.description = metric.description;
-    c.ns = metric.unit == Metric::Unit::kNanoseconds;
+    c.unit = metric.unit;
     c.base = static_cast<int>(m);
     c.current = theirs;
     columns.push_back(std::move(c));
@@ -271,7 +271,7 @@ int VerdictCounts::total() const {
   return sum;
 }
 
-std::string DiffColumn::Key(const char* side) const { return absl::StrCat(side, "_", name, ns ? "_us" : ""); }
+std::string DiffColumn::Key(const char* side) const { return absl::StrCat(side, "_", name, ns() ? "_us" : ""); }
 
 const char* MatchName(NodeDelta::Match match) {
   switch (match) {

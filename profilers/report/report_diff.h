@@ -78,10 +78,7 @@ struct DiffColumn {
   std::string name;  // the metric's or quantity's name: "backward", "flops"
   std::string description;
   bool quantity = false;  // a Report::quantities entry; else a Report::metrics entry
-  // A metric in nanoseconds: written in microseconds (keys end in _us), and
-  // compared run by run with a verdict (RowComparison) per row.
-  bool ns = false;
-  Quantity::Unit quantity_unit = Quantity::Unit::kCount;
+  Unit unit = Unit::kCount;
   int base = -1;  // index in the base's metrics or quantities; -1: the base lacks it
   int current = -1;
   // Per run: the metric's run totals where both reports have them, else the
@@ -91,12 +88,15 @@ struct DiffColumn {
   bool has_total_stats = false;
   RowComparison total_stats;
 
-  bool compared() const { return ns; }
+  // A metric in nanoseconds: written in microseconds (keys end in _us), and
+  // compared run by run with a verdict (RowComparison) per row.
+  bool ns() const { return unit == Unit::kNanoseconds; }
+  bool compared() const { return ns(); }
   // The key of one side in JSON, CSV and pandas: "base_backward_us",
   // "current_flops", "delta_flops" (side: "base", "current" or "delta").
   std::string Key(const char* side) const;
   // A value as written under Key(): microseconds for ns metrics.
-  double Written(double value) const { return ns ? value / 1e3 : value; }
+  double Written(double value) const { return ns() ? value / 1e3 : value; }
 };
 
 // base / current: > 1 is faster now; 0 when one side is absent.

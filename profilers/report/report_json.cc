@@ -18,7 +18,6 @@
 namespace graphprof {
 namespace {
 
-const char* UnitName(Metric::Unit unit) { return unit == Metric::Unit::kCount ? "count" : "ns"; }
 const char* RecordedName(Metric::Recorded r) { return r == Metric::Recorded::kSelf ? "self" : "inclusive"; }
 
 // A count, null when unknown (-1).
@@ -309,7 +308,7 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
       w.BeginObject();
       w.Key("name"); w.String(q.name);
       w.Key("unit");
-      w.String(q.unit == Quantity::Unit::kFlops ? "flops" : q.unit == Quantity::Unit::kBytes ? "bytes" : "count");
+      w.String(UnitName(q.unit));
       w.Key("description"); w.String(q.description);
       w.EndObject();
     }
