@@ -21,9 +21,7 @@
       container.addEventListener('mousemove', (e) => this.onHover(e));
       container.addEventListener('mouseleave', () => tooltip.hide());
       container.addEventListener('click', (e) => {
-        const r = e.target.closest('rect[data-path]');
-        if (!r) return;
-        const node = this.byPath.get(r.getAttribute('data-path'));
+        const node = this.nodeAt(e);
         if (!node) return;
         if (node === this.zoomNode && node.parent) this.zoom(node.parent);
         else this.zoom(node);
@@ -49,6 +47,12 @@
         x.color = mix(base, Math.min(0.62, k * 0.16));
         for (const c of x.children) stack.push([c, k + 1]);
       }
+    }
+
+    // The tree node of the box under the mouse event e, if any.
+    nodeAt(e) {
+      const r = e.target.closest && e.target.closest('rect[data-path]');
+      return r ? this.byPath.get(r.getAttribute('data-path')) : undefined;
     }
 
     shortName(n) {
@@ -100,10 +104,8 @@
         for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
       }
       const height = (maxDepth + 1) * rowH;
-      const s = svg('svg', { width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'module time icicle chart' });
-      s.appendChild(g);
       clear(c);
-      c.appendChild(s);
+      c.appendChild(svg('svg', { width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'module time icicle chart' }, g));
       this.renderCrumbs();
     }
 
@@ -116,15 +118,13 @@
         if (i) cr.appendChild(h('span', { class: 'sep', text: '\u203a' }));
         const label = n.parent ? n.name : '(root)';
         if (i === chain.length - 1) cr.appendChild(h('span', { class: 'cur', text: label }));
-        else cr.appendChild(h('button', { type: 'button', text: label, 'data-path': null, onclick: () => this.zoom(n) }));
+        else cr.appendChild(h('button', { type: 'button', text: label, onclick: () => this.zoom(n) }));
       });
       this.resetBtn.disabled = this.zoomNode === this.root;
     }
 
     onHover(e) {
-      const r = e.target.closest && e.target.closest('rect[data-path]');
-      if (!r) { tooltip.hide(); return; }
-      const n = this.byPath.get(r.getAttribute('data-path'));
+      const n = this.nodeAt(e);
       if (!n) { tooltip.hide(); return; }
       const total = this.root.time;
       const rows = [

@@ -10,15 +10,12 @@
   const asArray = (v) => (Array.isArray(v) ? v : []);
   const asStr = (v) => (v == null ? '' : String(v));
 
-  function h(tag, attrs, ...children) {
-    const el = document.createElement(tag);
+  // An HTML (h) or SVG (svg) element with these attributes (see setAttrs) and children (see add).
+  const h = (tag, attrs, ...children) => populate(document.createElement(tag), attrs, children);
+  const svg = (tag, attrs, ...children) => populate(document.createElementNS(SVGNS, tag), attrs, children);
+  function populate(el, attrs, children) {
     if (attrs) setAttrs(el, attrs);
     for (const c of children) add(el, c);
-    return el;
-  }
-  function svg(tag, attrs) {
-    const el = document.createElementNS(SVGNS, tag);
-    if (attrs) setAttrs(el, attrs);
     return el;
   }
   function setAttrs(el, attrs) {
@@ -88,9 +85,8 @@
     if (!isNum(b)) return '';
     const a = Math.abs(b);
     if (a < 1024) return `${Math.round(b)} B`;
-    if (a < 1024 * 1024) return `${(b / 1024).toFixed(2)} KiB`;
-    if (a < 1024 * 1024 * 1024) return `${(b / (1024 * 1024)).toFixed(2)} MiB`;
-    return `${(b / (1024 * 1024 * 1024)).toFixed(2)} GiB`;
+    const k = a < 1024 ** 2 ? 1 : a < 1024 ** 3 ? 2 : 3;
+    return `${(b / 1024 ** k).toFixed(2)} ${['', 'KiB', 'MiB', 'GiB'][k]}`;
   }
   // Human time from microseconds: "812.3 us", "43.84 ms", "1.234 s".
   function fmtTime(us) {
@@ -138,13 +134,12 @@
   }
   // The interval as a whisker on a scale of -50%..+50% (clamped), 0 marked.
   function whisker(v, verdict) {
-    const chart = svg('svg', { class: `gp-whisker ${verdict || ''}`, width: 64, height: 10 });
     const x = (f) => 32 + 30 * clamp(isNum(f) ? f / 0.5 : (f === null ? 1 : 0), -1, 1);
     const lo = isNum(v[1]) ? v[1] : -1; const hi = isNum(v[2]) ? v[2] : 1;
-    chart.append(svg('line', { x1: 32, x2: 32, y1: 0, y2: 10, class: 'gp-whisker-zero' }),
+    return svg('svg', { class: `gp-whisker ${verdict || ''}`, width: 64, height: 10 },
+      svg('line', { x1: 32, x2: 32, y1: 0, y2: 10, class: 'gp-whisker-zero' }),
       svg('line', { x1: x(lo), x2: x(hi), y1: 5, y2: 5, class: 'gp-whisker-range' }),
       svg('circle', { cx: x(v[0]), cy: 5, r: 2.5, class: 'gp-whisker-dot' }));
-    return chart;
   }
   const NUMERIC_TYPES = new Set(['int', 'num', 'us', 'pct', 'bytes', 'delta_us', 'speedup', 'change']);
 
@@ -178,11 +173,7 @@
       el.appendChild(h('div', { class: 'tt-title', text: title }));
       for (const [k, v] of rows) el.appendChild(h('div', { class: 'tt-row' }, h('span', { text: k }), h('span', { text: v })));
       el.style.display = 'block';
-      this.move(x, y);
-    },
-    move(x, y) {
-      const el = this.el;
-      if (!el || el.style.display === 'none') return;
+      // Below right of (x, y), or on the other side where it would leave the window.
       const w = el.offsetWidth; const hh = el.offsetHeight;
       let left = x + 14; let top = y + 16;
       if (left + w > window.innerWidth - 8) left = Math.max(8, x - w - 14);
@@ -229,18 +220,18 @@
     const idx = new Map();
     if (!t) return idx;
     const col = (k) => t.columns.findIndex((c) => c.key === k);
-    const ci = col('id'); const cn = col('name'); const ck = col('kind'); const cm = col('module');
-    const cmean = col('mean_us'); const cp = col('percent'); const cc = col('count');
+    const ci = col('id');
     if (ci < 0) return idx;
+    // A column's cell of a row, null where the table has no such column.
+    const cell = (k) => { const c = col(k); return (row) => (c >= 0 ? row[c] : null); };
+    const name = cell('name'); const kind = cell('kind'); const module = cell('module');
+    const mean = cell('mean_us'); const percent = cell('percent'); const calls = cell('count');
     for (let r = 0; r < t.rows.length; r++) {
       const row = t.rows[r];
       const id = row[ci];
       if (!isNum(id) || idx.has(id)) continue;
-      idx.set(id, {
-        row: r, id, name: cn >= 0 ? asStr(row[cn]) : '', kind: ck >= 0 ? asStr(row[ck]) : '',
-        module: cm >= 0 ? asStr(row[cm]) : '', mean_us: cmean >= 0 ? row[cmean] : null,
-        percent: cp >= 0 ? row[cp] : null, calls: cc >= 0 ? row[cc] : null,
-      });
+      idx.set(id, { row: r, id, name: asStr(name(row)), kind: asStr(kind(row)), module: asStr(module(row)),
+        mean_us: mean(row), percent: percent(row), calls: calls(row) });
     }
     return idx;
   }
