@@ -1,7 +1,7 @@
   // graphprof HTML report (html/scripts.txt: how the files make one script), app.js: The shared state (app), selecting a node everywhere, the page's sections: summary, diff, roofline.
   // ================================================================ app state
   const app = {
-    data: null, nodeIndex: new Map(), nodeTable: null, tables: null, ir: null, timeline: null, icicle: null,
+    nodeIndex: new Map(), nodeTable: null, tables: null, ir: null, timeline: null, icicle: null,
     selectedNode: null, selbar: null,
   };
 
@@ -58,25 +58,22 @@
 
   function guarded(name, container, fn) {
     try {
-      return fn();
+      fn();
     } catch (e) {
       console.error(`graphprof: failed to render ${name}:`, e);
       container.appendChild(h('div', { class: 'gp-error', text: `Could not render ${name}: ${e && e.message ? e.message : e}` }));
-      return null;
     }
   }
 
   // ---------------------------------------------------------------- summary
   function card(label, value, unit, sub) {
-    const v = h('div', { class: 'gp-card-value' });
-    add(v, value);
-    if (unit) v.appendChild(h('span', { class: 'gp-unit', text: unit }));
-    return h('div', { class: 'gp-card' }, h('div', { class: 'gp-card-label', text: label }), v, sub ? h('div', { class: 'gp-card-sub' }, sub) : null);
+    return h('div', { class: 'gp-card' }, h('div', { class: 'gp-card-label', text: label }),
+      h('div', { class: 'gp-card-value' }, value, unit ? h('span', { class: 'gp-unit', text: unit }) : null),
+      sub ? h('div', { class: 'gp-card-sub' }, sub) : null);
   }
   function fmtRange(a, b) { // "36.93 - 40.35 ms" when both ends share a unit
-    const x = fmtTime(a); const y = fmtTime(b);
-    const ux = x.slice(x.lastIndexOf(' ')); const uy = y.slice(y.lastIndexOf(' '));
-    return ux === uy && isNum(a) && isNum(b) ? `${x.slice(0, -ux.length)} \u2013 ${y}` : `${x} \u2013 ${y}`;
+    const [x, ux] = splitTime(a); const [y, uy] = splitTime(b);
+    return ux === uy && isNum(a) && isNum(b) ? `${x} \u2013 ${y} ${uy}` : `${fmtTime(a)} \u2013 ${fmtTime(b)}`;
   }
   function splitTime(us) { // "43.84 ms" -> ["43.84", "ms"]
     const s = fmtTime(us);
@@ -93,11 +90,9 @@
         h('div', { class: 'gp-hero-title' }, h('h1', { id: 'model-name', text: asStr(s.model) || '(unnamed model)' })));
       const cards = h('div', { class: 'gp-cards' });
       const ru = s.run_us && typeof s.run_us === 'object' ? s.run_us : {};
-      const [mv, mu] = splitTime(ru.mean);
-      cards.appendChild(card('Mean run time', mv, mu,
+      cards.appendChild(card('Mean run time', ...splitTime(ru.mean),
         isNum(ru.mean) ? `${fmtUs(ru.mean)} us` + (isNum(ru.std) ? ` \u00b1 ${fmtUs(ru.std)} us` : '') : null));
-      const [dv, du] = splitTime(ru.median);
-      cards.appendChild(card('Median run time', dv, du,
+      cards.appendChild(card('Median run time', ...splitTime(ru.median),
         isNum(ru.min) || isNum(ru.max) ? `range ${fmtRange(ru.min, ru.max)}` : null));
       cards.appendChild(card('Runs', isNum(s.runs) ? String(s.runs) : '-', null,
         `${isNum(s.warmup) ? `${s.warmup} warm-up` : 'warm-up n/a'}${s.clock ? ` \u00b7 ${asStr(s.clock)}` : ''}`));
@@ -191,7 +186,7 @@
       const X = (v) => L + (W - L - R) * (Math.log10(v) - lx0) / Math.max(1e-9, lx1 - lx0);
       const Y = (v) => H - B - (H - B - T) * (Math.log10(v) - ly0) / Math.max(1e-9, ly1 - ly0);
       const chart = svg('svg', { id: 'roofline-chart', viewBox: `0 0 ${W} ${H}`, width: W, height: H });
-      const add = (tag, attrs, text) => chart.appendChild(svg(tag, { ...attrs, text }));
+      const add = (...args) => chart.appendChild(svg(...args));
       for (let k = lx0; k <= lx1; k++) {
         add('line', { x1: X(10 ** k), x2: X(10 ** k), y1: T, y2: H - B, class: 'gp-roof-grid' });
         add('text', { x: X(10 ** k), y: H - B + 14, 'text-anchor': 'middle', class: 'gp-roof-tick' }, `1e${k}`);
@@ -204,8 +199,8 @@
       // A roof starts where it enters the chart (at the bottom or the left edge).
       const from = (gbps) => Math.max(xmin, 10 ** ly0 / gbps);
       for (const b of caches) {
-        add('line', { x1: X(from(b[1])), y1: Y(from(b[1]) * b[1]), x2: X(rf.peak_gflops / b[1]), y2: Y(rf.peak_gflops), class: 'gp-roof-cache' })
-          .appendChild(svg('title', { text: `${b[1].toFixed(1)} GB/s with a working set of ${fmtBytes(b[0])}` }));
+        add('line', { x1: X(from(b[1])), y1: Y(from(b[1]) * b[1]), x2: X(rf.peak_gflops / b[1]), y2: Y(rf.peak_gflops), class: 'gp-roof-cache' },
+          svg('title', { text: `${b[1].toFixed(1)} GB/s with a working set of ${fmtBytes(b[0])}` }));
       }
       add('line', { x1: X(from(rf.peak_gbps)), y1: Y(from(rf.peak_gbps) * rf.peak_gbps), x2: X(ridge), y2: Y(rf.peak_gflops), class: 'gp-roof-memory' });
       add('line', { x1: X(ridge), y1: Y(rf.peak_gflops), x2: X(xmax), y2: Y(rf.peak_gflops), class: 'gp-roof-compute' });
@@ -216,8 +211,8 @@
       const maxUs = Math.max(1e-9, ...pts.map((p) => (isNum(p[3]) ? p[3] : 0)));
       for (const p of pts) {
         const r = 2 + 10 * Math.sqrt(Math.max(0, isNum(p[3]) ? p[3] : 0) / maxUs);
-        const c = add('circle', { cx: X(p[1]), cy: Y(p[2]), r: r.toFixed(2), class: 'gp-roof-point', 'data-id': p[0], onclick: () => selectNode(p[0], 'roofline') });
-        c.appendChild(svg('title', { text: `${asStr(p[5])}: ${p[2].toPrecision(3)} GFLOP/s at ${p[1].toPrecision(3)} FLOP/B` +
+        add('circle', { cx: X(p[1]), cy: Y(p[2]), r: r.toFixed(2), class: 'gp-roof-point', 'data-id': p[0], onclick: () => selectNode(p[0], 'roofline') },
+          svg('title', { text: `${asStr(p[5])}: ${p[2].toPrecision(3)} GFLOP/s at ${p[1].toPrecision(3)} FLOP/B` +
           (isNum(p[4]) ? `, ${(100 * p[4]).toFixed(1)}% of attainable` : '') + (isNum(p[3]) ? `, ${fmtUs(p[3])} us` : '') }));
       }
       el.appendChild(h('div', { class: 'gp-roofline' }, chart));

@@ -45,7 +45,6 @@
       window.__graphprofReady = true;
       return;
     }
-    app.data = d;
     const tables = d.tables && typeof d.tables === 'object' ? d.tables : {};
     app.nodeIndex = buildNodeIndex(normTable(tables.node));
     app0.appendChild(topbar(d));
