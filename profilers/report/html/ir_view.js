@@ -52,11 +52,6 @@
 
     lineOf(id) { return this.lineByNode.get(id) ?? -1; }
 
-    heat(share) {
-      if (!isNum(share) || share <= 0 || this.maxShare <= 0) return 0;
-      return Math.sqrt(Math.min(1, share / this.maxShare));
-    }
-
     render(force) {
       const n = this.lines.length;
       const [start, end] = visibleRows(this.scroll, n, this.lineH, 20);
@@ -66,14 +61,10 @@
       const digits = String(n).length;
       for (let i = start; i < end; i++) {
         const [text, node, share] = this.lines[i];
-        const el = h('div', { class: 'ir-line', style: `top:${i * this.lineH}px`, 'data-line': i });
         const hasNode = isNum(node) && node >= 0;
-        if (hasNode) {
-          el.setAttribute('data-line-node', String(node));
-          el.className += ' has-node';
-          if (node === this.hl) el.className += ' hl';
-        }
-        const heat = this.heat(share);
+        const el = h('div', { class: `ir-line${hasNode ? ' has-node' : ''}${hasNode && node === this.hl ? ' hl' : ''}`,
+          style: `top:${i * this.lineH}px`, 'data-line': i, 'data-line-node': hasNode ? node : null });
+        const heat = isNum(share) && share > 0 && this.maxShare > 0 ? Math.sqrt(Math.min(1, share / this.maxShare)) : 0;
         if (heat > 0.03) el.style.backgroundColor = `rgba(239, 68, 68, ${(0.55 * heat).toFixed(3)})`;
         el.appendChild(h('span', { class: 'ln', text: String(i + 1).padStart(digits, ' ') }));
         const hb = el.appendChild(h('span', { class: hasNode ? 'hb' : 'hb none' }));
