@@ -20,9 +20,10 @@
       const search = textCols(SEARCH_KEYS);
       this.searchIdx = search.length ? search : cols.map((c, i) => i).filter((i) => cols[i].type === 'text');
       const ds = table.default_sort;
-      this.defaultSort = ds && this.keyIdx.has(ds.key) ? { key: ds.key, desc: !!ds.desc } : null;
-      this.sortKey = this.defaultSort ? this.defaultSort.key : null;
-      this.sortDesc = this.defaultSort ? this.defaultSort.desc : false;
+      // The initial order, which the reset button restores: the default sort, else the rows' own (key null).
+      this.initialSort = ds && this.keyIdx.has(ds.key) ? { key: ds.key, desc: !!ds.desc } : { key: null, desc: false };
+      this.sortKey = this.initialSort.key;
+      this.sortDesc = this.initialSort.desc;
       this.query = '';
       this.order = null;          // row indices after sort + filter
       this.sortCache = new Map();
@@ -41,11 +42,12 @@
       const cols = t.columns;
       this.search = h('input', {
         class: 'tv-search', id: `search-${this.id}`, type: 'search', spellcheck: 'false', autocomplete: 'off',
-        placeholder: this.searchPlaceholder(), 'aria-label': `Filter ${this.id} table`,
+        placeholder: this.searchIdx.length ? `Filter by ${this.searchIdx.map((i) => cols[i].key).join(', ')}\u2026` : 'Filter\u2026',
+        'aria-label': `Filter ${this.id} table`,
       });
       this.count = h('span', { class: 'tv-count' });
-      this.resetBtn = h('button', { class: 'gp-btn', type: 'button', id: `sort-reset-${this.id}`, text: this.defaultSort ? 'Default sort' : 'Original order', title: 'Restore the initial row order',
-        onclick: () => this.setSort(this.defaultSort ? this.defaultSort.key : null, this.defaultSort ? this.defaultSort.desc : false) });
+      this.resetBtn = h('button', { class: 'gp-btn', type: 'button', id: `sort-reset-${this.id}`, text: this.initialSort.key != null ? 'Default sort' : 'Original order', title: 'Restore the initial row order',
+        onclick: () => this.setSort(this.initialSort.key, this.initialSort.desc) });
       const toolbar = h('div', { class: 'tv-toolbar' }, h('span', { class: 'tv-search-wrap' }, this.search), this.count,
         h('span', { class: 'gp-spacer', style: 'flex:1 1 auto' }), this.resetBtn);
       this.table = h('table', { class: 'grid', id: `table-${this.id}` });
@@ -75,15 +77,13 @@
       }
       this.scroll = h('div', { class: 'tv-scroll' }, this.table);
       this.root.append(toolbar, this.scroll);
-      if (this.opts.footer) this.root.appendChild(this.opts.footer);
 
       this.thead.addEventListener('click', (e) => {
         const th = e.target.closest('th');
         if (!th) return;
         const key = th.getAttribute('data-key');
-        const c = cols[this.keyIdx.get(key)];
-        if (this.sortKey === key) this.setSort(key, !this.sortDesc);
-        else this.setSort(key, NUMERIC_TYPES.has(c.type));
+        // The same column again reverses the order; a new one starts with numbers descending.
+        this.setSort(key, this.sortKey === key ? !this.sortDesc : NUMERIC_TYPES.has(cols[this.keyIdx.get(key)].type));
       });
       this.tbody.addEventListener('click', (e) => {
         const tr2 = e.target.closest('tr.row');
@@ -126,11 +126,6 @@
       this.updateHeader();
       this.layout();
       this.renderRows(true);
-    }
-
-    searchPlaceholder() {
-      const keys = this.searchIdx.map((i) => this.t.columns[i].key);
-      return keys.length ? `Filter by ${keys.join(', ')}\u2026` : 'Filter\u2026';
     }
 
     computeWidths() {
@@ -249,8 +244,8 @@
       this.count.textContent = q ? `${n.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows` : `${total.toLocaleString('en-US')} rows`;
       this.table.setAttribute('data-filter', this.query.trim());
       this.table.setAttribute('data-rows', String(n));
-      const isDefault = this.defaultSort ? this.sortKey === this.defaultSort.key && this.sortDesc === this.defaultSort.desc : this.sortKey == null;
-      this.resetBtn.disabled = isDefault;
+      // (The rows' own order has no direction.)
+      this.resetBtn.disabled = this.sortKey === this.initialSort.key && (this.sortKey == null || this.sortDesc === this.initialSort.desc);
       this.posById = null;
     }
 
@@ -280,8 +275,6 @@
       this.renderRows(true);
     }
 
-    indentActive() { return this.indentIdx >= 0 && this.sortKey == null; }
-
     renderRows(force) {
       if (!this.built) return;
       const order = this.order;
@@ -299,34 +292,25 @@
         frag.appendChild(h('tr', { class: 'empty' }, h('td', { colspan: nvis, text: this.query ? `No rows match \u201c${this.query}\u201d` : 'No rows' })));
       } else {
         frag.appendChild(spacer(start * rowH));
-        const indent = this.indentActive();
+        const indent = this.indentIdx >= 0 && this.sortKey == null;  // the tree's indentation, in its own order only
         const clickable = !!this.opts.onRowClick;
         for (let k = start; k < end; k++) {
           const r = order[k];
           const row = rows[r];
-          const tr = document.createElement('tr');
-          tr.className = clickable ? 'row clickable' : 'row';
-          tr.setAttribute('data-row', String(r));
-          if (this.idIdx >= 0 && row[this.idIdx] != null) {
-            tr.setAttribute('data-id', String(row[this.idIdx]));
-            if (row[this.idIdx] === this.selectedId) tr.className += ' selected';
-          }
+          const id = this.idIdx >= 0 ? row[this.idIdx] : null;
+          const tr = h('tr', { class: `row${clickable ? ' clickable' : ''}${id != null && id === this.selectedId ? ' selected' : ''}`, 'data-row': r, 'data-id': id == null ? null : String(id) });
           for (let j = 0; j < nvis; j++) {
             const i = this.vis[j];
             const c = cols[i];
             const v = row[i];
             const [text, cls] = formatCell(c.type, v);
-            const td = document.createElement('td');
             let cn = NUMERIC_TYPES.has(c.type) ? 'num' : 't-text';
             if (c.key === 'source' || c.key === 'shapes') cn = 't-mono';
             else if (c.key === 'kind') cn = 't-kind';
-            if (c.type === 'pct') {
-              cn += ' t-pct';
-              if (isNum(v)) td.style.setProperty('--p', `${clamp(v, 0, 100).toFixed(2)}%`);
-            }
+            if (c.type === 'pct') cn += ' t-pct';
             if (cls) cn += ` ${cls}`;
-            td.className = cn;
-            td.textContent = text;
+            const td = h('td', { class: cn, text });
+            if (c.type === 'pct' && isNum(v)) td.style.setProperty('--p', `${clamp(v, 0, 100).toFixed(2)}%`);
             if (c.type === 'change' && Array.isArray(v)) {
               const vi = this.keyIdx.get(c.key.replace(/change$/, 'verdict'));  // a column's own: backward_verdict
               td.appendChild(whisker(v, vi !== undefined ? row[vi] : ''));
