@@ -27,10 +27,8 @@
       this.memT = Float64Array.from(mem.map((p) => p[0]));
       this.memB = Float64Array.from(mem.map((p) => p[1]));
       this.peak = tl.peak && isNum(tl.peak.t_ns) ? tl.peak : null;
-      let maxB = 0;
-      for (let i = 0; i < this.memB.length; i++) if (this.memB[i] > maxB) maxB = this.memB[i];
-      if (this.peak && isNum(this.peak.bytes)) maxB = Math.max(maxB, this.peak.bytes);
-      this.maxBytes = maxB;
+      const peakBytes = this.peak && isNum(this.peak.bytes) ? this.peak.bytes : 0;
+      this.maxBytes = this.memB.reduce((m, b) => Math.max(m, b), Math.max(0, peakBytes));
       this.hasMem = this.memT.length > 0 || (this.peak && isNum(this.peak.bytes));
       this.t0 = 0; this.t1 = this.duration;
       this.rowH = 20; this.axisH = 22;
@@ -53,20 +51,15 @@
         const m = x.module || '';
         return m ? m.split('.')[0] : '(top level)';
       };
+      const cats = Array.from(this.ids, cat);
       const totals = new Map();
-      const cats = new Array(this.n);
-      for (let i = 0; i < this.n; i++) {
-        const c = cat(this.ids[i]);
-        cats[i] = c;
-        totals.set(c, (totals.get(c) || 0) + this.du[i]);
-      }
+      cats.forEach((c, i) => totals.set(c, (totals.get(c) || 0) + this.du[i]));
       const ranked = [...totals.entries()].sort((a, b) => b[1] - a[1]);
       const colorOf = new Map();
       ranked.forEach(([c], i) => colorOf.set(c, i < PALETTE.length ? PALETTE[i] : OTHER_COLOR));
-      this.legend = ranked.slice(0, PALETTE.length).map(([c, t]) => [c, colorOf.get(c), t]);
+      this.legend = ranked.slice(0, PALETTE.length).map(([c]) => [c, colorOf.get(c)]);
       this.legendOther = ranked.length > PALETTE.length;
-      this.col = new Array(this.n);
-      for (let i = 0; i < this.n; i++) this.col[i] = colorOf.get(cats[i]);
+      this.col = cats.map((c) => colorOf.get(c));
     }
 
     build() {
