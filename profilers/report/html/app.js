@@ -49,11 +49,16 @@
   }
 
   // ================================================================ sections
-  // Appends a section with a heading (and a subtitle) to main; returns it and its head row.
-  function section(main, id, title, sub) {
+  // Appends a section with a heading (and a subtitle) to main and calls fill(el, head) (the section, its
+  // head row) to fill it; fill may return a message to show instead of content it has no data for.
+  // Errors show in the section as those of `name` (see guarded).
+  function section(main, id, title, sub, name, fill) {
     const head = h('div', { class: 'gp-section-head' }, h('h2', { text: title }), sub ? h('span', { class: 'gp-sub', text: sub }) : null);
     const el = main.appendChild(h('section', { class: 'gp-section', id }, head));
-    return { el, head };
+    guarded(name, el, () => {
+      const empty = fill(el, head);
+      if (empty) el.appendChild(h('div', { class: 'gp-empty', text: empty }));
+    });
   }
 
   function guarded(name, container, fn) {
@@ -131,8 +136,7 @@
   function renderDiff(main, d) {
     const df = d.diff;
     if (!df || typeof df !== 'object') return;
-    const { el } = section(main, 'diff', 'Comparison', 'base \u2192 current');
-    guarded('diff', el, () => {
+    section(main, 'diff', 'Comparison', 'base \u2192 current', 'diff', (el) => {
       const model = (label, name, total) => h('div', { class: 'gp-diff-model' },
         h('div', { class: 'gp-card-label', text: label }),
         h('div', { class: 'gp-mono', text: asStr(name) || '-' }),
@@ -154,7 +158,7 @@
         model('Base', df.base_model, df.base_total_us), h('div', { class: 'gp-diff-arrow', text: '\u2192' }),
         model('Current', df.current_model, df.current_total_us), spEl));
       const g = tableGroup('diff', df.tables || {}, ['module', 'kind', 'node'], { module: 'Modules', kind: 'Kinds', node: 'Nodes' });
-      if (!g.views.size) { el.appendChild(h('div', { class: 'gp-empty', text: 'No comparison tables.' })); return; }
+      if (!g.views.size) return 'No comparison tables.';
       el.appendChild(h('div', { class: 'gp-section-head', style: 'border-bottom:0;padding-bottom:0' }, g.tabs,
         h('span', { class: 'gp-hint', text: 'speedup = base / current; change: median with its 95% interval (whisker: -50%..+50%); green is faster, red is slower, only where significant' })));
       el.appendChild(g.body);
@@ -172,8 +176,7 @@
   function renderRoofline(main, d) {
     const rf = d.roofline;
     if (!rf || !Array.isArray(rf.points) || !isNum(rf.peak_gflops) || !isNum(rf.peak_gbps)) return;
-    const { el } = section(main, 'roofline-section', 'Roofline', `peak ${rf.peak_gflops.toFixed(1)} GFLOP/s, ${rf.peak_gbps.toFixed(1)} GB/s (${asStr(rf.source)})`);
-    guarded('roofline', el, () => {
+    section(main, 'roofline-section', 'Roofline', `peak ${rf.peak_gflops.toFixed(1)} GFLOP/s, ${rf.peak_gbps.toFixed(1)} GB/s (${asStr(rf.source)})`, 'roofline', (el) => {
       const pts = rf.points.filter((p) => Array.isArray(p) && isNum(p[1]) && isNum(p[2]) && p[1] > 0 && p[2] > 0);
       const W = 720, H = 360, L = 56, B = 36, R = 12, T = 12;
       const ridge = rf.peak_gflops / rf.peak_gbps;

@@ -140,10 +140,9 @@
   }
 
   function renderIcicle(main, d) {
-    const { el, head } = section(main, 'icicle-section', 'Module time', 'icicle chart: width = time, rows = module depth');
-    guarded('icicle', el, () => {
+    section(main, 'icicle-section', 'Module time', 'icicle chart: width = time, rows = module depth', 'icicle', (el, head) => {
       const t = d.tree;
-      if (!t || typeof t !== 'object') { el.appendChild(h('div', { class: 'gp-empty', text: 'No module tree in this report.' })); return; }
+      if (!t || typeof t !== 'object') return 'No module tree in this report.';
       const crumbs = h('nav', { class: 'ic-crumbs', id: 'icicle-crumbs', 'aria-label': 'icicle zoom path' });
       const reset = h('button', { class: 'gp-btn', type: 'button', id: 'icicle-reset', text: 'Reset zoom' });
       head.append(h('span', { class: 'gp-spacer' }), h('span', { class: 'gp-hint', text: 'click a box to zoom \u00b7 click the top box to zoom out' }), reset);

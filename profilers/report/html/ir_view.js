@@ -93,10 +93,9 @@
   }
 
   function renderIr(main, d) {
-    const { el, head } = section(main, 'ir-section', 'Annotated IR', 'background = share of run time');
-    guarded('IR', el, () => {
+    section(main, 'ir-section', 'Annotated IR', 'background = share of run time', 'IR', (el, head) => {
       const lines = asArray(d.ir).filter(Array.isArray).map((l) => [asStr(l[0]), isNum(l[1]) ? l[1] : -1, isNum(l[2]) ? l[2] : 0]);
-      if (!lines.length) { el.appendChild(h('div', { class: 'gp-empty', text: 'No IR in this report.' })); return; }
+      if (!lines.length) return 'No IR in this report.';
       head.append(h('span', { class: 'gp-spacer' }), h('span', { class: 'gp-sub', text: `${lines.length.toLocaleString('en-US')} lines` }),
         h('span', { class: 'ir-legend' }, 'cold', h('span', { class: 'ramp' }), 'hot'),
         h('span', { class: 'gp-hint', text: 'click a node line to find its table row' }));

@@ -1,15 +1,14 @@
   // graphprof HTML report (html/scripts.txt: how the files make one script), main.js: The tables section, the top bar, and start(): builds the page once the document is read.
   const pendingShows = [];
   function renderTables(main, d) {
-    const { el, head } = section(main, 'tables-section', 'Tables');
-    guarded('tables', el, () => {
+    section(main, 'tables-section', 'Tables', null, 'tables', (el, head) => {
       app.selbar = h('div', { class: 'gp-selbar', id: 'selection-bar' });
       const g = tableGroup('', d.tables || {}, ['node', 'kind', 'module', 'shape'],
         { node: 'Nodes', kind: 'Kinds', module: 'Modules', shape: 'Shapes' },
         { node: { onRowClick: (r, id) => { if (isNum(id)) selectNode(id, 'table'); } } });
       app.tables = g;
       app.nodeTable = g.views.get('node') || null;
-      if (!g.views.size) { el.appendChild(h('div', { class: 'gp-empty', text: 'No tables in this report.' })); return; }
+      if (!g.views.size) return 'No tables in this report.';
       head.appendChild(g.tabs);
       el.appendChild(g.body);
       if (app.nodeTable) el.appendChild(app.selbar);

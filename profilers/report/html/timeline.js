@@ -428,12 +428,8 @@
 
   function renderTimeline(main, d) {
     const tl = d.timeline;
-    const { el, head } = section(main, 'timeline-section', 'Timeline', tl && isNum(tl.run) ? `run ${tl.run}` : null);
-    guarded('timeline', el, () => {
-      if (!tl || typeof tl !== 'object' || (!asArray(tl.events).length && !asArray(tl.memory).length)) {
-        el.appendChild(h('div', { class: 'gp-empty', text: 'No timeline recorded for this report.' }));
-        return;
-      }
+    section(main, 'timeline-section', 'Timeline', tl && isNum(tl.run) ? `run ${tl.run}` : null, 'timeline', (el, head) => {
+      if (!tl || typeof tl !== 'object' || (!asArray(tl.events).length && !asArray(tl.memory).length)) return 'No timeline recorded for this report.';
       const host = el.appendChild(h('div', { class: 'tl-wrap' }));
       const t = new Timeline(tl, host);
       app.timeline = t;
