@@ -7,14 +7,9 @@
       this.rowH = 22;
       this.root = this.normalize(tree, null, 0);
       this.byPath = new Map();
-      const stack = [this.root];
-      while (stack.length) {
-        const n = stack.pop();
-        if (!this.byPath.has(n.path)) this.byPath.set(n.path, n);
-        for (const c of n.children) stack.push(c);
-      }
-      // colour: by top-level module (child of the root)
-      this.root.children.forEach((c, i) => this.paint(c, PALETTE[i % PALETTE.length]));
+      this.walk(this.root, (n) => { if (!this.byPath.has(n.path)) this.byPath.set(n.path, n); });
+      // colour: by top-level module (child of the root), lighter with each level below it
+      this.root.children.forEach((c, i) => this.walk(c, (x) => { x.color = mix(PALETTE[i % PALETTE.length], Math.min(0.62, (x.depth - c.depth) * 0.16)); }));
       this.root.color = '#94a3b8';
       this.zoomNode = this.root;
       this.charW = textWidth('abcdefghijklmnopqrstuvwxyz0123456789._', `11px ${UI_FONT}`) / 38;
@@ -40,12 +35,13 @@
       return n;
     }
 
-    paint(n, base) {
-      const stack = [[n, 0]];
+    // Calls fn on n and every node below it (depth first, the last child first; no recursion).
+    walk(n, fn) {
+      const stack = [n];
       while (stack.length) {
-        const [x, k] = stack.pop();
-        x.color = mix(base, Math.min(0.62, k * 0.16));
-        for (const c of x.children) stack.push([c, k + 1]);
+        const x = stack.pop();
+        fn(x);
+        for (const c of x.children) stack.push(c);
       }
     }
 

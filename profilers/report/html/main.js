@@ -47,12 +47,9 @@
     const tables = d.tables && typeof d.tables === 'object' ? d.tables : {};
     app.nodeIndex = buildNodeIndex(normTable(tables.node));
     app0.appendChild(topbar(d));
-    const main = h('main');
-    app0.appendChild(main);
+    const main = app0.appendChild(h('main'));
     // The sections, in page order.
-    for (const render of [renderSummary, renderDiff, renderRoofline, renderIcicle, renderTimeline, renderTables, renderIr]) {
-      render(main, d);
-    }
+    for (const render of [renderSummary, renderDiff, renderRoofline, renderIcicle, renderTimeline, renderTables, renderIr]) render(main, d);
     for (const f of pendingShows) guarded('diff tables', main, f);
     updateSelbar();
 
