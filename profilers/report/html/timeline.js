@@ -1,7 +1,6 @@
   // graphprof HTML report (html/scripts.txt: how the files make one script), timeline.js: The timeline of runs and nodes (Timeline: canvas, pan and zoom) and its section.
   class Timeline {
     constructor(tl, host) {
-      this.host = host;
       const ev = asArray(tl.events).filter((e) => Array.isArray(e) && isNum(e[1]) && isNum(e[2]));
       const n = ev.length;
       this.n = n;
@@ -37,7 +36,7 @@
       this.colorBy = 'kind';
       this.requestDraw = perFrame(() => this.draw());
       this.computeColors();
-      this.build();
+      this.build(host);
     }
 
     hasNode(id) { if (!this.idSet) this.idSet = new Set(this.ids); return this.idSet.has(id); }
@@ -62,8 +61,7 @@
       this.col = cats.map((c) => colorOf.get(c));
     }
 
-    build() {
-      const host = this.host;
+    build(host) {
       this.evCanvas = h('canvas', { id: 'timeline-events', 'aria-label': 'timeline of node executions' });
       this.memCanvas = h('canvas', { id: 'timeline-memory', 'aria-label': 'live bytes over time' });
       this.range = h('span', { class: 'tl-range' });
@@ -256,16 +254,19 @@
           cMin[c] = lo; cMax[c] = hi;
         }
         const valid = (c) => cMax[c] === cMax[c];   // not NaN (before the first sample)
-        // area under the max
-        ctx.beginPath();
-        let open = false;
+        // One pass traces the area under the max and the max as a line (on whole pixels).
+        const area = new Path2D(); const line = new Path2D();
+        let open = false; let prevY = 0;
         for (let c = 0; c < lastCol; c++) {
           if (!valid(c)) continue;
-          const y = yOf(cMax[c]);
-          if (!open) { ctx.moveTo(c, bottom); ctx.lineTo(c, y); open = true; }
-          ctx.lineTo(c, y); ctx.lineTo(c + 1, y);
+          const y = yOf(cMax[c]); const ly = Math.round(y) + 0.5;
+          if (!open) { area.moveTo(c, bottom); area.lineTo(c, y); line.moveTo(c, ly); open = true; }
+          else if (ly !== prevY) line.lineTo(c, ly);
+          area.lineTo(c, y); area.lineTo(c + 1, y);
+          line.lineTo(c + 1, ly);
+          prevY = ly;
         }
-        if (open) { ctx.lineTo(lastCol, bottom); ctx.closePath(); ctx.fillStyle = 'rgba(37, 99, 235, 0.13)'; ctx.fill(); }
+        if (open) { area.lineTo(lastCol, bottom); area.closePath(); ctx.fillStyle = 'rgba(37, 99, 235, 0.13)'; ctx.fill(area); }
         // min..max band where the value moves within a pixel
         ctx.fillStyle = 'rgba(37, 99, 235, 0.28)';
         for (let c = 0; c < lastCol; c++) {
@@ -273,20 +274,9 @@
           const y0 = yOf(cMax[c]); const y1 = yOf(cMin[c]);
           if (y1 - y0 >= 1) ctx.fillRect(c, y0, 1, y1 - y0);
         }
-        // the max as a line
-        ctx.beginPath();
-        open = false;
-        let prevY = 0;
-        for (let c = 0; c < lastCol; c++) {
-          if (!valid(c)) continue;
-          const y = Math.round(yOf(cMax[c])) + 0.5;
-          if (!open) { ctx.moveTo(c, y); open = true; } else if (y !== prevY) ctx.lineTo(c, y);
-          ctx.lineTo(c + 1, y);
-          prevY = y;
-        }
         ctx.strokeStyle = '#2563eb';
         ctx.lineWidth = 1.25;
-        ctx.stroke();
+        ctx.stroke(line);
       }
       // y labels
       ctx.fillStyle = '#64748b';
