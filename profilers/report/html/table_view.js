@@ -67,13 +67,11 @@
       this.tbody = h('tbody');
       this.table.append(this.colgroup, this.thead, this.tbody);
       if (t.sums) {
-        const ftr = h('tr', { class: 'sums' });
-        for (const i of this.vis) {
-          const c = cols[i];
-          const [text, cls] = formatCell(c.type, t.sums[i]);
-          ftr.appendChild(h('td', { class: `${NUMERIC_TYPES.has(c.type) ? 'num' : ''} ${cls}`.trim() || null, text }));
-        }
-        this.tfoot = this.table.appendChild(h('tfoot', null, ftr));
+        const cells = this.vis.map((i) => {
+          const [text, cls] = formatCell(cols[i].type, t.sums[i]);
+          return h('td', { class: `${NUMERIC_TYPES.has(cols[i].type) ? 'num' : ''} ${cls}`.trim() || null, text });
+        });
+        this.tfoot = this.table.appendChild(h('tfoot', null, h('tr', { class: 'sums' }, cells)));
       }
       this.scroll = h('div', { class: 'tv-scroll' }, this.table);
       this.root.append(toolbar, this.scroll);
@@ -131,8 +129,7 @@
     computeWidths() {
       const cols = this.t.columns;
       const rows = this.t.rows;
-      const order = this.sortedIndices();
-      const sample = order.slice(0, 400);
+      const sample = this.sortedIndices().slice(0, 400);
       // also sample evenly across the table
       const step = Math.max(1, Math.floor(rows.length / 200));
       for (let r = 0; r < rows.length && sample.length < 700; r += step) sample.push(r);
@@ -146,11 +143,10 @@
         const font = c.key === 'source' || c.key === 'shapes' ? `11.5px ${UI_FONT}` : TABLE_FONT;
         let w = textWidth(c.label, `600 ${TABLE_FONT}`) + 36; // padding + sort arrow
         let longest = '';
-        for (const r of sample) {
-          const [text] = formatCell(c.type, rows[r][i]);
+        for (const v of sample.map((r) => rows[r][i]).concat(this.t.sums ? [this.t.sums[i]] : [])) {
+          const [text] = formatCell(c.type, v);
           if (text.length > longest.length) longest = text;
         }
-        if (this.t.sums) { const [text] = formatCell(c.type, this.t.sums[i]); if (text.length > longest.length) longest = text; }
         w = Math.max(w, textWidth(longest, font) + 20);
         if (i === this.nameIdx) w += maxIndent * 14;
         const max = num ? 150 : i === this.nameIdx ? 460 : c.key === 'source' ? 300 : c.key === 'shapes' ? 280 : 260;
@@ -219,16 +215,11 @@
 
     buildHay() {
       if (this.hay) return;
-      const rows = this.t.rows;
-      const hay = new Array(rows.length);
-      const si = this.searchIdx;
-      for (let r = 0; r < rows.length; r++) {
-        const row = rows[r];
+      this.hay = this.t.rows.map((row) => {
         let s = '';
-        for (let k = 0; k < si.length; k++) { const v = row[si[k]]; if (v != null) s += `${String(v).toLowerCase()}\u0001`; }
-        hay[r] = s;
-      }
-      this.hay = hay;
+        for (const i of this.searchIdx) if (row[i] != null) s += `${String(row[i]).toLowerCase()}\u0001`;
+        return s;
+      });
     }
 
     recompute() {
