@@ -1,5 +1,4 @@
   // graphprof HTML report (html/scripts.txt: how the files make one script), app.js: The shared state (app), selecting a node everywhere, the page's sections: summary, diff, roofline.
-  // ================================================================ app state
   const app = {
     nodeIndex: new Map(), nodeTable: null, tables: null, ir: null, timeline: null, icicle: null,
     selectedNode: null, selbar: null,
@@ -110,7 +109,6 @@
       cards.appendChild(card('Nodes', isNum(s.nodes) ? s.nodes.toLocaleString('en-US') : '-', null,
         isNum(s.executions) ? `${s.executions.toLocaleString('en-US')} executions per run` : null));
       if (isNum(s.peak_bytes)) {
-        const [pv, pu] = fmtBytes(s.peak_bytes).split(' ');
         let sub = null;
         if (isNum(s.peak_node)) {
           const label = `#${s.peak_node}${s.peak_node_name ? ` ${asStr(s.peak_node_name)}` : ''}`;
@@ -118,7 +116,7 @@
             ? h('button', { class: 'gp-link', type: 'button', id: 'peak-node-link', title: 'show this node', text: label, onclick: () => selectNode(s.peak_node, 'summary') })
             : label;
         }
-        cards.appendChild(card('Peak memory', pv, pu, sub));
+        cards.appendChild(card('Peak memory', ...fmtBytes(s.peak_bytes).split(' '), sub));
       } else {
         cards.appendChild(card('Peak memory', '-', null, 'not measured'));
       }

@@ -3,7 +3,6 @@
   // graphprof HTML report - renders the JSON embedded in <script id="graphprof-data">.
   // Vanilla ES2020, no dependencies, no network. All data strings go through textContent /
   // setAttribute (never innerHTML), so model names may contain any characters.
-  // ================================================================ utilities
   const SVGNS = 'http://www.w3.org/2000/svg';
   const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
   const clamp = (v, lo, hi) => (v < lo ? lo : v > hi ? hi : v);
