@@ -389,8 +389,7 @@
         labels[key] || key, h('span', { class: 'gp-count', text: t.rows.length.toLocaleString('en-US') }));
       tabEls.set(key, tab);
       tabs.appendChild(tab);
-      view.root.hidden = true;
-      view.root.setAttribute('role', 'tabpanel');
+      setAttrs(view.root, { hidden: true, role: 'tabpanel' });
       body.appendChild(view.root);
     }
     return { tabs, body, views, select, get active() { return active; } };

@@ -368,7 +368,6 @@
         rows.push(['start', fmtNs(this.st[i])], ['duration', `${fmtUs(this.du[i] / 1e3)} us`], ['depth', String(this.dp[i])]);
         tooltip.show(`#${this.ids[i]} ${x ? x.name : ''}`, rows, e.clientX, e.clientY);
       });
-      cv.addEventListener('mouseleave', () => tooltip.hide());
       cv.addEventListener('wheel', (e) => {
         if (!(e.ctrlKey || e.metaKey || e.altKey)) return;
         e.preventDefault();
@@ -376,17 +375,15 @@
         this.zoomAt(e.clientX - r.left, e.deltaY < 0 ? 0.8 : 1.25);
       }, { passive: false });
       cv.addEventListener('dblclick', () => this.reset());
-      if (this.hasMem) {
-        const mc = this.memCanvas;
-        mc.addEventListener('mousemove', (e) => {
-          const r = mc.getBoundingClientRect();
-          const t = this.tOf(e.clientX - r.left);
-          const j = this.upperBoundT(t) - 1;
-          if (j < 0) { tooltip.hide(); return; }
-          tooltip.show(`live ${fmtBytes(this.memB[j])}`, [['time', fmtNs(t)]], e.clientX, e.clientY);
-        });
-        mc.addEventListener('mouseleave', () => tooltip.hide());
-      }
+      const mc = this.memCanvas;  // in the page only where there is memory data
+      mc.addEventListener('mousemove', (e) => {
+        const r = mc.getBoundingClientRect();
+        const t = this.tOf(e.clientX - r.left);
+        const j = this.upperBoundT(t) - 1;
+        if (j < 0) { tooltip.hide(); return; }
+        tooltip.show(`live ${fmtBytes(this.memB[j])}`, [['time', fmtNs(t)]], e.clientX, e.clientY);
+      });
+      for (const c of [cv, mc]) c.addEventListener('mouseleave', () => tooltip.hide());
     }
 
     zoomAt(x, f) {
