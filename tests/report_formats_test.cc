@@ -169,6 +169,28 @@ TEST(ReportJsonTest, EverythingTheWriterWritesReadsBack) {
   EXPECT_TRUE(bom.ok()) << bom.status();
 }
 
+// Units are read by the names the writer gives them (UnitName), whichever
+// kind of value carries them; a name it does not give falls back to the
+// kind's default (a metric's ns, a quantity's count).
+TEST(ReportJsonTest, UnitsReadBackByTheirNames) {
+  absl::StatusOr<Report> report = ReportFromJson(R"({"schema_version": 3, "model": "m", "runs": 1, "warmup": 0,
+      "timer_overhead_ns": 0, "run_ns": [10],
+      "metrics": [{"name": "time"}, {"name": "a", "unit": "bytes"}, {"name": "b", "unit": "furlongs"}],
+      "quantities": [{"name": "c", "unit": "ns"}, {"name": "d", "unit": "furlongs"}, {"name": "e", "unit": "flops"}],
+      "nodes": [{"id": 0, "parent": -1, "depth": 0, "name": "a", "kind": "aten::relu", "calls": [1],
+                 "total_ns": [5]}]})");
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->metrics[0].unit, Unit::kNanoseconds);
+  EXPECT_EQ(report->metrics[report->FindMetric("a")].unit, Unit::kBytes);
+  EXPECT_EQ(report->metrics[report->FindMetric("b")].unit, Unit::kNanoseconds);
+  EXPECT_EQ(report->quantities[report->FindQuantity("c")].unit, Unit::kNanoseconds);
+  EXPECT_EQ(report->quantities[report->FindQuantity("d")].unit, Unit::kCount);
+  EXPECT_EQ(report->quantities[report->FindQuantity("e")].unit, Unit::kFlops);
+  for (Unit unit : {Unit::kNanoseconds, Unit::kCount, Unit::kFlops, Unit::kBytes}) {
+    EXPECT_EQ(UnitNamed(UnitName(unit), Unit::kCount), unit) << UnitName(unit);
+  }
+}
+
 // Found by report_json_fuzzer and compare_fuzzer: nlohmann's get<int64_t>()
 // of 2.2e126 (a node's memory) and of 1.2e24 (run_ns) is undefined
 // behaviour, and get<int>() wraps 4294967298 runs to 2. Integers that do not

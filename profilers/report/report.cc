@@ -21,11 +21,6 @@ Metric TimeMetric() {
   return m;
 }
 
-void AddInto(std::vector<int64_t>& into, const std::vector<int64_t>& values) {
-  if (into.size() < values.size()) into.resize(values.size(), 0);
-  for (size_t r = 0; r < values.size(); ++r) into[r] += values[r];
-}
-
 // Children come after their parent in id order, so one pass from the last
 // node to the first sees every node's children before the node itself.
 void DeriveSeries(std::vector<NodeRecord>& nodes, size_t m, Metric::Recorded recorded) {
@@ -47,7 +42,7 @@ void DeriveSeries(std::vector<NodeRecord>& nodes, size_t m, Metric::Recorded rec
     if (from_total) {
       for (size_t r = 0; r < p.self.size() && r < c.total.size(); ++r) p.self[r] -= c.total[r];
     } else {
-      AddInto(p.total, c.total);
+      AddPerRun(p.total, c.total);
     }
   }
   // Clock jitter can leave a parent a few ns short of its children.
@@ -107,6 +102,13 @@ const char* UnitName(Unit unit) {
     case Unit::kBytes: return "bytes";
   }
   return "count";
+}
+
+Unit UnitNamed(absl::string_view name, Unit otherwise) {
+  for (Unit unit : {Unit::kNanoseconds, Unit::kCount, Unit::kFlops, Unit::kBytes}) {
+    if (name == UnitName(unit)) return unit;
+  }
+  return otherwise;
 }
 
 bool NodeRecord::executed() const {

@@ -46,6 +46,8 @@ namespace graphprof {
 enum class Unit { kNanoseconds, kCount, kFlops, kBytes };
 // Its name in JSON and the diff's column list: "ns", "count", "flops", "bytes".
 const char* UnitName(Unit unit);
+// The unit UnitName calls `name`; `otherwise` for a name it does not give.
+Unit UnitNamed(absl::string_view name, Unit otherwise);
 
 // A per-run measurement.
 struct Metric {

@@ -25,11 +25,6 @@ struct GroupRuns {
   double calls[2] = {0, 0};
 };
 
-void AddRuns(std::vector<double>& into, const std::vector<int64_t>& values) {
-  if (into.size() < values.size()) into.resize(values.size(), 0);
-  for (size_t r = 0; r < values.size(); ++r) into[r] += static_cast<double>(values[r]);
-}
-
 // Adds each participating node's self time and column values to its
 // group(s) on one side.
 void AddGroups(const Report& report, const DiffOptions& options, bool base, const std::vector<DiffColumn>& columns,
@@ -50,11 +45,11 @@ void AddGroups(const Report& report, const DiffOptions& options, bool base, cons
       g.values.resize(columns.size());
       for (size_t k = 0; k < columns.size(); ++k) (base ? g.values[k].base : g.values[k].current) += values[k];
       GroupRuns& r = runs[name];
-      AddRuns(r.runs[side], node.time().self);
+      AddPerRun(r.runs[side], node.time().self);
       r.column_runs[side].resize(columns.size());
       for (size_t k = 0; k < columns.size(); ++k) {
         const int m = base ? columns[k].base : columns[k].current;
-        if (columns[k].compared() && m >= 0) AddRuns(r.column_runs[side][k], node.metrics[m].self);
+        if (columns[k].compared() && m >= 0) AddPerRun(r.column_runs[side][k], node.metrics[m].self);
       }
       r.calls[side] += calls;
     }

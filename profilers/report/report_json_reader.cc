@@ -64,7 +64,7 @@ Metric MetricFromJson(const Json& j) {
   Metric m;
   m.name = j.at("name").get<std::string>();
   m.description = j.value("description", "");
-  m.unit = j.value("unit", "ns") == "count" ? Metric::Unit::kCount : Metric::Unit::kNanoseconds;
+  m.unit = UnitNamed(j.value("unit", ""), Unit::kNanoseconds);
   m.recorded = j.value("recorded", "inclusive") == "self" ? Metric::Recorded::kSelf : Metric::Recorded::kInclusive;
   m.run_total = j.value("run_total", std::vector<int64_t>{});
   m.unattributed = j.value("unattributed", std::vector<int64_t>{});
@@ -278,9 +278,7 @@ absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place)
         Quantity quantity;
         quantity.name = q.at("name").get<std::string>();
         quantity.description = q.value("description", "");
-        const std::string unit = q.value("unit", "count");
-        quantity.unit = unit == "flops" ? Quantity::Unit::kFlops : unit == "bytes" ? Quantity::Unit::kBytes
-                                                                               : Quantity::Unit::kCount;
+        quantity.unit = UnitNamed(q.value("unit", ""), Unit::kCount);
         if (report.FindQuantity(quantity.name) >= 0) {
           return absl::InvalidArgumentError(absl::StrCat("report has quantity '", quantity.name, "' twice"));
         }

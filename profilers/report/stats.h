@@ -3,6 +3,7 @@
 #define GRAPHPROF_PROFILERS_REPORT_STATS_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "absl/types/span.h"
 
@@ -24,6 +25,13 @@ Summary Summarize(absl::Span<const int64_t> values);
 // The mean of `values`, added up in order; 0 for none.
 double Mean(absl::Span<const double> values);
 double Mean(absl::Span<const int64_t> values);
+
+// into[r] += values[r] for every run r; `into` grows to fit.
+template <typename T>
+void AddPerRun(std::vector<T>& into, absl::Span<const int64_t> values) {
+  if (into.size() < values.size()) into.resize(values.size(), 0);
+  for (size_t r = 0; r < values.size(); ++r) into[r] += static_cast<T>(values[r]);
+}
 
 // The p-th percentile (0..100) of `sorted` (ascending), linearly interpolated.
 double Percentile(absl::Span<const int64_t> sorted, double p);

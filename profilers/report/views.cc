@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <unordered_map>
 
 #include "absl/strings/match.h"
@@ -21,17 +22,6 @@ struct Accumulator {
   int64_t calls = 0;
   int64_t subtree_calls = 0;  // every node's, a module's subtree included
 };
-
-void AddInto(std::vector<int64_t>& into, const std::vector<int64_t>& values) {
-  if (into.size() < values.size()) into.resize(values.size(), 0);
-  for (size_t r = 0; r < values.size(); ++r) into[r] += values[r];
-}
-
-int64_t Sum(const std::vector<int64_t>& values) {
-  int64_t s = 0;
-  for (int64_t v : values) s += v;
-  return s;
-}
 
 Accumulator NewAccumulator(const Report& report) {
   Accumulator acc;
@@ -69,11 +59,12 @@ void AddQuantities(const Report& report, ViewRow& row, const NodeRecord& node, b
 void AddSelf(const Report& report, Accumulator& acc, const NodeRecord& node, bool direct = true) {
   AddQuantities(report, acc.row, node, direct);
   for (size_t m = 0; m < acc.series.size() && m < node.metrics.size(); ++m) {
-    AddInto(acc.series[m].total, node.metrics[m].self);
-    if (direct) AddInto(acc.series[m].self, node.metrics[m].self);
+    AddPerRun(acc.series[m].total, node.metrics[m].self);
+    if (direct) AddPerRun(acc.series[m].self, node.metrics[m].self);
   }
-  if (direct) acc.calls += Sum(node.calls);
-  acc.subtree_calls += Sum(node.calls);
+  const int64_t calls = std::accumulate(node.calls.begin(), node.calls.end(), int64_t{0});
+  if (direct) acc.calls += calls;
+  acc.subtree_calls += calls;
   ++acc.row.members;
 }
 
@@ -154,7 +145,7 @@ std::vector<Accumulator> NodeRows(const Report& report, const ViewOptions& optio
     acc.row.self_quantities = node.self_quantities;
     acc.row.work_counted = !node.executed() || node.work_counted;
     acc.series = node.metrics;
-    acc.calls = acc.subtree_calls = Sum(node.calls);
+    acc.calls = acc.subtree_calls = std::accumulate(node.calls.begin(), node.calls.end(), int64_t{0});
     rows.push_back(std::move(acc));
   }
   return rows;
@@ -397,10 +388,10 @@ absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options) 
       const std::vector<int64_t>& values = report.metrics[m].unattributed;
       if (values.empty()) continue;
       any = true;
-      AddInto(rest.series[m].total, values);
-      AddInto(rest.series[m].self, values);
-      AddInto(sums.series[m].total, values);
-      AddInto(sums.series[m].self, values);
+      AddPerRun(rest.series[m].total, values);
+      AddPerRun(rest.series[m].self, values);
+      AddPerRun(sums.series[m].total, values);
+      AddPerRun(sums.series[m].self, values);
     }
     if (any) groups.push_back(std::move(rest));
   }
