@@ -110,18 +110,18 @@ absl::Status BackwardPass::AfterTimed(const c10::IValue& output, int run) {
 }
 
 void BackwardPass::DeclareMetrics(Report& report) {
-  Metric backward;
+  Column backward;
   backward.name = "backward";
   backward.description =
       "backward: the autograd functions each node created, with the engine's work after each (freeing what it "
       "saved)";
-  backward.recorded = Metric::Recorded::kSelf;
+  backward.scope = Column::Scope::kSelf;
   report.AddMetric(std::move(backward));
-  Metric functions;
+  Column functions;
   functions.name = "backward_fns";
   functions.description = "autograd functions run in backward";
-  functions.unit = Metric::Unit::kCount;
-  functions.recorded = Metric::Recorded::kSelf;
+  functions.unit = Unit::kCount;
+  functions.scope = Column::Scope::kSelf;
   report.AddMetric(std::move(functions));
 }
 
@@ -132,8 +132,8 @@ void BackwardPass::AddTo(Report& report, int64_t origin_ns) const {
   DeclareMetrics(report);
   const int time_index = report.FindMetric("backward");
   const int count_index = report.FindMetric("backward_fns");
-  report.metrics[time_index].run_total.assign(run_ns_.begin(), run_ns_.begin() + runs);
-  report.metrics[time_index].unattributed.assign(unattributed_ns_.begin(), unattributed_ns_.begin() + runs);
+  report.columns[time_index].run_total.assign(run_ns_.begin(), run_ns_.begin() + runs);
+  report.columns[time_index].unattributed.assign(unattributed_ns_.begin(), unattributed_ns_.begin() + runs);
   for (size_t id = 0; id < report.nodes.size() && id < num_nodes_; ++id) {
     std::vector<int64_t>& ns = report.nodes[id].metrics[time_index].self;
     std::vector<int64_t>& count = report.nodes[id].metrics[count_index].self;

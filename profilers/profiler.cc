@@ -118,8 +118,9 @@ TimerCost MeasureTimerCost(const std::shared_ptr<TimeSource>& clock, bool trace,
 
 void DeclareWork(Report& report) {
   report.AddQuantity(
-      Quantity{"flops", "floating-point operations per run (a multiply-add is 2)", Quantity::Unit::kFlops});
-  report.AddQuantity(Quantity{"bytes", "bytes read and written per run (each storage once)", Quantity::Unit::kBytes});
+      Column{"flops", "floating-point operations per run (a multiply-add is 2)", Unit::kFlops, Column::Scope::kOwn});
+  report.AddQuantity(
+      Column{"bytes", "bytes read and written per run (each storage once)", Unit::kBytes, Column::Scope::kOwn});
 }
 
 Report DeclaredReport(const ProfileOptions& options) {
@@ -143,7 +144,7 @@ Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, TimerCos
   report.runs = interpreter.completed_runs();
   report.timer_overhead_ns = timer.per_execution_ns;
   report.timer_inner_ns = timer.inner_ns;
-  report.metrics[0].run_total.assign(interpreter.run_ns().begin(), interpreter.run_ns().end());
+  report.columns[0].run_total.assign(interpreter.run_ns().begin(), interpreter.run_ns().end());
   const std::vector<NodeInspection>& inspection = interpreter.inspection();
   report.nodes.resize(plan.nodes().size());
   for (const NodePlan& node : plan.nodes()) {
@@ -153,7 +154,7 @@ Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, TimerCos
       record.input_shapes = inspection[node.id].input_shapes;
       record.output_shapes = inspection[node.id].output_shapes;
     }
-    record.metrics.resize(report.metrics.size());
+    report.FitNode(record);
     std::vector<int64_t>& total = record.metrics[0].total;
     total.reserve(report.runs);
     record.calls.reserve(report.runs);
@@ -227,7 +228,7 @@ void Compensate(Report& report, const TimerCost& timer, const std::vector<BlockS
   // every execution's and entry's. Children come after their parent in id
   // order, so one backward pass counts each node's nested executions.
   const int num_nodes = static_cast<int>(report.nodes.size());
-  std::vector<int64_t>& run_ns = report.metrics[0].run_total;
+  std::vector<int64_t>& run_ns = report.columns[0].run_total;
   std::vector<int64_t> nested(num_nodes), nested_blocks(num_nodes);
   auto calls_in = [&](int id, size_t r) -> int64_t {
     if (id < 0 || id >= num_nodes) return 0;

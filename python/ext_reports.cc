@@ -150,20 +150,21 @@ py::list NodeRecords(const Report& report) {
     d["total_ns"] = node.time().total;
     d["self_ns"] = node.time().self;
     py::dict metrics;
-    for (size_t m = 1; m < report.metrics.size() && m < node.metrics.size(); ++m) {
+    for (int m : report.Metrics()) {
+      if (m == 0 || static_cast<size_t>(m) >= node.metrics.size()) continue;  // time: above
       py::dict series;
       series["total"] = node.metrics[m].total;
       series["self"] = node.metrics[m].self;
-      metrics[py::str(report.metrics[m].name)] = series;
+      metrics[py::str(report.columns[m].name)] = series;
     }
     d["metrics"] = metrics;
     d["memory"] = MemoryDict(report, node);
     d["top_kernels"] = node.top_kernels;
     d["executed"] = node.executed();
     // The work (flops, bytes, ...), by the report's quantities.
-    for (size_t q = 0; q < report.quantities.size(); ++q) {
-      if (report.quantities[q].memory) continue;  // in "memory"
-      d[py::str(report.quantities[q].name)] = q < node.quantities.size() ? node.quantities[q] : 0.0;
+    for (int q : report.Quantities()) {
+      if (report.columns[q].memory) continue;  // in "memory"
+      d[py::str(report.columns[q].name)] = report.QuantityOf(node, q);
     }
     d["work_counted"] = node.work_counted;
     out.append(d);

@@ -96,7 +96,7 @@ PYBIND11_MODULE(_graphprof, m) {
       .def_property_readonly("executions_per_run", &Report::executions_per_run)
       .def_property_readonly("metrics", [](const Report& r) {
         std::vector<std::string> names;
-        for (const Metric& metric : r.metrics) names.push_back(metric.name);
+        for (int m : r.Metrics()) names.push_back(r.columns[m].name);
         return names;
       })
       .def_property_readonly("parameters", [](const Report& r) { return r.parameters; })

@@ -110,8 +110,8 @@ TEST(BackwardTest, EveryFunctionGoesToTheNodeThatCreatedIt) {
     EXPECT_EQ(mul->metrics[backward].total[r], 0);  // MulBackward0 takes no test time
     EXPECT_EQ(mul->metrics[functions].total[r], 1);
     // The whole backward, timed around it; nothing outside the nodes took time.
-    EXPECT_EQ(report->metrics[backward].run_total[r], 1600);
-    EXPECT_EQ(report->metrics[backward].unattributed[r], 0);
+    EXPECT_EQ(report->columns[backward].run_total[r], 1600);
+    EXPECT_EQ(report->columns[backward].unattributed[r], 0);
   }
   EXPECT_DOUBLE_EQ(report->CoverageOf(backward), 1.0);
 

@@ -161,7 +161,7 @@ TEST(KernelAttributionTest, JoinsCorrelationsAndActivities) {
 
   Report report;
   report.runs = kRuns;
-  report.metrics[0].run_total = {1, 1};
+  report.columns[0].run_total = {1, 1};
   report.nodes.resize(kNodes);
   for (int i = 0; i < kNodes; ++i) {
     report.nodes[i].identity.id = i;

@@ -161,9 +161,8 @@ TEST(KnownEffectTest, CopiesAreTheUnitOfVariation) {
 // process is.
 TEST(KnownEffectTest, DriftTakesTheRunsInTheOrderTheyRan) {
   Report copies;
-  copies.metrics.resize(1);
   // Copy 1: 10 runs of 100 us, copy 2: 10 of 110 us (+10%, no drift in time).
-  for (int i = 0; i < 20; ++i) copies.metrics[0].run_total.push_back(i < 10 ? 100000 + i : 110000 + i);
+  for (int i = 0; i < 20; ++i) copies.columns[0].run_total.push_back(i < 10 ? 100000 + i : 110000 + i);
   copies.runs = 20;
   copies.run_sources = {RunSource{"A copy 1", 0, 10, "pid 1"}, RunSource{"A copy 2", 10, 10, "pid 1"}};
   const Drift same = MeasureDrift(copies);

@@ -29,7 +29,7 @@ Report MakeReport(const std::string& model, int64_t add_ns, int64_t mul_ns, int 
     node.metrics = {Series{std::vector<int64_t>(runs, i == 0 ? add_ns : mul_ns), {}}};
     report.nodes.push_back(node);
   }
-  report.metrics[0].run_total.assign(runs, add_ns + mul_ns);
+  report.columns[0].run_total.assign(runs, add_ns + mul_ns);
   report.run_start_ns.assign(runs, 0);
   for (int r = 0; r < runs; ++r) report.run_start_ns[r] = r * (add_ns + mul_ns);
   report.Finalize();
@@ -173,9 +173,9 @@ TEST(MergeTest, TheSameRunsCountOnce) {
 TEST(MergeTest, ForwardRunsAndTrainingStepsDoNotMerge) {
   Report forward = MakeReport("m", 1, 1, 2);
   Report training = MakeReport("m", 1, 1, 2);
-  Metric backward;
+  Column backward;
   backward.name = "backward";
-  backward.recorded = Metric::Recorded::kSelf;
+  backward.scope = Column::Scope::kSelf;
   training.AddMetric(backward);
   ReportMerger merger;
   ASSERT_TRUE(merger.Add(forward, "f.json").ok());
@@ -189,15 +189,15 @@ TEST(MergeTest, ForwardRunsAndTrainingStepsDoNotMerge) {
 TEST(MergeTest, MakesUpNoRunTotals) {
   auto with_metrics = [](int runs, bool device) {
     Report r = MakeReport("m", 1, 1, runs);
-    Metric count;
+    Column count;
     count.name = "kernels";
-    count.unit = Metric::Unit::kCount;
-    count.recorded = Metric::Recorded::kSelf;
+    count.unit = Unit::kCount;
+    count.scope = Column::Scope::kSelf;
     r.AddMetric(count);
     if (device) {
-      Metric time;
+      Column time;
       time.name = "device";
-      time.recorded = Metric::Recorded::kSelf;
+      time.scope = Column::Scope::kSelf;
       time.run_total.assign(runs, 7);
       r.AddMetric(time);
     }
@@ -208,8 +208,8 @@ TEST(MergeTest, MakesUpNoRunTotals) {
   ASSERT_TRUE(merger.Add(with_metrics(3, false), "b.json").ok());
   absl::StatusOr<Report> merged = merger.Finish();
   ASSERT_TRUE(merged.ok()) << merged.status();
-  EXPECT_TRUE(merged->metrics[merged->FindMetric("kernels")].run_total.empty());
-  EXPECT_EQ(merged->metrics[merged->FindMetric("device")].run_total, (std::vector<int64_t>{7, 7, 0, 0, 0}));
+  EXPECT_TRUE(merged->columns[merged->FindMetric("kernels")].run_total.empty());
+  EXPECT_EQ(merged->columns[merged->FindMetric("device")].run_total, (std::vector<int64_t>{7, 7, 0, 0, 0}));
   EXPECT_EQ(merged->nodes[0].metrics[merged->FindMetric("kernels")].self.size(), 5u);
 }
 

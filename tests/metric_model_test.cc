@@ -57,11 +57,11 @@ class WidgetCollector final : public NodeObserver {
   void EndNode(const NodePlan& node) override { ++counts_[run_ * nodes_ + node.id]; }
 
   void Declare(Report& report) const override {
-    report.AddQuantity(Quantity{"widgets", "widgets made per run (test)", Quantity::Unit::kCount});
-    Metric gizmo;
+    report.AddQuantity(Column{"widgets", "widgets made per run (test)", Unit::kCount, Column::Scope::kOwn});
+    Column gizmo;
     gizmo.name = "gizmo";
     gizmo.description = "gizmo time (test)";
-    gizmo.recorded = Metric::Recorded::kSelf;
+    gizmo.scope = Column::Scope::kSelf;
     report.AddMetric(gizmo);
   }
 
@@ -282,7 +282,7 @@ TEST(MetricModelTest, BothSurviveTheJsonRoundTrip) {
   const int m = back->FindMetric("gizmo");
   ASSERT_GE(q, 0);
   ASSERT_GE(m, 0);
-  EXPECT_EQ(back->quantities[q].description, "widgets made per run (test)");
+  EXPECT_EQ(back->columns[q].description, "widgets made per run (test)");
   for (size_t id = 0; id < report.nodes.size(); ++id) {
     EXPECT_EQ(back->nodes[id].quantities[q], report.nodes[id].quantities[report.FindQuantity("widgets")]);
     EXPECT_EQ(back->nodes[id].metrics[m].self, report.nodes[id].metrics[report.FindMetric("gizmo")].self);
@@ -365,8 +365,8 @@ TEST(MetricModelTest, MergedReportsKeepBoth) {
     EXPECT_EQ(merged->nodes[id].metrics[m].self.size(), 8u);
   }
   // The collector measured no run totals: the merge makes none up.
-  EXPECT_TRUE(merged->metrics[m].run_total.empty());
-  EXPECT_EQ(merged->metrics[0].run_total.size(), 8u);
+  EXPECT_TRUE(merged->columns[m].run_total.empty());
+  EXPECT_EQ(merged->columns[0].run_total.size(), 8u);
   absl::StatusOr<View> view = MakeView(*merged, ViewOptions{GroupBy::kKind, "widgets"});
   ASSERT_TRUE(view.ok());
   EXPECT_TRUE(absl::StrContains(RenderTable(*merged, *view, TableOptions{}), "widgets"));

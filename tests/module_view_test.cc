@@ -33,13 +33,13 @@ Report LayeredReport() {
     node.identity.module = nodes[i].module;
     node.identity.label = "add";
     node.calls = {1};
-    node.metrics = {Series{{nodes[i].ns}, {}}};
-    node.quantities.assign(report.quantities.size(), 0);
+    report.FitNode(node);
+    node.metrics[0] = Series{{nodes[i].ns}, {}};
     node.quantities[allocated] = static_cast<double>(nodes[i].bytes);
     node.quantities[peak] = static_cast<double>(nodes[i].bytes);
     report.nodes.push_back(node);
   }
-  report.metrics[0].run_total = {315};
+  report.columns[0].run_total = {315};
   report.run_start_ns = {0};
   report.memory = MemorySummary{};
   report.Finalize();
@@ -109,7 +109,7 @@ TEST(ModuleViewTest, TotalAndSelfTimeAndMemory) {
 // a node's own work without needing Finalize again.
 TEST(ModuleViewTest, GroupedRowsAddWorkFilledAfterFinalize) {
   Report report = LayeredReport();
-  const int flops = report.AddQuantity(Quantity{"flops", "test", Quantity::Unit::kFlops});
+  const int flops = report.AddQuantity(Column{"flops", "test", Unit::kFlops, Column::Scope::kOwn});
   double total = 0;
   for (NodeRecord& node : report.nodes) {
     node.quantities[flops] = 10.0 * (node.identity.id + 1);

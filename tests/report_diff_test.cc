@@ -37,7 +37,7 @@ Report MakeReport(const std::vector<FakeNode>& nodes, int runs = 2) {
     total += nodes[i].ns;
     report.nodes.push_back(node);
   }
-  report.metrics[0].run_total.assign(runs, total);
+  report.columns[0].run_total.assign(runs, total);
   report.Finalize();
   return report;
 }
@@ -177,7 +177,7 @@ Report NoisyReport(const std::vector<std::pair<std::string, double>>& nodes, int
     node.calls.assign(runs, 1);
     report.nodes.push_back(node);
   }
-  report.metrics[0].run_total = totals;
+  report.columns[0].run_total = totals;
   if (processes > 1) {
     const int per = runs / processes;
     for (int p = 0; p < processes; ++p) {

@@ -180,12 +180,12 @@ TEST(ReportJsonTest, UnitsReadBackByTheirNames) {
       "nodes": [{"id": 0, "parent": -1, "depth": 0, "name": "a", "kind": "aten::relu", "calls": [1],
                  "total_ns": [5]}]})");
   ASSERT_TRUE(report.ok()) << report.status();
-  EXPECT_EQ(report->metrics[0].unit, Unit::kNanoseconds);
-  EXPECT_EQ(report->metrics[report->FindMetric("a")].unit, Unit::kBytes);
-  EXPECT_EQ(report->metrics[report->FindMetric("b")].unit, Unit::kNanoseconds);
-  EXPECT_EQ(report->quantities[report->FindQuantity("c")].unit, Unit::kNanoseconds);
-  EXPECT_EQ(report->quantities[report->FindQuantity("d")].unit, Unit::kCount);
-  EXPECT_EQ(report->quantities[report->FindQuantity("e")].unit, Unit::kFlops);
+  EXPECT_EQ(report->columns[0].unit, Unit::kNanoseconds);
+  EXPECT_EQ(report->columns[report->FindMetric("a")].unit, Unit::kBytes);
+  EXPECT_EQ(report->columns[report->FindMetric("b")].unit, Unit::kNanoseconds);
+  EXPECT_EQ(report->columns[report->FindQuantity("c")].unit, Unit::kNanoseconds);
+  EXPECT_EQ(report->columns[report->FindQuantity("d")].unit, Unit::kCount);
+  EXPECT_EQ(report->columns[report->FindQuantity("e")].unit, Unit::kFlops);
   for (Unit unit : {Unit::kNanoseconds, Unit::kCount, Unit::kFlops, Unit::kBytes}) {
     EXPECT_EQ(UnitNamed(UnitName(unit), Unit::kCount), unit) << UnitName(unit);
   }
@@ -538,7 +538,7 @@ TEST(OutputFileTest, WritesAtomicallyAndFailsCleanly) {
 // memory quantity in the report's list of (work) quantities.
 TEST(MemoryQuantitiesTest, TheNodesMemoryObjectKeepsItsKeys) {
   std::set<std::string> names;
-  for (const Quantity& q : MemoryQuantities()) {
+  for (const Column& q : MemoryQuantities()) {
     EXPECT_TRUE(q.memory) << q.name;
     EXPECT_TRUE(names.insert(q.name).second) << q.name;
   }
@@ -573,7 +573,7 @@ TEST(MemoryQuantitiesTest, TheNodesMemoryObjectKeepsItsKeys) {
   // Every memory quantity the inspection measures reaches the report under
   // its name (BuildReport names NodeInspection::Memory's fields; saved bytes
   // are training steps'): each is above 0 on some node of this loop.
-  for (const Quantity& q : MemoryQuantities()) {
+  for (const Column& q : MemoryQuantities()) {
     if (q.training_only) continue;
     const int index = report->FindQuantity(q.name);
     ASSERT_GE(index, 0) << q.name;
@@ -585,7 +585,7 @@ TEST(MemoryQuantitiesTest, TheNodesMemoryObjectKeepsItsKeys) {
   absl::StatusOr<Report> read = ReportFromJson(ReportToJson(*report));
   ASSERT_TRUE(read.ok()) << read.status();
   for (size_t i = 0; i < report->nodes.size(); ++i) {
-    for (const Quantity& q : MemoryQuantities()) {
+    for (const Column& q : MemoryQuantities()) {
       const int a = report->FindQuantity(q.name), b = read->FindQuantity(q.name);
       ASSERT_GE(b, 0) << q.name;
       EXPECT_EQ(read->nodes[i].quantities[b], report->nodes[i].quantities[a]) << q.name;

@@ -77,10 +77,10 @@ void DeviceEventTimer::EndRun(int run) {
 }
 
 void DeviceEventTimer::DeclareMetric(Report& report) {
-  Metric metric;
+  Column metric;
   metric.name = kMetricName;
   metric.description = "device time (CUDA events around each node)";
-  metric.recorded = Metric::Recorded::kSelf;  // leaf nodes only; If/Loop add their blocks'
+  metric.scope = Column::Scope::kSelf;  // leaf nodes only; If/Loop add their blocks'
   report.AddMetric(metric);
 }
 

@@ -40,15 +40,15 @@ int64_t KernelAttribution::unattributed() const {
 }
 
 void KernelAttribution::Declare(Report& report) {
-  Metric count_metric;
+  Column count_metric;
   count_metric.name = kCountMetric;
   count_metric.description = "kernels, memcpys and memsets launched (CUPTI)";
-  count_metric.unit = Metric::Unit::kCount;
-  count_metric.recorded = Metric::Recorded::kSelf;
-  Metric time_metric;
+  count_metric.unit = Unit::kCount;
+  count_metric.scope = Column::Scope::kSelf;
+  Column time_metric;
   time_metric.name = kTimeMetric;
   time_metric.description = "device time of the kernels, memcpys and memsets launched (CUPTI)";
-  time_metric.recorded = Metric::Recorded::kSelf;
+  time_metric.scope = Column::Scope::kSelf;
   report.AddMetric(count_metric);
   report.AddMetric(time_metric);
 }

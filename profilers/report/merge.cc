@@ -139,9 +139,10 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
 
   // Metrics: the merged report's, in its order; a metric one side lacks
   // makes the other side's runs zero for it.
-  for (const Metric& m : report.metrics) {
+  for (int theirs : report.Metrics()) {
+    const Column& m = report.columns[theirs];
     if (merged_.FindMetric(m.name) < 0) {
-      Metric added = m;
+      Column added = m;
       added.run_total.assign(merged_.runs, 0);
       added.unattributed.clear();
       merged_.AddMetric(added);
@@ -149,8 +150,8 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
   }
   const int first_run = merged_.runs;
   const std::vector<int64_t> zeros(report.runs, 0);
-  for (size_t m = 0; m < merged_.metrics.size(); ++m) {
-    Metric& into = merged_.metrics[m];
+  for (int m : merged_.Metrics()) {
+    Column& into = merged_.columns[m];
     const int theirs = report.FindMetric(into.name);
     // Run totals where every merged report has them (a report without the
     // metric adds zeros); none where one has the metric but no run totals
@@ -159,15 +160,15 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
     if (!into.run_total.empty()) {
       if (theirs < 0) {
         AppendRuns(into.run_total, zeros, runs);
-      } else if (!report.metrics[theirs].run_total.empty()) {
-        AppendRuns(into.run_total, report.metrics[theirs].run_total, runs);
+      } else if (!report.columns[theirs].run_total.empty()) {
+        AppendRuns(into.run_total, report.columns[theirs].run_total, runs);
       } else {
         into.run_total.clear();
       }
     }
     if (!into.unattributed.empty()) {
       AppendRuns(into.unattributed,
-                 theirs >= 0 && !report.metrics[theirs].unattributed.empty() ? report.metrics[theirs].unattributed
+                 theirs >= 0 && !report.columns[theirs].unattributed.empty() ? report.columns[theirs].unattributed
                                                                              : zeros,
                  runs);
     }
@@ -222,15 +223,14 @@ void ReportMerger::ReserveRuns() {
   if (expected_reports_ <= 1) return;
   const size_t runs = static_cast<size_t>(merged_.runs) * static_cast<size_t>(expected_reports_);
   merged_.run_start_ns.reserve(runs);
-  for (Metric& m : merged_.metrics) {
+  for (Column& m : merged_.columns) {
+    if (!m.per_run()) continue;
     m.run_total.reserve(runs);
     if (!m.unattributed.empty()) m.unattributed.reserve(runs);
   }
   for (NodeRecord& node : merged_.nodes) {
     node.calls.reserve(runs);
-    for (size_t m = 0; m < merged_.metrics.size() && m < node.metrics.size(); ++m) {
-      node.metrics[m].recorded(merged_.metrics[m]).reserve(runs);
-    }
+    for (int m : merged_.Metrics()) node.metrics[m].recorded(merged_.columns[m]).reserve(runs);
   }
 }
 

@@ -12,20 +12,20 @@
 namespace graphprof {
 namespace {
 
-Metric TimeMetric() {
-  Metric m;
+Column TimeMetric() {
+  Column m;
   m.name = "time";
   m.description = "host time (wall clock around each node)";
-  m.unit = Metric::Unit::kNanoseconds;
-  m.recorded = Metric::Recorded::kInclusive;
+  m.unit = Unit::kNanoseconds;
+  m.scope = Column::Scope::kInclusive;
   return m;
 }
 
 // Children come after their parent in id order, so one pass from the last
 // node to the first sees every node's children before the node itself.
-void DeriveSeries(std::vector<NodeRecord>& nodes, size_t m, Metric::Recorded recorded) {
+void DeriveSeries(std::vector<NodeRecord>& nodes, size_t m, Column::Scope scope) {
   const int n = static_cast<int>(nodes.size());
-  const bool from_total = recorded == Metric::Recorded::kInclusive;
+  const bool from_total = scope != Column::Scope::kSelf;
   for (NodeRecord& node : nodes) {
     Series& s = node.metrics[m];
     if (from_total) {
@@ -53,45 +53,47 @@ void DeriveSeries(std::vector<NodeRecord>& nodes, size_t m, Metric::Recorded rec
   }
 }
 
-// A node's self value of each quantity, by its scope (Quantity::Scope).
-void DeriveSelfQuantities(std::vector<NodeRecord>& nodes, const std::vector<Quantity>& quantities) {
+// A node's self value of each quantity, by its scope (Column::Scope).
+void DeriveSelfQuantities(std::vector<NodeRecord>& nodes, const std::vector<Column>& columns) {
   for (NodeRecord& node : nodes) node.self_quantities = node.quantities;
   for (const NodeRecord& node : nodes) {
     const int parent = node.identity.parent;
     if (parent < 0 || parent >= static_cast<int>(nodes.size())) continue;
     std::vector<double>& p = nodes[parent].self_quantities;
-    for (size_t q = 0; q < quantities.size(); ++q) {
-      if (quantities[q].scope == Quantity::Scope::kInclusive) p[q] -= node.quantities[q];
-      if (quantities[q].scope == Quantity::Scope::kBlocksOwnAll) p[q] = 0;
+    for (size_t q = 0; q < columns.size(); ++q) {
+      if (columns[q].per_run()) continue;
+      if (columns[q].scope == Column::Scope::kInclusive) p[q] -= node.quantities[q];
+      if (columns[q].scope == Column::Scope::kBlocksOwnAll) p[q] = 0;
     }
   }
 }
 
 }  // namespace
 
-const std::vector<Quantity>& MemoryQuantities() {
-  using S = Quantity::Scope;
-  constexpr auto kBytes = Quantity::Unit::kBytes;
-  static const std::vector<Quantity> quantities = {
-      {"allocated_bytes", "bytes allocated while it ran", kBytes, S::kInclusive, true, "alloc", true, true},
-      {"freed_bytes", "bytes freed while it ran (its dead inputs included)", kBytes, S::kInclusive, true},
-      {"allocations", "allocations while it ran", Quantity::Unit::kCount, S::kInclusive, true},
-      {"peak_bytes", "highest live bytes while it ran", kBytes, S::kLevel, true, "peak"},
-      {"live_after_bytes", "live bytes right after it", kBytes, S::kLevel, true},
-      {"output_bytes", "bytes of its outputs, each storage once", kBytes, S::kBlocksOwnAll, true, "output"},
+const std::vector<Column>& MemoryQuantities() {
+  using S = Column::Scope;
+  constexpr auto kBytes = Unit::kBytes;
+  constexpr auto kOnce = Column::Sampling::kOnce;
+  static const std::vector<Column> quantities = {
+      {"allocated_bytes", "bytes allocated while it ran", kBytes, S::kInclusive, kOnce, true, "alloc", true, true},
+      {"freed_bytes", "bytes freed while it ran (its dead inputs included)", kBytes, S::kInclusive, kOnce, true},
+      {"allocations", "allocations while it ran", Unit::kCount, S::kInclusive, kOnce, true},
+      {"peak_bytes", "highest live bytes while it ran", kBytes, S::kLevel, kOnce, true, "peak"},
+      {"live_after_bytes", "live bytes right after it", kBytes, S::kLevel, kOnce, true},
+      {"output_bytes", "bytes of its outputs, each storage once", kBytes, S::kBlocksOwnAll, kOnce, true, "output"},
       // Training steps: bytes it allocated in forward that were still alive
       // when forward ended and were freed by backward, i.e. kept for
       // backward (saved activations and the autograd graph's buffers).
-      {"saved_bytes", "bytes it kept for backward (training steps)", kBytes, S::kInclusive, true, "saved", true,
+      {"saved_bytes", "bytes it kept for backward (training steps)", kBytes, S::kInclusive, kOnce, true, "saved", true,
        false, true},
   };
   return quantities;
 }
 
-bool HasMemoryColumn(const Report& report, const Quantity& q) {
+bool HasMemoryColumn(const Report& report, const Column& q) {
   const int index = report.FindQuantity(q.name);
   return q.memory && !q.heading.empty() && report.memory.has_value() && index >= 0 &&
-         report.quantities[index].memory && (!q.training_only || report.memory->backward);
+         report.columns[index].memory && (!q.training_only || report.memory->backward);
 }
 
 const char* UnitName(Unit unit) {
@@ -118,42 +120,74 @@ bool NodeRecord::executed() const {
   return false;
 }
 
-Report::Report() { metrics.push_back(TimeMetric()); }
+Report::Report() { columns.push_back(TimeMetric()); }
 
-int Report::AddMetric(Metric metric) {
-  int index = FindMetric(metric.name);
+namespace {
+
+std::vector<int> IndicesOf(const std::vector<Column>& columns, Column::Sampling sampling) {
+  std::vector<int> indices;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (columns[c].sampling == sampling) indices.push_back(static_cast<int>(c));
+  }
+  return indices;
+}
+
+int Find(const std::vector<Column>& columns, absl::string_view name, Column::Sampling sampling) {
+  const int c = IndexByName(columns, name);
+  return c >= 0 && columns[c].sampling == sampling ? c : -1;
+}
+
+}  // namespace
+
+std::vector<int> Report::Metrics() const { return IndicesOf(columns, Column::Sampling::kPerRun); }
+std::vector<int> Report::Quantities() const { return IndicesOf(columns, Column::Sampling::kOnce); }
+int Report::FindMetric(absl::string_view name) const { return Find(columns, name, Column::Sampling::kPerRun); }
+int Report::FindQuantity(absl::string_view name) const { return Find(columns, name, Column::Sampling::kOnce); }
+
+void Report::FitNode(NodeRecord& node) const {
+  node.metrics.resize(columns.size());
+  node.quantities.resize(columns.size(), 0);
+  if (!node.self_quantities.empty()) node.self_quantities.resize(columns.size(), 0);
+}
+
+int Report::AddMetric(Column metric) {
+  int index = IndexByName(columns, metric.name);
+  if (index >= 0 && !columns[index].per_run()) return -1;
   if (index < 0) {
-    index = static_cast<int>(metrics.size());
-    metrics.push_back(std::move(metric));
+    index = static_cast<int>(columns.size());
+    metric.sampling = Column::Sampling::kPerRun;
+    columns.push_back(std::move(metric));
   }
   for (NodeRecord& node : nodes) {
-    if (node.metrics.size() <= static_cast<size_t>(index)) node.metrics.resize(index + 1);
-    std::vector<int64_t>& recorded = node.metrics[index].recorded(metrics[index]);
+    FitNode(node);
+    std::vector<int64_t>& recorded = node.metrics[index].recorded(columns[index]);
     if (recorded.size() < static_cast<size_t>(runs)) recorded.resize(runs, 0);
   }
   return index;
 }
 
-int Report::AddQuantity(Quantity quantity) {
-  int index = FindQuantity(quantity.name);
+int Report::AddQuantity(Column quantity) {
+  int index = IndexByName(columns, quantity.name);
+  if (index >= 0 && columns[index].per_run()) return -1;
   if (index < 0) {
-    index = static_cast<int>(quantities.size());
-    quantities.push_back(std::move(quantity));
+    index = static_cast<int>(columns.size());
+    quantity.sampling = Column::Sampling::kOnce;
+    columns.push_back(std::move(quantity));
   }
-  for (NodeRecord& node : nodes) node.quantities.resize(quantities.size(), 0);
+  for (NodeRecord& node : nodes) FitNode(node);
   return index;
 }
 
 bool Report::counts_work() const {
-  return std::any_of(quantities.begin(), quantities.end(), [](const Quantity& q) { return !q.memory; });
+  return std::any_of(columns.begin(), columns.end(), [](const Column& q) { return !q.per_run() && !q.memory; });
 }
 
 bool Report::measures_memory() const {
-  return std::any_of(quantities.begin(), quantities.end(), [](const Quantity& q) { return q.memory; });
+  return std::any_of(columns.begin(), columns.end(), [](const Column& q) { return !q.per_run() && q.memory; });
 }
 
 void Report::DeclareMemory() {
-  for (const Quantity& q : MemoryQuantities()) AddQuantity(q);
+  for (const Column& q : MemoryQuantities()) AddQuantity(q);
 }
 
 double Report::QuantityOf(const NodeRecord& node, int q) const {
@@ -161,12 +195,9 @@ double Report::QuantityOf(const NodeRecord& node, int q) const {
 }
 
 void Report::Finalize() {
-  for (NodeRecord& node : nodes) {
-    node.metrics.resize(metrics.size());
-    node.quantities.resize(quantities.size(), 0);
-  }
-  for (size_t m = 0; m < metrics.size(); ++m) DeriveSeries(nodes, m, metrics[m].recorded);
-  DeriveSelfQuantities(nodes, quantities);
+  for (NodeRecord& node : nodes) FitNode(node);
+  for (int m : Metrics()) DeriveSeries(nodes, m, columns[m].scope);
+  DeriveSelfQuantities(nodes, columns);
   // Kinds whose work is not counted, by their share of the run (self time).
   uncounted.clear();
   if (counts_work()) {
@@ -192,8 +223,8 @@ double Report::PercentOfRun(double ns) const {
 }
 
 double Report::PercentOf(int m, double value) const {
-  if (m < 0 || m >= static_cast<int>(metrics.size())) return 0;
-  const std::vector<int64_t>& run_total = metrics[m].run_total;
+  if (m < 0 || m >= static_cast<int>(columns.size())) return 0;
+  const std::vector<int64_t>& run_total = columns[m].run_total;
   double denominator = Mean(run_total);
   if (run_total.empty()) {
     for (const NodeRecord& node : nodes) {
@@ -206,9 +237,9 @@ double Report::PercentOf(int m, double value) const {
 double Report::coverage() const { return CoverageOf(0); }
 
 double Report::CoverageOf(int m) const {
-  if (m < 0 || m >= static_cast<int>(metrics.size())) return 0;
-  const std::vector<int64_t>& run_total = metrics[m].run_total;
-  const std::vector<int64_t>& unattributed = metrics[m].unattributed;
+  if (m < 0 || m >= static_cast<int>(columns.size())) return 0;
+  const std::vector<int64_t>& run_total = columns[m].run_total;
+  const std::vector<int64_t>& unattributed = columns[m].unattributed;
   if (run_total.empty()) return 0;
   // Node by node, each run's sum in its own accumulator: the same additions
   // in the same order as run by run, but each node's series is read once,

@@ -6,13 +6,13 @@
 // just summaries, so any view (by node, kind, module, shape) and any
 // statistic can be computed from it, also after a JSON round trip.
 //
-// Metrics. Every per-run measurement a node can carry is a Metric: host time
-// ("time", always metrics[0]), device time, backward time, kernel counts...
-// Each node holds one Series per metric: its value in every timed run, both
-// inclusive of its blocks ("total") and without them ("self"). A recorder
-// fills the side it measured (Metric::recorded) and Finalize derives the
-// other, so statistics, views and every rendering treat all metrics alike.
-// Adding a metric is: AddMetric, fill the series, done.
+// Columns (Column, below): every per-node value is one declared column,
+// measured in every timed run (a metric: host time, device time, backward
+// time...) or once (a quantity: work, memory). A metric's Series holds its
+// value in every timed run, both inclusive of a node's blocks ("total") and
+// without them ("self"): a recorder fills the side it measured
+// (Series::recorded) and Finalize derives the other, so statistics, views
+// and every rendering treat all columns alike.
 //
 // Time semantics: a node's value in a run is the sum over its executions in
 // that run (a node inside a loop body runs many times). prim::If and
@@ -49,60 +49,53 @@ const char* UnitName(Unit unit);
 // The unit UnitName calls `name`; `otherwise` for a name it does not give.
 Unit UnitNamed(absl::string_view name, Unit otherwise);
 
-// A per-run measurement.
-struct Metric {
+// One per-node value: a column of the report (Report::columns), declared
+// once and self-describing: name, unit, sampling, how a node's value relates
+// to its blocks' (so how grouped rows combine it), how tables show it. Views,
+// merge, diff, JSON, every table, sort keys and the checks iterate that one
+// list. Two samplings, named as the JSON names them:
+//   metrics     kPerRun: measured in every timed run (host time "time",
+//               always columns[0]; device time, backward time, kernel
+//               counts): each node holds a Series (NodeRecord::metrics).
+//   quantities  kOnce: measured once, in the inspection run, per run (the
+//               work a node did, "flops" and "bytes"; the memory it used,
+//               MemoryQuantities()): each node holds a value and its self
+//               value (NodeRecord::quantities, self_quantities).
+struct Column {
   using Unit = ::graphprof::Unit;
-  // Which side of a node's Series the recorder measured.
-  enum class Recorded {
-    kInclusive,  // around the node, its blocks included (host time)
-    kSelf,       // the node alone (device time of leaf nodes, attributed backward time)
-  };
-
-  std::string name;         // "time", "device", "backward": column stem, sort key, JSON key
-  std::string description;  // one line for legends and headers
-  Unit unit = Unit::kNanoseconds;
-  Recorded recorded = Recorded::kInclusive;
-  // The whole run's value, measured independently of the nodes, per timed
-  // run (host: run time). Empty when there is none; percentages then refer
-  // to the sum of top-level nodes.
-  std::vector<int64_t> run_total;
-  // Per timed run, the part of run_total measured but not attributed to a
-  // node (e.g. backward's gradient accumulation and loss functions); empty
-  // when not measured. What neither covers (engine gaps) is 1 - CoverageOf.
-  std::vector<int64_t> unattributed;
-};
-
-// A per-node value measured once, in the inspection run (so: per run),
-// self-describing like a Metric: the work a node did ("flops", "bytes") and
-// the memory it used (MemoryQuantities()). Views, every table, sort keys,
-// the JSON writer and reader and the checks iterate Report::quantities, so a
-// quantity is added by declaring it (Report::AddQuantity) and filling
-// NodeRecord::quantities; its scope says what Finalize derives from it and
-// how grouped rows combine it.
-struct Quantity {
-  using Unit = ::graphprof::Unit;
+  enum class Sampling { kPerRun, kOnce };
+  // How a node's value relates to its blocks' (prim::If, prim::Loop): what
+  // Finalize derives, and what grouped rows combine.
   enum class Scope {
-    // The node's own (work: an If's or a Loop's blocks hold theirs): its
-    // self value is its value; grouped rows add the self values.
-    kOwn,
-    // Measured around the node, its blocks included (bytes allocated):
-    // Finalize derives the self value (the value minus its block nodes');
-    // grouped rows add the self values.
+    // Measured around the node, its blocks included (host time, bytes
+    // allocated): Finalize derives the self value (the value minus its
+    // block nodes'); grouped rows add the self values.
     kInclusive,
-    // As kInclusive, but a node with blocks has none of it itself (an If's
-    // or a Loop's outputs are its blocks'): its self value is 0.
+    // Per run: measured for the node alone (device time of leaf nodes,
+    // attributed backward time): Finalize derives the total (plus its block
+    // nodes'); grouped rows add the self values.
+    kSelf,
+    // Once: the node's own (work: an If's or a Loop's blocks hold theirs):
+    // its self value is its value; grouped rows add the self values.
+    kOwn,
+    // Once: as kInclusive, but a node with blocks has none of it itself (an
+    // If's or a Loop's outputs are its blocks'): its self value is 0.
     kBlocksOwnAll,
-    // A level while the node ran (peak bytes, live bytes after it): grouped
-    // rows take the maximum of the values.
+    // Once: a level while the node ran (peak bytes, live bytes after it):
+    // grouped rows take the maximum of the values.
     kLevel,
   };
-  std::string name;         // "flops", "bytes", "peak_bytes": JSON key, sort key
-  std::string description;  // one line for legends
-  Unit unit = Unit::kCount;
-  Scope scope = Scope::kOwn;
-  // Memory (MemoryQuantities()): kept, as integers, in each node's "memory"
-  // object of the JSON (its self value beside it, "self_<name>", for
-  // kInclusive and kBlocksOwnAll), not in the report's list of quantities.
+
+  std::string name;         // "time", "device", "flops", "peak_bytes": column stem, sort key, JSON key
+  std::string description;  // one line for legends and headers
+  Unit unit = Unit::kNanoseconds;
+  Scope scope = Scope::kInclusive;
+  Sampling sampling = Sampling::kPerRun;  // set by AddMetric / AddQuantity
+
+  // kOnce, memory (MemoryQuantities()): kept, as integers, in each node's
+  // "memory" object of the JSON (its self value beside it, "self_<name>",
+  // for kInclusive and kBlocksOwnAll), not in the report's list of
+  // quantities.
   bool memory = false;
   // Memory tables: the column's heading ("alloc"; CSV and pandas key
   // "<heading>_bytes"), shown on sums rows or not, the module text view's
@@ -113,19 +106,31 @@ struct Quantity {
   bool in_sums = false;
   bool module_self = false;
   bool training_only = false;
+
+  // kPerRun. The whole run's value, measured independently of the nodes, per
+  // timed run (host: run time). Empty when there is none; percentages then
+  // refer to the sum of top-level nodes.
+  std::vector<int64_t> run_total;
+  // Per timed run, the part of run_total measured but not attributed to a
+  // node (e.g. backward's gradient accumulation and loss functions); empty
+  // when not measured. What neither covers (engine gaps) is 1 - CoverageOf.
+  std::vector<int64_t> unattributed;
+
+  bool per_run() const { return sampling == Sampling::kPerRun; }
 };
 
-// Whether `q` has a self value of its own (Finalize derives it; the JSON
-// writes it as "self_<name>" for memory): kInclusive and kBlocksOwnAll.
-inline bool HasSelfValue(const Quantity& q) {
-  return q.scope == Quantity::Scope::kInclusive || q.scope == Quantity::Scope::kBlocksOwnAll;
+// Whether once-measured column `q` has a self value of its own (Finalize
+// derives it; the JSON writes it as "self_<name>" for memory): kInclusive
+// and kBlocksOwnAll.
+inline bool HasSelfValue(const Column& q) {
+  return q.scope == Column::Scope::kInclusive || q.scope == Column::Scope::kBlocksOwnAll;
 }
 
 // The memory quantities, in the order reports write them: what
 // DeclareMemory adds to a report whose nodes' memory was measured, and what
 // the JSON reader declares for a report whose nodes have a "memory" object.
 // Bytes are relative to live bytes when the inspection run started.
-const std::vector<Quantity>& MemoryQuantities();
+const std::vector<Column>& MemoryQuantities();
 
 // Index of the element of `list` whose `name` is `name`, or -1.
 template <typename T>
@@ -148,11 +153,9 @@ struct Series {
   std::vector<int64_t> total;  // its blocks included
   std::vector<int64_t> self;   // without its blocks
 
-  // The side metric `m`'s recorder fills (Metric::recorded).
-  std::vector<int64_t>& recorded(const Metric& m) { return m.recorded == Metric::Recorded::kInclusive ? total : self; }
-  const std::vector<int64_t>& recorded(const Metric& m) const {
-    return m.recorded == Metric::Recorded::kInclusive ? total : self;
-  }
+  // The side metric `m`'s recorder fills (kSelf: self; else total).
+  std::vector<int64_t>& recorded(const Column& m) { return m.scope == Column::Scope::kSelf ? self : total; }
+  const std::vector<int64_t>& recorded(const Column& m) const { return m.scope == Column::Scope::kSelf ? self : total; }
 };
 
 struct MemoryPoint {
@@ -227,10 +230,12 @@ struct NodeRecord {
   std::string input_shapes;   // "f32[1,3,224,224], f32[64,3,7,7], None"
   std::string output_shapes;
   std::vector<int64_t> calls;  // executions per timed run
-  std::vector<Series> metrics;  // parallel to Report::metrics
-  // Parallel to Report::quantities: the node's values (as the quantity's
-  // scope says), and without its blocks (derived by Finalize: what grouped
-  // rows add up, so nothing is counted twice).
+  // Each parallel to Report::columns. Metrics (per-run columns): the
+  // column's Series (empty for a quantity). Quantities (once-measured
+  // columns): the node's values (as the column's scope says), and without
+  // its blocks (derived by Finalize: what grouped rows add up, so nothing is
+  // counted twice); 0 for a metric.
+  std::vector<Series> metrics;
   std::vector<double> quantities;
   std::vector<double> self_quantities;
   bool work_counted = true;  // false: its kind's work is not counted (Report::uncounted)
@@ -275,8 +280,8 @@ struct Report {
   double timer_inner_ns = 0;
   double timer_block_ns = 0;
   bool compensated = false;
-  std::vector<Metric> metrics;        // metrics[0] is host time ("time")
-  std::vector<Quantity> quantities;   // per node, from the inspection run ("flops", "bytes", memory)
+  // Every per-node value (Column): columns[0] is host time ("time").
+  std::vector<Column> columns;
   std::vector<UncountedKind> uncounted;  // executed kinds without work counts (Finalize)
   std::optional<Ceilings> ceilings;
   std::vector<int64_t> run_start_ns;  // start of each timed run, since the first
@@ -328,14 +333,22 @@ struct Report {
            (!gradient_verification.has_value() || gradient_verification->passed());
   }
 
-  // --- Metrics. ---
+  // --- Columns. ---
   // Host run time of each timed run.
-  const std::vector<int64_t>& run_ns() const { return metrics[0].run_total; }
+  const std::vector<int64_t>& run_ns() const { return columns[0].run_total; }
+  // The indices in `columns` of the metrics (per-run columns; time first)
+  // and of the quantities (once-measured), each in declaration order.
+  std::vector<int> Metrics() const;
+  std::vector<int> Quantities() const;
   // Index of the metric (quantity) named `name`, or -1.
-  int FindMetric(absl::string_view name) const { return IndexByName(metrics, name); }
-  int FindQuantity(absl::string_view name) const { return IndexByName(quantities, name); }
-  // Adds a quantity (or returns the existing one) with a 0 for every node.
-  int AddQuantity(Quantity quantity);
+  int FindMetric(absl::string_view name) const;
+  int FindQuantity(absl::string_view name) const;
+  // Adds `column` as a metric (a quantity), or returns the column of that
+  // name, and gives every node a value for it: a zero series of `runs`
+  // values (a 0). Returns its index in `columns`; -1 when a quantity (a
+  // metric) has that name: names are unique among all columns.
+  int AddMetric(Column column);
+  int AddQuantity(Column column);
   // A node's value of quantity `q` (0 when the report lacks it).
   double QuantityOf(const NodeRecord& node, int q) const;
   // The same by name ("peak_bytes").
@@ -346,13 +359,11 @@ struct Report {
   bool counts_work() const;
   // Has the memory quantities (its nodes' memory was measured).
   bool measures_memory() const;
-  // Adds a metric (or returns the existing one of that name) and gives every
-  // node a zero series of `runs` values for it. Returns its index.
-  int AddMetric(Metric metric);
+  // Sizes `node`'s values to `columns` (missing ones: empty series, 0).
+  void FitNode(NodeRecord& node) const;
 
   // Computes derived fields (the other side of every series, self values
-  // of quantities)
-  // from the raw samples. Idempotent.
+  // of quantities) from the raw samples. Idempotent.
   void Finalize();
 
   // Mean run time in microseconds.
@@ -375,7 +386,7 @@ struct Report {
 // Whether `report`'s tables have memory quantity `q`'s column: it has a
 // heading, and the report measured it (training-only quantities: in
 // training steps).
-bool HasMemoryColumn(const Report& report, const Quantity& q);
+bool HasMemoryColumn(const Report& report, const Column& q);
 
 // A node's memory object, as the JSON writes it (each node's "memory") and
 // Python gives it (node["memory"]): f(key, value) for each memory quantity's
@@ -383,11 +394,12 @@ bool HasMemoryColumn(const Report& report, const Quantity& q);
 // as integers, in the report's order.
 template <typename F>
 void ForEachMemoryValue(const Report& report, const NodeRecord& node, F&& f) {
-  for (size_t q = 0; q < report.quantities.size() && q < node.quantities.size(); ++q) {
-    const Quantity& quantity = report.quantities[q];
+  for (int q : report.Quantities()) {
+    if (static_cast<size_t>(q) >= node.quantities.size()) break;
+    const Column& quantity = report.columns[q];
     if (!quantity.memory) continue;
     f(quantity.name, static_cast<int64_t>(node.quantities[q]));
-    if (HasSelfValue(quantity) && q < node.self_quantities.size()) {
+    if (HasSelfValue(quantity) && static_cast<size_t>(q) < node.self_quantities.size()) {
       f("self_" + quantity.name, static_cast<int64_t>(node.self_quantities[q]));
     }
   }

@@ -47,24 +47,25 @@ class Magnitudes {
 
 absl::Status CheckMagnitudes(const Report& report) {
   Magnitudes calls, events, device_events, timeline, run_start, kernels;
-  std::vector<Magnitudes> memory(report.quantities.size());
   Magnitudes backward_events, gradient_bytes;
-  std::vector<Magnitudes> recorded(report.metrics.size()), run_total(report.metrics.size());
+  const size_t columns = report.columns.size();
+  std::vector<Magnitudes> values(columns), run_total(columns);
   for (const NodeRecord& node : report.nodes) {
     calls.Add(node.calls);
-    for (size_t m = 0; m < report.metrics.size() && m < node.metrics.size(); ++m) {
-      recorded[m].Add(node.metrics[m].total);
-      recorded[m].Add(node.metrics[m].self);
-    }
-    // Memory quantities are integers of at most 2^53 (CheckNodes).
-    for (size_t q = 0; q < report.quantities.size() && q < node.quantities.size(); ++q) {
-      if (report.quantities[q].memory) memory[q].Add(static_cast<int64_t>(node.quantities[q]));
+    for (size_t c = 0; c < columns && c < node.metrics.size() && c < node.quantities.size(); ++c) {
+      const Column& column = report.columns[c];
+      if (column.per_run()) {
+        values[c].Add(node.metrics[c].total);
+        values[c].Add(node.metrics[c].self);
+      } else if (column.memory) {  // integers of at most 2^53 (CheckNodes)
+        values[c].Add(static_cast<int64_t>(node.quantities[c]));
+      }
     }
     for (const auto& kernel : node.top_kernels) kernels.Add(kernel.second);
   }
-  for (size_t m = 0; m < report.metrics.size(); ++m) {
-    run_total[m].Add(report.metrics[m].run_total);
-    run_total[m].Add(report.metrics[m].unattributed);
+  for (size_t c = 0; c < columns; ++c) {
+    run_total[c].Add(report.columns[c].run_total);
+    run_total[c].Add(report.columns[c].unattributed);
   }
   run_start.Add(report.run_start_ns);
   auto add_events = [](Magnitudes& to, const auto& events) {
@@ -85,13 +86,11 @@ absl::Status CheckMagnitudes(const Report& report) {
     }
     for (const MemoryPoint& p : m.timeline) timeline.Add(p.live_bytes);
   }
-  for (size_t m = 0; m < report.metrics.size(); ++m) {
-    const std::string& name = report.metrics[m].name;
-    if (absl::Status s = recorded[m].Check(absl::StrCat("'", name, "'")); !s.ok()) return s;
-    if (absl::Status s = run_total[m].Check(absl::StrCat("'", name, "' run totals")); !s.ok()) return s;
-  }
-  for (size_t q = 0; q < report.quantities.size(); ++q) {
-    if (absl::Status s = memory[q].Check(report.quantities[q].name); !s.ok()) return s;
+  for (size_t c = 0; c < columns; ++c) {
+    const Column& column = report.columns[c];
+    const std::string name = column.per_run() ? absl::StrCat("'", column.name, "'") : column.name;
+    if (absl::Status s = values[c].Check(name); !s.ok()) return s;
+    if (absl::Status s = run_total[c].Check(absl::StrCat(name, " run totals")); !s.ok()) return s;
   }
   for (const auto& [magnitudes, what] : {std::pair{&calls, "calls"}, {&run_start, "run_start_ns"}, {&events, "events"},
                                          {&device_events, "device_events"}, {&timeline, "memory"},
@@ -133,28 +132,29 @@ absl::Status CheckNodes(const Report& report) {
     if (absl::Status s = NonNegative(node.calls, [&] { return absl::StrCat("report node ", i, "'s call count"); }); !s.ok()) {
       return s;
     }
-    for (size_t m = 0; m < report.metrics.size(); ++m) {
-      const std::vector<int64_t>& recorded = node.metrics[m].recorded(report.metrics[m]);
+    for (int m : report.Metrics()) {
+      const Column& metric = report.columns[m];
+      const std::vector<int64_t>& recorded = node.metrics[m].recorded(metric);
       // The time of every node is measured in every run; other metrics may
       // be absent on a node (no device work, no autograd function).
       if ((m == 0 || !recorded.empty()) && recorded.size() != static_cast<size_t>(report.runs)) {
-        return Invalid(absl::StrCat("report node ", i, " has ", recorded.size(), " values of '", report.metrics[m].name,
+        return Invalid(absl::StrCat("report node ", i, " has ", recorded.size(), " values of '", metric.name,
                                     "' for ", report.runs, " runs"));
       }
       if (absl::Status st = NonNegative(recorded, [&] {
-            return absl::StrCat("report node ", i, "'s '", report.metrics[m].name, "'");
+            return absl::StrCat("report node ", i, "'s '", metric.name, "'");
           });
           !st.ok()) {
         return st;
       }
     }
-    for (size_t q = 0; q < node.quantities.size() && q < report.quantities.size(); ++q) {
+    for (int q : report.Quantities()) {
       // Work: a count, finite, 0 or more. Memory: bytes relative to the
       // run's start, an integer a double holds exactly.
       const double v = node.quantities[q];
-      const bool memory = report.quantities[q].memory;
+      const bool memory = report.columns[q].memory;
       if (memory ? !(std::fabs(v) <= kMaxExactInteger && v == std::trunc(v)) : !(std::isfinite(v) && v >= 0)) {
-        return Invalid(absl::StrCat("report node ", i, "'s '", report.quantities[q].name, "' is ", v,
+        return Invalid(absl::StrCat("report node ", i, "'s '", report.columns[q].name, "' is ", v,
                                     memory ? " (an integer of magnitude 2^53 at most)" : " (a count: finite, 0 or more)"));
       }
     }
@@ -167,8 +167,9 @@ absl::Status CheckNodes(const Report& report) {
 
 absl::Status CheckMetrics(const Report& report) {
   const size_t runs = static_cast<size_t>(report.runs);
-  for (const Metric& m : report.metrics) {
+  for (const Column& m : report.columns) {
     if (m.name.empty()) return Invalid("report has a metric without a name");
+    if (!m.per_run()) continue;
     for (const auto& [values, what] : {std::pair{&m.run_total, "run totals"}, {&m.unattributed, "unattributed values"}}) {
       if (!values->empty() && values->size() != runs) {
         return Invalid(absl::StrCat("report metric '", m.name, "' has ", values->size(), " ", what, " for ", runs, " runs"));
@@ -192,7 +193,7 @@ absl::Status CheckMetrics(const Report& report) {
   // they cannot take longer than it. Compensation takes at least as much off
   // the run as off its nodes; kCoverageSlack allows for clocks that are read
   // apart (a merged report's runs are each one process's).
-  const Metric& time = report.metrics[0];
+  const Column& time = report.columns[0];
   for (size_t r = 0; r < runs; ++r) {
     int64_t top = 0;
     for (const NodeRecord& node : report.nodes) {
@@ -260,9 +261,13 @@ absl::Status ValidateReport(const Report& report) {
     return Invalid(absl::StrCat("report has ", report.runs, " timed runs: nothing was measured (a report needs 1 or more)"));
   }
   if (report.nodes.empty()) return Invalid("report has no nodes");
-  if (report.metrics.empty() || report.metrics[0].name != "time") return Invalid("report metrics must start with 'time'");
+  if (report.columns.empty() || !report.columns[0].per_run() || report.columns[0].name != "time") {
+    return Invalid("report metrics must start with 'time'");
+  }
   for (const NodeRecord& node : report.nodes) {
-    if (node.metrics.size() != report.metrics.size()) return Invalid("report node has a series per metric missing");
+    if (node.metrics.size() != report.columns.size() || node.quantities.size() != report.columns.size()) {
+      return Invalid("report node has a value per column missing");
+    }
   }
   // In this order: each check relies on the ones before it (lengths, then
   // magnitudes that cannot overflow a sum, then sums).

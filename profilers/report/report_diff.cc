@@ -60,7 +60,7 @@ void AddGroups(const Report& report, const DiffOptions& options, bool base, cons
 // either has, then every metric other than time both have.
 std::vector<DiffColumn> Columns(const Report& base, const Report& current) {
   std::vector<DiffColumn> columns;
-  auto add_quantity = [&](const Quantity& q) {
+  auto add_quantity = [&](const Column& q) {
     if (q.memory) return;  // not compared (yet): the diff compares work and metrics
     for (const DiffColumn& c : columns) {
       if (c.name == q.name) return;
@@ -74,17 +74,18 @@ std::vector<DiffColumn> Columns(const Report& base, const Report& current) {
     c.current = current.FindQuantity(q.name);
     columns.push_back(std::move(c));
   };
-  for (const Quantity& q : base.quantities) add_quantity(q);
-  for (const Quantity& q : current.quantities) add_quantity(q);
-  for (size_t m = 1; m < base.metrics.size(); ++m) {
-    const Metric& metric = base.metrics[m];
+  for (int q : base.Quantities()) add_quantity(base.columns[q]);
+  for (int q : current.Quantities()) add_quantity(current.columns[q]);
+  for (int m : base.Metrics()) {
+    if (m == 0) continue;  // time: the diff's own columns
+    const Column& metric = base.columns[m];
     const int theirs = current.FindMetric(metric.name);
     if (theirs < 0) continue;
     DiffColumn c;
     c.name = metric.name;
     c.description = metric.description;
     c.unit = metric.unit;
-    c.base = static_cast<int>(m);
+    c.base = m;
     c.current = theirs;
     columns.push_back(std::move(c));
   }
@@ -180,8 +181,8 @@ class Significance {
     DecideVerdicts(one, options_);
     for (DiffColumn& column : diff_.columns) {
       if (!column.has_total_stats) continue;
-      const std::vector<double> b = ToDoubles(base_.metrics[column.base].run_total);
-      const std::vector<double> c = ToDoubles(current_.metrics[column.current].run_total);
+      const std::vector<double> b = ToDoubles(base_.columns[column.base].run_total);
+      const std::vector<double> c = ToDoubles(current_.columns[column.current].run_total);
       column.total_stats = Compare(&b, &c, 1);
       RowComparison* total[] = {&column.total_stats};
       DecideVerdicts(total, options_);
@@ -294,16 +295,16 @@ ReportDiff DiffReports(const Report& base, const Report& current, const DiffOpti
       const bool is_base = report == &base;
       const int index = is_base ? column.base : column.current;
       double& total = is_base ? column.total.base : column.total.current;
-      if (!column.quantity && !report->metrics[index].run_total.empty()) {
-        total = Summarize(report->metrics[index].run_total).mean;
+      if (!column.quantity && !report->columns[index].run_total.empty()) {
+        total = Summarize(report->columns[index].run_total).mean;
         continue;
       }
       for (const NodeRecord& node : report->nodes) {
         if (options.include_unexecuted || node.executed()) total += ColumnValue(*report, node, column, is_base);
       }
     }
-    column.has_total_stats = column.compared() && !base.metrics[column.base].run_total.empty() &&
-                             !current.metrics[column.current].run_total.empty();
+    column.has_total_stats = column.compared() && !base.columns[column.base].run_total.empty() &&
+                             !current.columns[column.current].run_total.empty();
   }
   const double matched_base_ns = diff_internal::MatchNodes(base, current, options, diff);
   std::stable_sort(diff.nodes.begin(), diff.nodes.end(), [](const NodeDelta& a, const NodeDelta& b) {

@@ -77,9 +77,9 @@ struct Sides {
 struct DiffColumn {
   std::string name;  // the metric's or quantity's name: "backward", "flops"
   std::string description;
-  bool quantity = false;  // a Report::quantities entry; else a Report::metrics entry
+  bool quantity = false;  // a quantity (measured once); else a metric
   Unit unit = Unit::kCount;
-  int base = -1;  // index in the base's metrics or quantities; -1: the base lacks it
+  int base = -1;  // index in the base's Report::columns; -1: the base lacks it
   int current = -1;
   // Per run: the metric's run totals where both reports have them, else the
   // sum over the participating nodes.

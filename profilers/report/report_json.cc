@@ -18,7 +18,7 @@
 namespace graphprof {
 namespace {
 
-const char* RecordedName(Metric::Recorded r) { return r == Metric::Recorded::kSelf ? "self" : "inclusive"; }
+const char* RecordedName(Column::Scope r) { return r == Column::Scope::kSelf ? "self" : "inclusive"; }
 
 // A count, null when unknown (-1).
 void WriteOptionalCount(JsonWriter& w, const char* key, int64_t value) {
@@ -42,12 +42,13 @@ void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
   w.Key("output_shapes"); w.String(node.output_shapes);
   w.Key("calls"); w.IntArray(node.calls);
   w.Key("total_ns"); w.IntArray(node.time().total);
-  if (report.metrics.size() > 1) {
+  const std::vector<int> metrics = report.Metrics();
+  if (metrics.size() > 1) {
     w.Key("series");
     w.BeginObject();
-    for (size_t m = 1; m < report.metrics.size() && m < node.metrics.size(); ++m) {
-      w.Key(report.metrics[m].name);
-      w.IntArray(node.metrics[m].recorded(report.metrics[m]));
+    for (size_t k = 1; k < metrics.size(); ++k) {
+      w.Key(report.columns[metrics[k]].name);
+      w.IntArray(node.metrics[metrics[k]].recorded(report.columns[metrics[k]]));
     }
     w.EndObject();
   }
@@ -62,18 +63,19 @@ void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
   w.Key("max_us"); w.Approx(time.max / 1e3);
   w.Key("self_us"); w.Approx(Summarize(node.time().self).mean / 1e3);
   w.Key("percent"); w.Approx(report.PercentOfRun(time.mean));
-  for (size_t m = 1; m < report.metrics.size() && m < node.metrics.size(); ++m) {
-    const Metric& metric = report.metrics[m];
-    const bool ns = metric.unit == Metric::Unit::kNanoseconds;
+  for (size_t k = 1; k < metrics.size(); ++k) {
+    const int m = metrics[k];
+    const Column& metric = report.columns[m];
+    const bool ns = metric.unit == Unit::kNanoseconds;
     const double scale = ns ? 1e3 : 1;
     w.Key(absl::StrCat(metric.name, ns ? "_us" : ""));
     w.Approx(Summarize(node.metrics[m].total).mean / scale);
     w.Key(absl::StrCat(metric.name, ns ? "_self_us" : "_self"));
     w.Approx(Summarize(node.metrics[m].self).mean / scale);
   }
-  for (size_t q = 0; q < report.quantities.size() && q < node.quantities.size(); ++q) {
-    if (report.quantities[q].memory) continue;  // below
-    w.Key(report.quantities[q].name);
+  for (int q : report.Quantities()) {
+    if (report.columns[q].memory) continue;  // below
+    w.Key(report.columns[q].name);
     w.Double(node.quantities[q]);
   }
   if (!node.work_counted) {
@@ -249,12 +251,13 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
   w.Key("run_start_ns"); w.IntArray(report.run_start_ns);
   w.Key("metrics");
   w.BeginArray();
-  for (const Metric& m : report.metrics) {
+  for (int index : report.Metrics()) {
+    const Column& m = report.columns[index];
     w.BeginObject();
     w.Key("name"); w.String(m.name);
     w.Key("description"); w.String(m.description);
     w.Key("unit"); w.String(UnitName(m.unit));
-    w.Key("recorded"); w.String(RecordedName(m.recorded));
+    w.Key("recorded"); w.String(RecordedName(m.scope));
     w.Key("run_total"); w.IntArray(m.run_total);
     w.Key("unattributed"); w.IntArray(m.unattributed);
     w.EndObject();
@@ -303,8 +306,8 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
   if (report.counts_work()) {
     w.Key("quantities");
     w.BeginArray();
-    for (const Quantity& q : report.quantities) {
-      if (q.memory) continue;  // in each node's "memory" object
+    for (const Column& q : report.columns) {
+      if (q.per_run() || q.memory) continue;  // memory: in each node's "memory" object
       w.BeginObject();
       w.Key("name"); w.String(q.name);
       w.Key("unit");

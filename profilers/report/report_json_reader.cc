@@ -45,27 +45,26 @@ int64_t OptionalCount(const Json& j, const char* key) {
 // A node's "memory" object: its memory quantities (declared on the first;
 // self values are derived by Finalize).
 void MemoryFromJson(const Json& j, Report& report, NodeRecord& node) {
-  for (const Quantity& q : MemoryQuantities()) {
-    int index = report.FindQuantity(q.name);
-    if (index < 0) index = report.AddQuantity(q);
-    if (!report.quantities[index].memory) {
+  for (const Column& q : MemoryQuantities()) {
+    const int index = report.AddQuantity(q);
+    if (index < 0 || !report.columns[index].memory) {
       throw std::invalid_argument(absl::StrCat("quantity '", q.name, "' is both work and memory"));
     }
     const int64_t v = q.training_only ? j.value(q.name, int64_t{0}) : j.at(q.name).get<int64_t>();
     if (v > (int64_t{1} << 53) || v < -(int64_t{1} << 53)) {
       throw std::invalid_argument(absl::StrCat("memory '", q.name, "' is ", v, ", beyond 2^53"));
     }
-    node.quantities.resize(report.quantities.size(), 0);
+    report.FitNode(node);
     node.quantities[index] = static_cast<double>(v);
   }
 }
 
-Metric MetricFromJson(const Json& j) {
-  Metric m;
+Column MetricFromJson(const Json& j) {
+  Column m;
   m.name = j.at("name").get<std::string>();
   m.description = j.value("description", "");
   m.unit = UnitNamed(j.value("unit", ""), Unit::kNanoseconds);
-  m.recorded = j.value("recorded", "inclusive") == "self" ? Metric::Recorded::kSelf : Metric::Recorded::kInclusive;
+  m.scope = j.value("recorded", "inclusive") == "self" ? Column::Scope::kSelf : Column::Scope::kInclusive;
   m.run_total = j.value("run_total", std::vector<int64_t>{});
   m.unattributed = j.value("unattributed", std::vector<int64_t>{});
   return m;
@@ -74,12 +73,13 @@ Metric MetricFromJson(const Json& j) {
 // Version 1 kept device time as device_ns and kernels as per-run means.
 void ReadVersion1Extras(const Json& j, Report& report, NodeRecord& node) {
   if (j.contains("device_ns")) {
-    Metric device;
+    Column device;
     device.name = "device";
     device.description = "device time (CUDA events around each node)";
-    device.recorded = Metric::Recorded::kSelf;
+    device.scope = Column::Scope::kSelf;
     const int m = report.AddMetric(device);
-    node.metrics.resize(report.metrics.size());
+    if (m < 0) throw std::invalid_argument("metric 'device' is also a quantity");
+    report.FitNode(node);
     node.metrics[m].self = j.at("device_ns").get<std::vector<int64_t>>();
   }
   if (j.contains("kernels")) {
@@ -105,19 +105,18 @@ NodeRecord NodeFromJson(const Json& json, Report& report, int version) {
   node.input_shapes = j.value("input_shapes", "");
   node.output_shapes = j.value("output_shapes", "");
   node.calls = j.at("calls").get<std::vector<int64_t>>();
-  node.metrics.resize(report.metrics.size());
+  report.FitNode(node);
   node.metrics[0].total = j.at("total_ns").get<std::vector<int64_t>>();
   if (j.contains("series")) {
     for (const auto& [name, values] : j.at("series").items()) {
       const int m = report.FindMetric(absl::string_view(name.data(), name.size()));
       if (m <= 0) throw std::invalid_argument(absl::StrCat("node ", id.id, " has a series of unknown metric '", std::string(name), "'"));
-      node.metrics[m].recorded(report.metrics[m]) = values.get<std::vector<int64_t>>();
+      node.metrics[m].recorded(report.columns[m]) = values.get<std::vector<int64_t>>();
     }
   }
-  node.quantities.assign(report.quantities.size(), 0);
-  for (size_t q = 0; q < report.quantities.size(); ++q) {
-    if (report.quantities[q].memory) continue;  // in "memory", below
-    const std::string& key = report.quantities[q].name;
+  for (int q : report.Quantities()) {
+    if (report.columns[q].memory) continue;  // in "memory", below
+    const std::string& key = report.columns[q].name;
     if (j.contains(key) && !j.at(key).is_null()) node.quantities[q] = j.at(key).get<double>();
   }
   node.work_counted = j.value("work_counted", true);
@@ -239,17 +238,16 @@ absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place)
     report.timer_block_ns = j.value("timer_block_ns", 0.0);
     report.compensated = j.value("compensated", false);
     if (version >= 2) {
-      report.metrics.clear();
-      for (const Json& m : j.at("metrics")) report.metrics.push_back(MetricFromJson(m));
-      if (report.metrics.empty() || report.metrics[0].name != "time") {
-        return absl::InvalidArgumentError("report metrics must start with 'time'");
-      }
-      for (size_t a = 0; a < report.metrics.size(); ++a) {
-        for (size_t b = a + 1; b < report.metrics.size(); ++b) {
-          if (report.metrics[a].name == report.metrics[b].name) {
-            return absl::InvalidArgumentError(absl::StrCat("report has metric '", report.metrics[a].name, "' twice"));
-          }
+      report.columns.clear();
+      for (const Json& m : j.at("metrics")) {
+        Column metric = MetricFromJson(m);
+        if (IndexByName(report.columns, metric.name) >= 0) {
+          return absl::InvalidArgumentError(absl::StrCat("report has metric '", metric.name, "' twice"));
         }
+        report.columns.push_back(std::move(metric));
+      }
+      if (report.columns.empty() || report.columns[0].name != "time") {
+        return absl::InvalidArgumentError("report metrics must start with 'time'");
       }
       report.verification = VerificationFromJson(j, "verification");
       report.gradient_verification = VerificationFromJson(j, "gradient_verification");
@@ -264,7 +262,7 @@ absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place)
       verification.identical = j.at("verified").get<bool>();
       report.verification = verification;
     }
-    report.metrics[0].run_total = j.at("run_ns").get<std::vector<int64_t>>();
+    report.columns[0].run_total = j.at("run_ns").get<std::vector<int64_t>>();
     report.run_start_ns = j.value("run_start_ns", std::vector<int64_t>{});
     report.parameters = OptionalCount(j, "parameters");
     report.trainable_parameters = OptionalCount(j, "trainable_parameters");
@@ -275,14 +273,15 @@ absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place)
     report.unverified_reason = j.value("unverified_reason", "");
     if (j.contains("quantities")) {
       for (const Json& q : j.at("quantities")) {
-        Quantity quantity;
+        Column quantity;
         quantity.name = q.at("name").get<std::string>();
         quantity.description = q.value("description", "");
         quantity.unit = UnitNamed(q.value("unit", ""), Unit::kCount);
-        if (report.FindQuantity(quantity.name) >= 0) {
+        if (IndexByName(report.columns, quantity.name) >= 0) {
           return absl::InvalidArgumentError(absl::StrCat("report has quantity '", quantity.name, "' twice"));
         }
-        report.quantities.push_back(quantity);
+        quantity.scope = Column::Scope::kOwn;
+        report.AddQuantity(quantity);
       }
     }
     if (j.contains("peak_gflops")) {
@@ -307,7 +306,7 @@ absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place)
     }
     report.nodes.reserve(j.at("nodes").size());
     for (const Json& node : j.at("nodes")) report.nodes.push_back(NodeFromJson(node, report, version));
-    for (NodeRecord& node : report.nodes) node.metrics.resize(report.metrics.size());
+    for (NodeRecord& node : report.nodes) report.FitNode(node);
     if (j.contains("memory") && !j.at("memory").is_null()) {
       const Json& m = j.at("memory");
       MemorySummary memory;

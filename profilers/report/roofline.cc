@@ -10,7 +10,7 @@
 
 namespace graphprof {
 
-bool ShownByRoofline(const Quantity& quantity) { return quantity.name == "flops" || quantity.name == "bytes"; }
+bool ShownByRoofline(const Column& quantity) { return quantity.name == "flops" || quantity.name == "bytes"; }
 
 double RowQuantity(const Report& report, const ViewRow& row, const char* name) {
   const int q = report.FindQuantity(name);

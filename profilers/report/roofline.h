@@ -52,7 +52,7 @@ double MemoryRoofGbps(const Ceilings& ceilings, double bytes);
 
 // The quantities the roofline's columns show ("flops", "bytes"): the text
 // and HTML tables give every other quantity a column of its own.
-bool ShownByRoofline(const Quantity& quantity);
+bool ShownByRoofline(const Column& quantity);
 
 // Work per row: the view's quantities ("flops", "bytes") summed over its
 // nodes (ViewRow::quantities holds them; this reads them by name).

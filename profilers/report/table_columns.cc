@@ -83,12 +83,13 @@ std::vector<TableColumn> TableColumns(const Report& report, GroupBy group_by, Re
   add(csv, "total_us", "total_us", T::kMicros, Time([](const ViewRow& r) { return r.time().total.total; }));
 
   // Every other metric: the mean per run of its total (and self) values.
-  for (size_t m = 1; m < report.metrics.size(); ++m) {
-    const Metric& metric = report.metrics[m];
-    const bool ns = metric.unit == Metric::Unit::kNanoseconds;
+  for (int m : report.Metrics()) {
+    if (m == 0) continue;  // time: above
+    const Column& metric = report.columns[m];
+    const bool ns = metric.unit == Unit::kNanoseconds;
     auto mean = [m](bool self) {
       return [m, self](const ViewRow& r) {
-        if (m >= r.metrics.size()) return Empty();
+        if (static_cast<size_t>(m) >= r.metrics.size()) return Empty();
         const Summary& s = self ? r.metrics[m].self : r.metrics[m].total;
         return s.count == 0 ? Empty() : Num(s.mean);
       };
@@ -102,13 +103,13 @@ std::vector<TableColumn> TableColumns(const Report& report, GroupBy group_by, Re
   // Work: every quantity, summed over the row's nodes. A node whose work was
   // not counted has no value (not a 0 that reads as "free"); a group counts
   // what its counted nodes did.
-  for (size_t q = 0; q < report.quantities.size(); ++q) {
-    const Quantity& quantity = report.quantities[q];
+  for (int q : report.Quantities()) {
+    const Column& quantity = report.columns[q];
     if (quantity.memory) continue;  // below
-    const bool bytes = quantity.unit == Quantity::Unit::kBytes;
+    const bool bytes = quantity.unit == Unit::kBytes;
     add(csv || !ShownByRoofline(quantity), quantity.name, quantity.name, bytes ? T::kBytes : T::kNumber,
         [q, bytes](const ViewRow& r) {
-          const double v = q < r.quantities.size() ? r.quantities[q] : 0;
+          const double v = static_cast<size_t>(q) < r.quantities.size() ? r.quantities[q] : 0;
           if (!r.work_counted && v == 0) return Empty();
           return bytes ? Int(static_cast<int64_t>(v)) : Num(v);
         });
@@ -143,7 +144,7 @@ std::vector<TableColumn> TableColumns(const Report& report, GroupBy group_by, Re
   // Memory (MemoryQuantities() with a heading): CSV has those always
   // measured (empty without memory) and those measured only sometimes where
   // they were; a row of no nodes (a metric's unattributed row) has none.
-  for (const Quantity& m : MemoryQuantities()) {
+  for (const Column& m : MemoryQuantities()) {
     if (m.heading.empty()) continue;
     const bool measured = HasMemoryColumn(report, m);
     const bool shown = csv ? !m.training_only || measured : measured && (html || options.memory);

@@ -89,16 +89,16 @@ std::string RenderSummary(const Report& report) {
   absl::StrAppend(&out, "  run time      mean ", FormatMicros(run.mean), " us  std ", FormatMicros(run.std),
                   " us  median ", FormatMicros(run.median), " us  min ", FormatMicros(run.min),
                   " us  max ", FormatMicros(run.max), " us\n");
-  for (size_t m = 1; m < report.metrics.size(); ++m) {
-    const Metric& metric = report.metrics[m];
-    if (metric.run_total.empty()) continue;
+  for (int m : report.Metrics()) {
+    const Column& metric = report.columns[m];
+    if (m == 0 || metric.run_total.empty()) continue;  // time: above
     const Summary total = Summarize(metric.run_total);
     absl::StrAppendFormat(&out, "  %-13s mean %s us  median %s us (%s)", metric.name, FormatMicros(total.mean),
                           FormatMicros(total.median), metric.description);
     if (!metric.unattributed.empty()) {
       absl::StrAppendFormat(&out, "; unattributed %s us; coverage %.2f%%",
                             FormatMicros(Summarize(metric.unattributed).mean),
-                            100.0 * report.CoverageOf(static_cast<int>(m)));
+                            100.0 * report.CoverageOf(m));
     }
     out += "\n";
   }

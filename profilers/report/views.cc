@@ -18,65 +18,60 @@ namespace {
 // A row under construction: per-run series (one per metric) to summarise at the end.
 struct Accumulator {
   ViewRow row;
-  std::vector<Series> series;  // parallel to Report::metrics
+  std::vector<Series> series;  // parallel to Report::columns (metrics'; empty for quantities)
   int64_t calls = 0;
   int64_t subtree_calls = 0;  // every node's, a module's subtree included
 };
 
 Accumulator NewAccumulator(const Report& report) {
   Accumulator acc;
-  acc.series.resize(report.metrics.size());
+  acc.series.resize(report.columns.size());
   acc.row.members = 0;
   return acc;
 }
 
-// Adds a node's self values (what groups add up; levels: the maximum of
-// its values) to a row's totals, and to the row's self values when the node
-// is `direct`ly in the row's group (always for kinds and shapes; for
-// modules, only nodes of the module itself).
-void AddQuantities(const Report& report, ViewRow& row, const NodeRecord& node, bool direct = true) {
-  const size_t n = report.quantities.size();
+// Adds `node`'s self values (what groups add up; levels: the maximum of its
+// values) to the row's totals, and to its self values when the node is
+// `direct`ly in the row's group (always for kinds and shapes; for modules,
+// only nodes of the module itself, not of a submodule).
+void AddSelf(const Report& report, Accumulator& acc, const NodeRecord& node, bool direct = true) {
+  ViewRow& row = acc.row;
+  const size_t n = report.columns.size();
   row.quantities.resize(n, 0);
   row.self_quantities.resize(n, 0);
-  for (size_t q = 0; q < n && q < node.quantities.size(); ++q) {
-    const Quantity::Scope scope = report.quantities[q].scope;
-    if (scope == Quantity::Scope::kLevel) {
-      row.quantities[q] = std::max(row.quantities[q], node.quantities[q]);
-      if (direct) row.self_quantities[q] = std::max(row.self_quantities[q], node.quantities[q]);
+  for (size_t c = 0; c < n && c < node.metrics.size() && c < node.quantities.size(); ++c) {
+    const Column::Scope scope = report.columns[c].scope;
+    if (report.columns[c].per_run()) {
+      AddPerRun(acc.series[c].total, node.metrics[c].self);
+      if (direct) AddPerRun(acc.series[c].self, node.metrics[c].self);
+    } else if (scope == Column::Scope::kLevel) {
+      row.quantities[c] = std::max(row.quantities[c], node.quantities[c]);
+      if (direct) row.self_quantities[c] = std::max(row.self_quantities[c], node.quantities[c]);
     } else {
       // Own values are their self values; the others' are derived (Finalize).
-      const double self = scope == Quantity::Scope::kOwn ? node.quantities[q]
-                          : q < node.self_quantities.size() ? node.self_quantities[q] : 0;
-      row.quantities[q] += self;
-      if (direct) row.self_quantities[q] += self;
+      const double self = scope == Column::Scope::kOwn ? node.quantities[c]
+                          : c < node.self_quantities.size() ? node.self_quantities[c] : 0;
+      row.quantities[c] += self;
+      if (direct) row.self_quantities[c] += self;
     }
   }
   if (node.executed() && !node.work_counted) row.work_counted = false;
-}
-
-// Adds `node`'s self values to the row's total, and to its self values when
-// the node is `direct`ly in the row (a module row: not in a submodule).
-void AddSelf(const Report& report, Accumulator& acc, const NodeRecord& node, bool direct = true) {
-  AddQuantities(report, acc.row, node, direct);
-  for (size_t m = 0; m < acc.series.size() && m < node.metrics.size(); ++m) {
-    AddPerRun(acc.series[m].total, node.metrics[m].self);
-    if (direct) AddPerRun(acc.series[m].self, node.metrics[m].self);
-  }
   const int64_t calls = std::accumulate(node.calls.begin(), node.calls.end(), int64_t{0});
   if (direct) acc.calls += calls;
   acc.subtree_calls += calls;
-  ++acc.row.members;
+  ++row.members;
 }
 
 ViewRow Finish(Accumulator& acc, const Report& report) {
   ViewRow row = std::move(acc.row);
   row.metrics.resize(acc.series.size());
-  for (size_t m = 0; m < acc.series.size(); ++m) {
+  for (int m : report.Metrics()) {
+    if (static_cast<size_t>(m) >= acc.series.size()) break;
     MetricStats& s = row.metrics[m];
     s.total = Summarize(acc.series[m].total);
     s.self = Summarize(acc.series[m].self);
-    s.percent = report.PercentOf(static_cast<int>(m), s.total.mean);
-    s.self_percent = report.PercentOf(static_cast<int>(m), s.self.mean);
+    s.percent = report.PercentOf(m, s.total.mean);
+    s.self_percent = report.PercentOf(m, s.self.mean);
   }
   row.calls = report.runs > 0 ? static_cast<double>(acc.calls) / report.runs : 0;
   row.subtree_calls = report.runs > 0 ? static_cast<double>(acc.subtree_calls) / report.runs : 0;
@@ -233,14 +228,14 @@ std::vector<SortKey> SortKeyTable(const Report& report) {
   };
   // Every quantity, by its name; memory quantities with a column by its
   // heading ("alloc", "peak"). A row without the value sorts last.
-  for (size_t q = 0; q < report.quantities.size(); ++q) {
-    const Quantity& quantity = report.quantities[q];
+  for (int q : report.Quantities()) {
+    const Column& quantity = report.columns[q];
     // Training-only memory (saved bytes) sorts reports of training steps.
     if (quantity.memory && (quantity.heading.empty() || (quantity.training_only && report.FindMetric("backward") < 0))) {
       continue;
     }
     keys.push_back({quantity.memory ? quantity.heading : quantity.name, [q](const ViewRow& r) {
-                      return q < r.quantities.size() && r.members > 0 ? r.quantities[q] : -1.0;
+                      return static_cast<size_t>(q) < r.quantities.size() && r.members > 0 ? r.quantities[q] : -1.0;
                     }, true});
   }
   if (report.FindQuantity("flops") >= 0) {
@@ -251,9 +246,10 @@ std::vector<SortKey> SortKeyTable(const Report& report) {
                       return ns > 0 && static_cast<size_t>(flops) < r.quantities.size() ? r.quantities[flops] / ns : 0.0;
                     }, true});
   }
-  for (size_t m = 1; m < report.metrics.size(); ++m) {
-    keys.push_back({report.metrics[m].name, [m](const ViewRow& r) { return r.metrics[m].total.mean; }, true});
-    keys.push_back({absl::StrCat(report.metrics[m].name, "_self"),
+  for (int m : report.Metrics()) {
+    if (m == 0) continue;  // time: the keys above
+    keys.push_back({report.columns[m].name, [m](const ViewRow& r) { return r.metrics[m].total.mean; }, true});
+    keys.push_back({absl::StrCat(report.columns[m].name, "_self"),
                     [m](const ViewRow& r) { return r.metrics[m].self.mean; }, true});
   }
   return keys;
@@ -384,8 +380,8 @@ absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options) 
     Accumulator rest = NewAccumulator(report);
     rest.row.name = "(unattributed)";
     bool any = false;
-    for (size_t m = 0; m < report.metrics.size(); ++m) {
-      const std::vector<int64_t>& values = report.metrics[m].unattributed;
+    for (int m : report.Metrics()) {
+      const std::vector<int64_t>& values = report.columns[m].unattributed;
       if (values.empty()) continue;
       any = true;
       AddPerRun(rest.series[m].total, values);

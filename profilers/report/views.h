@@ -14,7 +14,7 @@
 // statistics are over runs of the row's per-run value, so std/p90 are real
 // run-to-run variation. Quantities (work, memory) add their self values
 // (levels such as peak bytes: the maximum).
-// A metric's unattributed part (Metric::unattributed: backward work of no
+// A metric's unattributed part (Column::unattributed: backward work of no
 // node, kernels launched outside nodes) is a row of its own, named
 // "(unattributed)" (id -1, no members), in every view not limited to
 // modules. Rows can be sorted by any column and cut to the top N; the sums
@@ -63,12 +63,13 @@ struct ViewRow {
   // ... and of every node in the row (a module: its whole subtree): the
   // roofline's working set is the row's bytes per call.
   double subtree_calls = 0;
-  std::vector<MetricStats> metrics;  // parallel to Report::metrics
-  // Report::quantities, parallel to it: node rows the node's values and self
+  // Each parallel to Report::columns. Metrics: their statistics (default
+  // for a quantity). Quantities: node rows the node's values and self
   // values; grouped rows the self values of their nodes added up (modules:
   // total of every node inside, self of those directly in it), levels
-  // (Quantity::Scope::kLevel) their maximum. work_counted: every executed
-  // node's work was.
+  // (Column::Scope::kLevel) their maximum; 0 for a metric. work_counted:
+  // every executed node's work was.
+  std::vector<MetricStats> metrics;
   std::vector<double> quantities;
   std::vector<double> self_quantities;
   bool work_counted = true;
