@@ -372,5 +372,41 @@ TEST(MetricModelTest, MergedReportsKeepBoth) {
   EXPECT_TRUE(absl::StrContains(RenderTable(*merged, *view, TableOptions{}), "widgets"));
 }
 
+// Metrics and quantities are one list of columns (Report::columns): a name
+// names one column, whichever its sampling, and a column's index is the
+// same in the nodes' series, values and view rows.
+TEST(MetricModelTest, OneListOfColumnsOneNamePerColumn) {
+  const Report report = ProfileWithWidgets(2, 50);
+  const int q = report.FindQuantity("widgets");
+  const int m = report.FindMetric("gizmo");
+  ASSERT_GE(q, 0);
+  ASSERT_GE(m, 0);
+  EXPECT_NE(q, m);
+  EXPECT_EQ(report.FindMetric("widgets"), -1);
+  EXPECT_EQ(report.FindQuantity("gizmo"), -1);
+  EXPECT_EQ(report.columns[q].sampling, Column::Sampling::kOnce);
+  EXPECT_EQ(report.columns[m].sampling, Column::Sampling::kPerRun);
+  EXPECT_EQ(report.Metrics().front(), 0);  // time
+  EXPECT_EQ(report.Metrics().size() + report.Quantities().size(), report.columns.size());
+  for (const NodeRecord& node : report.nodes) {
+    EXPECT_EQ(node.metrics.size(), report.columns.size());
+    EXPECT_EQ(node.quantities.size(), report.columns.size());
+  }
+  // A name taken by the other sampling is refused, in code and in a file.
+  Report clash = report;
+  Column widgets;
+  widgets.name = "widgets";
+  EXPECT_EQ(clash.AddMetric(widgets), -1);
+  Column gizmo;
+  gizmo.name = "gizmo";
+  EXPECT_EQ(clash.AddQuantity(gizmo), -1);
+  EXPECT_EQ(clash.columns.size(), report.columns.size());
+  nlohmann::json j = nlohmann::json::parse(ReportToJson(report));
+  j["quantities"].push_back({{"name", "gizmo"}, {"unit", "count"}});
+  absl::StatusOr<Report> read = ReportFromJson(j.dump());
+  ASSERT_FALSE(read.ok());
+  EXPECT_TRUE(absl::StrContains(read.status().message(), "report has quantity 'gizmo' twice")) << read.status();
+}
+
 }  // namespace
 }  // namespace graphprof
