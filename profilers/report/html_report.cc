@@ -20,7 +20,7 @@
 namespace graphprof {
 namespace {
 
-using html_internal::Column;
+using html_internal::PageColumn;
 using html_internal::Us;
 using html_internal::WriteTable;
 using html_internal::WriteView;
@@ -213,7 +213,7 @@ void WriteRoofline(JsonWriter& w, const Report& report) {
 // diff's columns (ReportDiff::columns): base, current and delta of each, and
 // a compared column's change and verdict (<name>_change, <name>_verdict).
 template <typename Row>
-void AddDiffColumns(const ReportDiff& diff, std::vector<Column<Row>>& columns,
+void AddDiffColumns(const ReportDiff& diff, std::vector<PageColumn<Row>>& columns,
                     const std::function<void(JsonWriter&, const RowComparison&)>& change) {
   columns.push_back({"base_us", "base_us", "us", [](JsonWriter& w, const Row& r, bool) { Us(w, r.base_ns); }});
   columns.push_back({"current_us", "current_us", "us", [](JsonWriter& w, const Row& r, bool) { Us(w, r.current_ns); }});
@@ -272,7 +272,7 @@ void WriteDiff(JsonWriter& w, const ReportDiff& diff) {
   w.Key("change"); change(w, diff.total);
   w.EndObject();
   w.OptionalString("noise_note", diff.noise_note);
-  using GroupColumn = Column<GroupDelta>;
+  using GroupColumn = PageColumn<GroupDelta>;
   auto group_columns = [&](const char* name_key) {
     std::vector<GroupColumn> columns{
         {name_key, name_key, "text", [](JsonWriter& w, const GroupDelta& g, bool) { w.String(g.name); }},
@@ -282,7 +282,7 @@ void WriteDiff(JsonWriter& w, const ReportDiff& diff) {
     AddDiffColumns(diff, columns, change);
     return columns;
   };
-  using NodeColumn = Column<NodeDelta>;
+  using NodeColumn = PageColumn<NodeDelta>;
   std::vector<NodeColumn> node_columns = {
       {"id", "id", "int", [](JsonWriter& w, const NodeDelta& d, bool) {
          if (d.current_id >= 0) return w.Int(d.current_id);

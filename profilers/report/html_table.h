@@ -18,7 +18,7 @@ namespace graphprof::html_internal {
 // by type: int, num, us, pct, bytes, text, delta_us, speedup) and how a
 // row's cell is written.
 template <typename Row>
-struct Column {
+struct PageColumn {
   std::string key;
   std::string label;
   std::string type;
@@ -28,12 +28,12 @@ struct Column {
 inline void Us(JsonWriter& w, double ns) { w.Fixed(ns / 1e3, 3); }
 
 template <typename Row>
-void WriteTable(JsonWriter& w, const std::vector<Column<Row>>& columns, const std::vector<Row>& rows,
+void WriteTable(JsonWriter& w, const std::vector<PageColumn<Row>>& columns, const std::vector<Row>& rows,
                 const Row* sums, const char* default_sort, bool descending, const char* indent_key) {
   w.BeginObject();
   w.Key("columns");
   w.BeginArray();
-  for (const Column<Row>& c : columns) {
+  for (const PageColumn<Row>& c : columns) {
     w.BeginObject();
     w.Key("key"); w.String(c.key);
     w.Key("label"); w.String(c.label);
@@ -46,14 +46,14 @@ void WriteTable(JsonWriter& w, const std::vector<Column<Row>>& columns, const st
   for (const Row& row : rows) {
     w.Newline();
     w.BeginArray();
-    for (const Column<Row>& c : columns) c.write(w, row, false);
+    for (const PageColumn<Row>& c : columns) c.write(w, row, false);
     w.EndArray();
   }
   w.EndArray();
   w.Key("sums");
   w.OrNull(sums != nullptr, [&] {
     w.BeginArray();
-    for (const Column<Row>& c : columns) c.write(w, *sums, true);
+    for (const PageColumn<Row>& c : columns) c.write(w, *sums, true);
     w.EndArray();
   });
   w.Key("default_sort");

@@ -44,7 +44,7 @@ void WriteCell(JsonWriter& w, ColumnType type, const TableCell& cell) {
 void WriteView(JsonWriter& w, const Report& report, GroupBy group_by) {
   absl::StatusOr<View> view = MakeView(report, ViewOptions{group_by, group_by == GroupBy::kModule ? "order" : "", 0});
   if (!view.ok()) return w.Null();
-  std::vector<Column<ViewRow>> columns;
+  std::vector<PageColumn<ViewRow>> columns;
   for (TableColumn& c : TableColumns(report, group_by, Rendering::kHtml)) {
     columns.push_back({c.key, c.heading, PageType(c.type), [c](JsonWriter& w, const ViewRow& r, bool sums) {
                          if (sums && !c.in_sums) return w.Null();
