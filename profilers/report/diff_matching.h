@@ -9,13 +9,11 @@
 
 namespace graphprof::diff_internal {
 
-inline double MeanSelf(const NodeRecord& node) { return Summarize(node.time().self).mean; }
-
-// Mean self value of metric `m` (-1: the report lacks it: 0).
+// Mean self value per run of metric `m` (-1: the report lacks it: 0), and of host time.
 inline double MeanSelfOf(const NodeRecord& node, int m) {
-  if (m < 0 || static_cast<size_t>(m) >= node.metrics.size()) return 0;
-  return Summarize(node.metrics[m].self).mean;
+  return m < 0 || static_cast<size_t>(m) >= node.metrics.size() ? 0 : Mean(node.metrics[m].self);
 }
+inline double MeanSelf(const NodeRecord& node) { return MeanSelfOf(node, 0); }
 
 // A node's value of `column` in `report`, the diff's `base` side or not:
 // its mean self value per run (metrics) or its quantity; 0 where the report
