@@ -1,6 +1,5 @@
 #include "profilers/report/csv_report.h"
 
-#include <algorithm>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"

@@ -2,10 +2,8 @@
 #include "profilers/report/diff_matching.h"
 
 #include <algorithm>
-#include <cmath>
 #include <deque>
 #include <functional>
-#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>

@@ -4,7 +4,6 @@
 #include <string_view>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"

@@ -153,35 +153,23 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
   for (int m : merged_.Metrics()) {
     Column& into = merged_.columns[m];
     const int theirs = report.FindMetric(into.name);
+    const Column* their = theirs >= 0 ? &report.columns[theirs] : nullptr;
     // Run totals where every merged report has them (a report without the
     // metric adds zeros); none where one has the metric but no run totals
     // (kernel and autograd-function counts): zeros there would read as
     // totals measured to be 0.
-    if (!into.run_total.empty()) {
-      if (theirs < 0) {
-        AppendRuns(into.run_total, zeros, runs);
-      } else if (!report.columns[theirs].run_total.empty()) {
-        AppendRuns(into.run_total, report.columns[theirs].run_total, runs);
-      } else {
-        into.run_total.clear();
-      }
+    if (their != nullptr && their->run_total.empty()) {
+      into.run_total.clear();
+    } else if (!into.run_total.empty()) {
+      AppendRuns(into.run_total, their != nullptr ? their->run_total : zeros, runs);
     }
     if (!into.unattributed.empty()) {
-      AppendRuns(into.unattributed,
-                 theirs >= 0 && !report.columns[theirs].unattributed.empty() ? report.columns[theirs].unattributed
-                                                                             : zeros,
-                 runs);
+      AppendRuns(into.unattributed, their != nullptr && !their->unattributed.empty() ? their->unattributed : zeros, runs);
     }
     for (size_t i = 0; i < merged_.nodes.size(); ++i) {
-      Series& s = merged_.nodes[i].metrics[m];
-      std::vector<int64_t>& recorded = s.recorded(into);
+      std::vector<int64_t>& recorded = merged_.nodes[i].metrics[m].recorded(into);
       recorded.resize(first_run, 0);
-      if (theirs >= 0) {
-        const Series& t = report.nodes[i].metrics[theirs];
-        AppendRuns(recorded, t.recorded(into), runs);
-      } else {
-        AppendRuns(recorded, zeros, runs);
-      }
+      AppendRuns(recorded, their != nullptr ? report.nodes[i].metrics[theirs].recorded(into) : zeros, runs);
     }
   }
   for (size_t i = 0; i < merged_.nodes.size(); ++i) AppendRuns(merged_.nodes[i].calls, report.nodes[i].calls, runs);

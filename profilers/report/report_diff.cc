@@ -60,34 +60,18 @@ void AddGroups(const Report& report, const DiffOptions& options, bool base, cons
 // either has, then every metric other than time both have.
 std::vector<DiffColumn> Columns(const Report& base, const Report& current) {
   std::vector<DiffColumn> columns;
-  auto add_quantity = [&](const Column& q) {
-    if (q.memory) return;  // not compared (yet): the diff compares work and metrics
-    for (const DiffColumn& c : columns) {
-      if (c.name == q.name) return;
+  for (const Report* report : {&base, &current}) {
+    for (int q : report->Quantities()) {
+      const Column& c = report->columns[q];
+      // Memory is not compared (yet): the diff compares work and metrics.
+      if (c.memory || IndexByName(columns, c.name) >= 0) continue;
+      columns.push_back({c.name, c.description, true, c.unit, base.FindQuantity(c.name), current.FindQuantity(c.name)});
     }
-    DiffColumn c;
-    c.name = q.name;
-    c.description = q.description;
-    c.quantity = true;
-    c.unit = q.unit;
-    c.base = base.FindQuantity(q.name);
-    c.current = current.FindQuantity(q.name);
-    columns.push_back(std::move(c));
-  };
-  for (int q : base.Quantities()) add_quantity(base.columns[q]);
-  for (int q : current.Quantities()) add_quantity(current.columns[q]);
+  }
   for (int m : base.Metrics()) {
-    if (m == 0) continue;  // time: the diff's own columns
-    const Column& metric = base.columns[m];
-    const int theirs = current.FindMetric(metric.name);
-    if (theirs < 0) continue;
-    DiffColumn c;
-    c.name = metric.name;
-    c.description = metric.description;
-    c.unit = metric.unit;
-    c.base = m;
-    c.current = theirs;
-    columns.push_back(std::move(c));
+    const Column& c = base.columns[m];
+    const int theirs = m == 0 ? -1 : current.FindMetric(c.name);  // time: the diff's own columns
+    if (theirs >= 0) columns.push_back({c.name, c.description, false, c.unit, m, theirs});
   }
   return columns;
 }

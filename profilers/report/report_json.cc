@@ -1,10 +1,8 @@
 // The JSON report writer (reading it back: report_json_reader.cc).
 #include "profilers/report/report_json.h"
 
-#include <cmath>
 #include <condition_variable>
 #include <cstdint>
-#include <iterator>
 #include <mutex>
 #include <new>
 #include <optional>
@@ -136,13 +134,14 @@ void WriteEvents(JsonWriter& w, const std::vector<TraceEvent>& events) {
 // writes 50 MB), and at most a few blocks are held beside the sink's chunk.
 void WriteNodes(JsonWriter& w, const Report& report, size_t parallel_nodes) {
   const std::vector<NodeRecord>& nodes = report.nodes;
-  auto one_thread = [&] {
-    for (const NodeRecord& node : nodes) {
-      w.Newline();
-      WriteNode(w, report, node);
+  // Nodes [begin, end) as elements of the array `out` is in.
+  auto write_nodes = [&](JsonWriter& out, size_t begin, size_t end) {
+    for (size_t i = begin; i < end && i < nodes.size(); ++i) {
+      out.Newline();
+      WriteNode(out, report, nodes[i]);
     }
   };
-  if (nodes.size() < parallel_nodes || std::thread::hardware_concurrency() < 2) return one_thread();
+  if (nodes.size() < parallel_nodes || std::thread::hardware_concurrency() < 2) return write_nodes(w, 0, nodes.size());
   constexpr size_t kBlockNodes = 256;
   constexpr size_t kBlocksAhead = 4;
   const size_t blocks = (nodes.size() + kBlockNodes - 1) / kBlockNodes;
@@ -169,10 +168,7 @@ void WriteNodes(JsonWriter& w, const Report& report, size_t parallel_nodes) {
         try {
           JsonWriter h(&text, html_safe);
           h.BeginArray();
-          for (size_t i = b * kBlockNodes; i < nodes.size() && i < (b + 1) * kBlockNodes; ++i) {
-            h.Newline();
-            WriteNode(h, report, nodes[i]);
-          }
+          write_nodes(h, b * kBlockNodes, (b + 1) * kBlockNodes);
           text.erase(0, 1);  // the '['
         } catch (const std::bad_alloc&) {
           std::lock_guard<std::mutex> lock(shared.mu);
@@ -188,7 +184,7 @@ void WriteNodes(JsonWriter& w, const Report& report, size_t parallel_nodes) {
       }
     });
   } catch (const std::system_error&) {
-    return one_thread();  // no thread to be had: the same text on this one
+    return write_nodes(w, 0, nodes.size());  // no thread to be had: the same text on this one
   }
   // The helper is stopped and joined however this thread leaves (a sink
   // that throws, out of memory).
@@ -206,10 +202,7 @@ void WriteNodes(JsonWriter& w, const Report& report, size_t parallel_nodes) {
   } join{shared, helper};
   for (size_t b = 0; b < blocks; ++b) {
     if (b % 2 == 0) {
-      for (size_t i = b * kBlockNodes; i < nodes.size() && i < (b + 1) * kBlockNodes; ++i) {
-        w.Newline();
-        WriteNode(w, report, nodes[i]);
-      }
+      write_nodes(w, b * kBlockNodes, (b + 1) * kBlockNodes);
     } else {
       std::string text;
       {

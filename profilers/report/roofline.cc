@@ -6,7 +6,6 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "profilers/report/stats.h"
 
 namespace graphprof {
 

@@ -211,10 +211,8 @@ std::string RenderSummary(const Report& report) {
     absl::StrAppend(&out, "  reports       ");
     for (size_t k = 0; k < report.run_sources.size(); ++k) {
       const RunSource& source = report.run_sources[k];
-      double sum = 0;
-      for (int r = source.first_run; r < source.first_run + source.runs; ++r) sum += static_cast<double>(report.run_ns()[r]);
-      absl::StrAppend(&out, k == 0 ? "" : ", ", source.name, " ",
-                      FormatMicros(source.runs > 0 ? sum / source.runs : 0), " us");
+      const double mean = Mean(absl::MakeConstSpan(report.run_ns()).subspan(source.first_run, source.runs));
+      absl::StrAppend(&out, k == 0 ? "" : ", ", source.name, " ", FormatMicros(mean), " us");
     }
     out += " (mean run time of each)\n";
   }

@@ -28,7 +28,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 
 namespace graphprof {

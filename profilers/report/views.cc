@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <map>
 #include <numeric>
 #include <unordered_map>
 
@@ -76,19 +75,11 @@ ViewRow Finish(Accumulator& acc, const Report& report) {
   row.calls = report.runs > 0 ? static_cast<double>(acc.calls) / report.runs : 0;
   row.subtree_calls = report.runs > 0 ? static_cast<double>(acc.subtree_calls) / report.runs : 0;
   if (report.run_sources.size() > 1 && !acc.series.empty()) {
-    const std::vector<int64_t>& total = acc.series[0].total;
+    const absl::Span<const int64_t> total = acc.series[0].total;
     for (const RunSource& source : report.run_sources) {
-      double sum = 0;
-      int n = 0;
-      for (int r = source.first_run; r < source.first_run + source.runs && r < static_cast<int>(total.size()); ++r) {
-        sum += static_cast<double>(total[r]);
-        ++n;
-      }
-      row.source_means.push_back(n > 0 ? sum / n : 0);
-      const int begin = std::min<int>(source.first_run, static_cast<int>(total.size()));
-      const int end = std::min<int>(source.first_run + source.runs, static_cast<int>(total.size()));
-      row.source_medians.push_back(
-          end > begin ? Summarize(absl::MakeConstSpan(total.data() + begin, end - begin)).median : 0);
+      const absl::Span<const int64_t> runs = total.subspan(std::min<size_t>(source.first_run, total.size()), source.runs);
+      row.source_means.push_back(Mean(runs));
+      row.source_medians.push_back(Summarize(runs).median);  // 0 for no runs
     }
   }
   return row;

@@ -23,7 +23,6 @@
 #ifndef GRAPHPROF_PROFILERS_REPORT_VIEWS_H_
 #define GRAPHPROF_PROFILERS_REPORT_VIEWS_H_
 
-#include <optional>
 #include <string>
 #include <vector>
 
