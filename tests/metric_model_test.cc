@@ -406,6 +406,10 @@ TEST(MetricModelTest, OneListOfColumnsOneNamePerColumn) {
   absl::StatusOr<Report> read = ReportFromJson(j.dump());
   ASSERT_FALSE(read.ok());
   EXPECT_TRUE(absl::StrContains(read.status().message(), "report has quantity 'gizmo' twice")) << read.status();
+  j["quantities"].back()["name"] = "widgets";  // the same quantity twice
+  read = ReportFromJson(j.dump());
+  ASSERT_FALSE(read.ok());
+  EXPECT_TRUE(absl::StrContains(read.status().message(), "report has quantity 'widgets' twice")) << read.status();
 }
 
 }  // namespace

@@ -150,33 +150,36 @@ void Report::FitNode(NodeRecord& node) const {
   if (!node.self_quantities.empty()) node.self_quantities.resize(columns.size(), 0);
 }
 
-int Report::AddMetric(Column metric) {
-  int index = IndexByName(columns, metric.name);
-  if (index >= 0 && !columns[index].per_run()) return -1;
+namespace {
+
+// Report::AddMetric and AddQuantity: `column` with `sampling`, or the
+// column of its name (-1 if that one has the other sampling), fitted to
+// every node.
+int AddColumn(Report& report, Column column, Column::Sampling sampling) {
+  int index = IndexByName(report.columns, column.name);
+  if (index >= 0 && report.columns[index].sampling != sampling) return -1;
   if (index < 0) {
-    index = static_cast<int>(columns.size());
-    metric.sampling = Column::Sampling::kPerRun;
-    columns.push_back(std::move(metric));
+    index = static_cast<int>(report.columns.size());
+    column.sampling = sampling;
+    report.columns.push_back(std::move(column));
   }
+  for (NodeRecord& node : report.nodes) report.FitNode(node);
+  return index;
+}
+
+}  // namespace
+
+int Report::AddMetric(Column metric) {
+  const int index = AddColumn(*this, std::move(metric), Column::Sampling::kPerRun);
   for (NodeRecord& node : nodes) {
-    FitNode(node);
+    if (index < 0) break;
     std::vector<int64_t>& recorded = node.metrics[index].recorded(columns[index]);
     if (recorded.size() < static_cast<size_t>(runs)) recorded.resize(runs, 0);
   }
   return index;
 }
 
-int Report::AddQuantity(Column quantity) {
-  int index = IndexByName(columns, quantity.name);
-  if (index >= 0 && columns[index].per_run()) return -1;
-  if (index < 0) {
-    index = static_cast<int>(columns.size());
-    quantity.sampling = Column::Sampling::kOnce;
-    columns.push_back(std::move(quantity));
-  }
-  for (NodeRecord& node : nodes) FitNode(node);
-  return index;
-}
+int Report::AddQuantity(Column quantity) { return AddColumn(*this, std::move(quantity), Column::Sampling::kOnce); }
 
 bool Report::counts_work() const {
   return std::any_of(columns.begin(), columns.end(), [](const Column& q) { return !q.per_run() && !q.memory; });

@@ -59,15 +59,25 @@ void MemoryFromJson(const Json& j, Report& report, NodeRecord& node) {
   }
 }
 
+// A column's name, description and unit (`otherwise` for a unit name UnitName does not give).
+Column ColumnFromJson(const Json& j, Unit otherwise) {
+  Column c;
+  c.name = j.at("name").get<std::string>();
+  c.description = j.value("description", "");
+  c.unit = UnitNamed(j.value("unit", ""), otherwise);
+  return c;
+}
+
 Column MetricFromJson(const Json& j) {
-  Column m;
-  m.name = j.at("name").get<std::string>();
-  m.description = j.value("description", "");
-  m.unit = UnitNamed(j.value("unit", ""), Unit::kNanoseconds);
+  Column m = ColumnFromJson(j, Unit::kNanoseconds);
   m.scope = j.value("recorded", "inclusive") == "self" ? Column::Scope::kSelf : Column::Scope::kInclusive;
   m.run_total = j.value("run_total", std::vector<int64_t>{});
   m.unattributed = j.value("unattributed", std::vector<int64_t>{});
   return m;
+}
+
+void KernelsFromJson(const Json& list, NodeRecord& node) {
+  for (const Json& t : list) node.top_kernels.emplace_back(t.at(0).get<std::string>(), t.at(1).get<int64_t>());
 }
 
 // Version 1 kept device time as device_ns and kernels as per-run means.
@@ -82,11 +92,7 @@ void ReadVersion1Extras(const Json& j, Report& report, NodeRecord& node) {
     report.FitNode(node);
     node.metrics[m].self = j.at("device_ns").get<std::vector<int64_t>>();
   }
-  if (j.contains("kernels")) {
-    for (const Json& t : j.at("kernels").at("top")) {
-      node.top_kernels.emplace_back(t.at(0).get<std::string>(), t.at(1).get<int64_t>());
-    }
-  }
+  if (j.contains("kernels")) KernelsFromJson(j.at("kernels").at("top"), node);
 }
 
 NodeRecord NodeFromJson(const Json& json, Report& report, int version) {
@@ -121,9 +127,7 @@ NodeRecord NodeFromJson(const Json& json, Report& report, int version) {
   }
   node.work_counted = j.value("work_counted", true);
   if (j.contains("memory")) MemoryFromJson(j.at("memory"), report, node);
-  if (j.contains("top_kernels")) {
-    for (const Json& t : j.at("top_kernels")) node.top_kernels.emplace_back(t.at(0).get<std::string>(), t.at(1).get<int64_t>());
-  }
+  if (j.contains("top_kernels")) KernelsFromJson(j.at("top_kernels"), node);
   if (version == 1) ReadVersion1Extras(json, report, node);
   return node;
 }
@@ -273,15 +277,12 @@ absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place)
     report.unverified_reason = j.value("unverified_reason", "");
     if (j.contains("quantities")) {
       for (const Json& q : j.at("quantities")) {
-        Column quantity;
-        quantity.name = q.at("name").get<std::string>();
-        quantity.description = q.value("description", "");
-        quantity.unit = UnitNamed(q.value("unit", ""), Unit::kCount);
+        Column quantity = ColumnFromJson(q, Unit::kCount);
+        quantity.scope = Column::Scope::kOwn;
         if (IndexByName(report.columns, quantity.name) >= 0) {
           return absl::InvalidArgumentError(absl::StrCat("report has quantity '", quantity.name, "' twice"));
         }
-        quantity.scope = Column::Scope::kOwn;
-        report.AddQuantity(quantity);
+        report.AddQuantity(std::move(quantity));
       }
     }
     if (j.contains("peak_gflops")) {

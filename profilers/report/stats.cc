@@ -26,6 +26,15 @@ double MeanOf(absl::Span<const T> values) {
 double Mean(absl::Span<const double> values) { return MeanOf(values); }
 double Mean(absl::Span<const int64_t> values) { return MeanOf(values); }
 
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  const size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + mid, v.end());
+  const double upper = v[mid];
+  if (v.size() % 2 == 1) return upper;
+  return (*std::max_element(v.begin(), v.begin() + mid) + upper) / 2;
+}
+
 Summary Summarize(absl::Span<const int64_t> values) {
   Summary s;
   s.count = static_cast<int64_t>(values.size());

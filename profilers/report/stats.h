@@ -33,6 +33,9 @@ void AddPerRun(std::vector<T>& into, absl::Span<const int64_t> values) {
   for (size_t r = 0; r < values.size(); ++r) into[r] += static_cast<T>(values[r]);
 }
 
+// The median of `v` (the mean of the middle two for an even count); 0 for none.
+double Median(std::vector<double> v);
+
 // The p-th percentile (0..100) of `sorted` (ascending), linearly interpolated.
 double Percentile(absl::Span<const int64_t> sorted, double p);
 

@@ -64,11 +64,6 @@ std::string DescribeVerification(const Report& report) {
   return DescribeComparison(*report.verification, "output");
 }
 
-std::string DescribeGradientVerification(const Report& report) {
-  if (!report.gradient_verification.has_value()) return "";
-  return DescribeComparison(*report.gradient_verification, "gradients");
-}
-
 std::string RenderSummary(const Report& report) {
   std::string out = absl::StrCat("graphprof report: ", EscapeForTerminal(report.model), "\n");
   const Summary run = Summarize(report.run_ns());
@@ -121,7 +116,8 @@ std::string RenderSummary(const Report& report) {
                         100.0 * report.coverage());
   absl::StrAppend(&out, "  verified      ", EscapeForTerminal(DescribeVerification(report)), "\n");
   if (report.gradient_verification.has_value()) {
-    absl::StrAppend(&out, "                ", DescribeGradientVerification(report), "\n");
+    absl::StrAppend(&out, "                ",
+                    EscapeForTerminal(DescribeComparison(*report.gradient_verification, "gradients")), "\n");
   }
   if (!report.loss.empty()) {
     int64_t gradient_bytes = 0;

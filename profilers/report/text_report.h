@@ -18,8 +18,6 @@ std::string RenderSummary(const Report& report);
 
 // The "verified" line: "output identical to module.forward", "OUTPUT DIFFERS ...".
 std::string DescribeVerification(const Report& report);
-// The same for gradients (--backward): "gradients identical to ...", or "".
-std::string DescribeGradientVerification(const Report& report);
 
 struct TableOptions {
   bool memory = false;  // add allocation/peak/output columns (if measured)

@@ -16,15 +16,6 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  const size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + mid, v.end());
-  const double upper = v[mid];
-  if (v.size() % 2 == 1) return upper;
-  return (*std::max_element(v.begin(), v.begin() + mid) + upper) / 2;
-}
-
 // Times on a log scale: ratios become differences. A zero time (a row
 // compensated to nothing, or an absent side) counts as 1 ns.
 std::vector<double> Logs(absl::Span<const double> v) {

@@ -251,14 +251,10 @@ std::vector<SortKey> SortKeyTable(const Report& report) {
 ViewRow::Straggler ViewRow::straggler() const {
   Straggler none;
   if (source_medians.size() < 3) return none;
-  std::vector<double> sorted = source_medians;
-  std::sort(sorted.begin(), sorted.end());
-  const size_t n = sorted.size();
-  const double center = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  const double center = Median(source_medians);
   std::vector<double> deviations;
-  for (double m : sorted) deviations.push_back(std::fabs(m - center));
-  std::sort(deviations.begin(), deviations.end());
-  const double mad = n % 2 == 1 ? deviations[n / 2] : (deviations[n / 2 - 1] + deviations[n / 2]) / 2;
+  for (double m : source_medians) deviations.push_back(std::fabs(m - center));
+  const double mad = Median(std::move(deviations));
   const size_t worst = static_cast<size_t>(std::max_element(source_medians.begin(), source_medians.end()) -
                                            source_medians.begin());
   const double m = source_medians[worst];
