@@ -19,23 +19,20 @@ double BetaContinuedFraction(double x, double a, double b) {
   if (std::fabs(d) < kTiny) d = kTiny;
   d = 1 / d;
   double f = d;
+  // One step with coefficient `k`: d and c updated, their product returned.
+  auto step = [&](double k) {
+    d = 1 + k * d;
+    if (std::fabs(d) < kTiny) d = kTiny;
+    c = 1 + k / c;
+    if (std::fabs(c) < kTiny) c = kTiny;
+    d = 1 / d;
+    return d * c;
+  };
   for (int m = 1; m <= 1000; ++m) {
     // Even step: d_{2m} = m (b - m) x / ((a + 2m - 1)(a + 2m)).
-    const double even = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
-    d = 1 + even * d;
-    if (std::fabs(d) < kTiny) d = kTiny;
-    c = 1 + even / c;
-    if (std::fabs(c) < kTiny) c = kTiny;
-    d = 1 / d;
-    f *= d * c;
+    f *= step(m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)));
     // Odd step: d_{2m+1} = -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)).
-    const double odd = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
-    d = 1 + odd * d;
-    if (std::fabs(d) < kTiny) d = kTiny;
-    c = 1 + odd / c;
-    if (std::fabs(c) < kTiny) c = kTiny;
-    d = 1 / d;
-    const double delta = d * c;
+    const double delta = step(-(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)));
     f *= delta;
     if (std::fabs(delta - 1) < kEpsilon) break;
   }
@@ -91,49 +88,49 @@ double StudentTQuantile(double p, double df) {
   return (lo + hi) / 2;
 }
 
-Welch WelchTTest(absl::Span<const double> a, absl::Span<const double> b, double confidence) {
+namespace {
+
+// A t test's conclusion from its difference, standard error and degrees of
+// freedom: the two-sided p and the confidence interval. No spread (a zero
+// or NaN standard error): p is 1 for no difference, else 0, and the
+// interval is the difference itself.
+Welch Conclude(double difference, double se, double df, double confidence) {
   Welch w;
-  if (a.size() < 2 || b.size() < 2) return w;
   w.valid = true;
-  const double ma = Mean(a), mb = Mean(b);
-  const double va = Variance(a, ma) / static_cast<double>(a.size());
-  const double vb = Variance(b, mb) / static_cast<double>(b.size());
-  w.difference = mb - ma;
-  w.se = std::sqrt(va + vb);
-  if (!(w.se > 0)) {
-    w.p = w.difference == 0 ? 1 : 0;
-    w.low = w.high = w.difference;
-    w.df = static_cast<double>(a.size() + b.size() - 2);
+  w.difference = difference;
+  w.se = se;
+  w.df = df;
+  if (!(se > 0)) {
+    w.p = difference == 0 ? 1 : 0;
+    w.low = w.high = difference;
     return w;
   }
-  const double na = static_cast<double>(a.size() - 1), nb = static_cast<double>(b.size() - 1);
-  w.df = (va + vb) * (va + vb) / (va * va / na + vb * vb / nb);
-  const double t = w.difference / w.se;
-  w.p = std::clamp(2 * StudentTCdf(-std::fabs(t), w.df), 0.0, 1.0);
-  const double q = StudentTQuantile(1 - (1 - confidence) / 2, w.df);
-  w.low = w.difference - q * w.se;
-  w.high = w.difference + q * w.se;
+  w.p = std::clamp(2 * StudentTCdf(-std::fabs(difference / se), df), 0.0, 1.0);
+  const double q = StudentTQuantile(1 - (1 - confidence) / 2, df);
+  w.low = difference - q * se;
+  w.high = difference + q * se;
   return w;
 }
 
+}  // namespace
+
+Welch WelchTTest(absl::Span<const double> a, absl::Span<const double> b, double confidence) {
+  if (a.size() < 2 || b.size() < 2) return Welch{};
+  const double ma = Mean(a), mb = Mean(b);
+  const double va = Variance(a, ma) / static_cast<double>(a.size());
+  const double vb = Variance(b, mb) / static_cast<double>(b.size());
+  const double se = std::sqrt(va + vb);
+  const double na = static_cast<double>(a.size() - 1), nb = static_cast<double>(b.size() - 1);
+  // Welch-Satterthwaite; without spread, the pooled count.
+  const double df = se > 0 ? (va + vb) * (va + vb) / (va * va / na + vb * vb / nb) : na + nb;
+  return Conclude(mb - ma, se, df, confidence);
+}
+
 Welch PairedTTest(absl::Span<const double> differences, double confidence) {
-  Welch w;
-  if (differences.size() < 2) return w;
-  w.valid = true;
+  if (differences.size() < 2) return Welch{};
   const double mean = Mean(differences);
-  w.difference = mean;
-  w.df = static_cast<double>(differences.size() - 1);
-  w.se = std::sqrt(Variance(differences, mean) / static_cast<double>(differences.size()));
-  if (!(w.se > 0)) {
-    w.p = mean == 0 ? 1 : 0;
-    w.low = w.high = mean;
-    return w;
-  }
-  w.p = std::clamp(2 * StudentTCdf(-std::fabs(mean / w.se), w.df), 0.0, 1.0);
-  const double q = StudentTQuantile(1 - (1 - confidence) / 2, w.df);
-  w.low = mean - q * w.se;
-  w.high = mean + q * w.se;
-  return w;
+  const double n = static_cast<double>(differences.size());
+  return Conclude(mean, std::sqrt(Variance(differences, mean) / n), n - 1, confidence);
 }
 
 }  // namespace graphprof
