@@ -16,33 +16,33 @@ absl::Status Comparable(const Report& base, const Report& current, const GateOpt
                                  : "the baseline holds forward runs only, the current report training steps (--backward)",
         ": their times measure different things; profile both the same way"));
   }
-  if (absl::Status same = SameGraph(base, current, "the current report"); !same.ok()) {
-    if (!options.allow_graph_change) {
-      return absl::FailedPreconditionError(
-          absl::StrCat(same.message(), "; if the model changed on purpose, allow a graph change (--allow_graph_change: "
-                                       "nodes are then paired as --compare pairs them)"));
-    }
-    accepted->push_back(absl::StrCat("another graph (--allow_graph_change): ", same.message()));
+  // A difference `what`: refused with `hint` unless `allowed`, else listed as accepted (`as`).
+  auto differ = [&](bool allowed, const std::string& what, const char* hint, const char* as) {
+    if (!allowed) return absl::FailedPreconditionError(absl::StrCat(what, "; ", hint));
+    accepted->push_back(absl::StrCat(as, what));
+    return absl::OkStatus();
+  };
+  absl::Status status = SameGraph(base, current, "the current report");
+  if (!status.ok()) {
+    status = differ(options.allow_graph_change, std::string(status.message()),
+                    "if the model changed on purpose, allow a graph change (--allow_graph_change: nodes are then "
+                    "paired as --compare pairs them)",
+                    "another graph (--allow_graph_change): ");
   }
-  if (base.passes != current.passes) {
-    const std::string what = absl::StrCat("the baseline was profiled after passes '", base.passes,
-                                          "', the current report after '", current.passes, "'");
-    if (!options.allow_graph_change) {
-      return absl::FailedPreconditionError(
-          absl::StrCat(what, "; if that is the change to judge, allow a graph change (--allow_graph_change)"));
-    }
-    accepted->push_back(absl::StrCat("other passes (--allow_graph_change): ", what));
+  if (status.ok() && base.passes != current.passes) {
+    status = differ(options.allow_graph_change,
+                    absl::StrCat("the baseline was profiled after passes '", base.passes, "', the current report after '",
+                                 current.passes, "'"),
+                    "if that is the change to judge, allow a graph change (--allow_graph_change)",
+                    "other passes (--allow_graph_change): ");
   }
-  if (!base.inputs.empty() && !current.inputs.empty() && base.inputs != current.inputs) {
-    const std::string what =
-        absl::StrCat("the baseline ran on inputs ", base.inputs, ", the current report on ", current.inputs);
-    if (!options.allow_input_change) {
-      return absl::FailedPreconditionError(
-          absl::StrCat(what, "; if that is intended, allow an input change (--allow_input_change)"));
-    }
-    accepted->push_back(absl::StrCat("other inputs (--allow_input_change): ", what));
+  if (status.ok() && !base.inputs.empty() && !current.inputs.empty() && base.inputs != current.inputs) {
+    status = differ(options.allow_input_change,
+                    absl::StrCat("the baseline ran on inputs ", base.inputs, ", the current report on ", current.inputs),
+                    "if that is intended, allow an input change (--allow_input_change)",
+                    "other inputs (--allow_input_change): ");
   }
-  return absl::OkStatus();
+  return status;
 }
 
 bool Wants(const GateOptions& options, const char* what) {
