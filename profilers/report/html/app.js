@@ -5,18 +5,18 @@
   };
 
   function selectNode(id, from) {
-    if (id == null || !isNum(id)) return;
+    if (!isNum(id)) return;
     app.selectedNode = id;
-    const t = app.tables;
-    if (t && app.nodeTable) {
-      app.nodeTable.setSelected(id);
+    const nt = app.nodeTable;
+    if (nt) {
       if (from !== 'table') {
-        if (t.active !== 'node') t.select('node');
-        app.nodeTable.revealId(id);
-        app.nodeTable.setSelected(id);
-        const r = app.nodeTable.scroll.getBoundingClientRect();
+        if (app.tables.active !== 'node') app.tables.select('node');
+        nt.revealId(id);
+        const r = nt.scroll.getBoundingClientRect();
         if (from !== 'ir-hot' && (r.top < 50 || r.bottom > window.innerHeight)) scrollToSection('tables-section');
       }
+      // After the reveal's renders (which mark the previous selection's rows): just the first row with this id.
+      nt.setSelected(id);
     }
     if (app.ir) app.ir.highlight(id, from !== 'ir');
     if (app.timeline) app.timeline.setSelected(id);

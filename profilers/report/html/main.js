@@ -5,7 +5,7 @@
       app.selbar = h('div', { class: 'gp-selbar', id: 'selection-bar' });
       const g = tableGroup('', d.tables || {}, ['node', 'kind', 'module', 'shape'],
         { node: 'Nodes', kind: 'Kinds', module: 'Modules', shape: 'Shapes' },
-        { node: { onRowClick: (r, id) => { if (isNum(id)) selectNode(id, 'table'); } } });
+        { node: { onRowClick: (r, id) => selectNode(id, 'table') } });
       app.tables = g;
       app.nodeTable = g.views.get('node') || null;
       if (!g.views.size) return 'No tables in this report.';

@@ -225,11 +225,10 @@
     const cell = (k) => { const c = col(k); return (row) => (c >= 0 ? row[c] : null); };
     const name = cell('name'); const kind = cell('kind'); const module = cell('module');
     const mean = cell('mean_us'); const percent = cell('percent'); const calls = cell('count');
-    for (let r = 0; r < t.rows.length; r++) {
-      const row = t.rows[r];
+    for (const row of t.rows) {
       const id = row[ci];
       if (!isNum(id) || idx.has(id)) continue;
-      idx.set(id, { row: r, id, name: asStr(name(row)), kind: asStr(kind(row)), module: asStr(module(row)),
+      idx.set(id, { name: asStr(name(row)), kind: asStr(kind(row)), module: asStr(module(row)),
         mean_us: mean(row), percent: percent(row), calls: calls(row) });
     }
     return idx;
