@@ -27,7 +27,7 @@
       this.query = '';
       this.order = null;          // row indices after sort + filter
       this.sortCache = new Map();
-      this.hay = null;            // lowercase search strings, built lazily
+      this.hay = null;            // lowercase search strings, built on the first search
       this.selectedId = null;
       this.rowH = 24;
       this.built = false;
@@ -121,7 +121,6 @@
 
       this.computeWidths();
       this.recompute();
-      this.updateHeader();
       this.layout();
       this.renderRows(true);
     }
@@ -213,23 +212,18 @@
       return idx;
     }
 
-    buildHay() {
-      if (this.hay) return;
-      this.hay = this.t.rows.map((row) => {
-        let s = '';
-        for (const i of this.searchIdx) if (row[i] != null) s += `${String(row[i]).toLowerCase()}\u0001`;
-        return s;
-      });
-    }
-
+    // After a change of sort or filter: the rows to show, the count, the reset button and the header.
     recompute() {
       const base = this.sortedIndices();
       const q = this.query.trim().toLowerCase();
       if (!q) this.order = base;
       else {
-        this.buildHay();
-        const hay = this.hay;
-        this.order = base.filter((r) => hay[r].includes(q));
+        if (!this.hay) this.hay = this.t.rows.map((row) => {
+          let s = '';
+          for (const i of this.searchIdx) if (row[i] != null) s += `${String(row[i]).toLowerCase()}\u0001`;
+          return s;
+        });
+        this.order = base.filter((r) => this.hay[r].includes(q));
       }
       const n = this.order.length; const total = this.t.rows.length;
       this.count.textContent = q ? `${n.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows` : `${total.toLocaleString('en-US')} rows`;
@@ -238,9 +232,6 @@
       // (The rows' own order has no direction.)
       this.resetBtn.disabled = this.sortKey === this.initialSort.key && (this.sortKey == null || this.sortDesc === this.initialSort.desc);
       this.posById = null;
-    }
-
-    updateHeader() {
       for (const [key, th] of this.ths) {
         const on = key === this.sortKey;
         th.setAttribute('aria-sort', on ? (this.sortDesc ? 'descending' : 'ascending') : 'none');
@@ -252,7 +243,6 @@
     setSort(key, desc) {
       this.sortKey = key; this.sortDesc = !!desc;
       this.recompute();
-      this.updateHeader();
       this.scroll.scrollTop = 0;
       this.renderRows(true);
     }
@@ -367,15 +357,14 @@
     const tabs = h('div', { class: 'gp-tabs', role: 'tablist' });
     const body = h('div', { class: 'tv-group' });
     let active = null;
-    const tabEls = new Map();
     const select = (key) => {
       if (!views.has(key)) return;
       active = key;
       for (const [k, v] of views) {
         const on = k === key;
         v.root.hidden = !on;
-        tabEls.get(k).setAttribute('aria-selected', on ? 'true' : 'false');
-        tabEls.get(k).tabIndex = on ? 0 : -1;
+        v.tab.setAttribute('aria-selected', on ? 'true' : 'false');
+        v.tab.tabIndex = on ? 0 : -1;
       }
       views.get(key).onShow();
     };
@@ -385,10 +374,8 @@
       const id = prefix ? `${prefix}-${key}` : key;
       const view = new TableView(id, t, (opts && opts[key]) || {});
       views.set(key, view);
-      const tab = h('button', { class: 'gp-tab', role: 'tab', type: 'button', id: `tab-${id}`, 'data-view': key, 'aria-controls': `view-${id}`, onclick: () => select(key) },
-        labels[key] || key, h('span', { class: 'gp-count', text: t.rows.length.toLocaleString('en-US') }));
-      tabEls.set(key, tab);
-      tabs.appendChild(tab);
+      view.tab = tabs.appendChild(h('button', { class: 'gp-tab', role: 'tab', type: 'button', id: `tab-${id}`, 'data-view': key, 'aria-controls': `view-${id}`, onclick: () => select(key) },
+        labels[key] || key, h('span', { class: 'gp-count', text: t.rows.length.toLocaleString('en-US') })));
       setAttrs(view.root, { hidden: true, role: 'tabpanel' });
       body.appendChild(view.root);
     }
