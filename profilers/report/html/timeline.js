@@ -53,10 +53,10 @@
       const cats = Array.from(this.ids, cat);
       const totals = new Map();
       cats.forEach((c, i) => totals.set(c, (totals.get(c) || 0) + this.du[i]));
-      const ranked = [...totals.entries()].sort((a, b) => b[1] - a[1]);
-      const colorOf = new Map();
-      ranked.forEach(([c], i) => colorOf.set(c, i < PALETTE.length ? PALETTE[i] : OTHER_COLOR));
-      this.legend = ranked.slice(0, PALETTE.length).map(([c]) => [c, colorOf.get(c)]);
+      // By total time: the first categories get the palette's colours, the rest OTHER_COLOR.
+      const ranked = [...totals.keys()].sort((a, b) => totals.get(b) - totals.get(a));
+      const colorOf = new Map(ranked.map((c, i) => [c, PALETTE[i] || OTHER_COLOR]));
+      this.legend = ranked.slice(0, PALETTE.length).map((c, i) => [c, PALETTE[i]]);
       this.legendOther = ranked.length > PALETTE.length;
       this.col = cats.map((c) => colorOf.get(c));
     }
@@ -208,16 +208,18 @@
       return `${op.slice(0, chars - 1)}\u2026`;
     }
 
+    // The peak's dashed line from y0 to y1, where it is in view; returns whether it is.
     drawPeak(ctx, y0, y1) {
-      if (!this.peak) return;
+      if (!this.peak) return false;
       const x = this.xOf(this.peak.t_ns);
-      if (x < -1 || x > this.W + 1) return;
+      if (x < -1 || x > this.W + 1) return false;
       ctx.save();
       ctx.strokeStyle = 'rgba(220, 38, 38, 0.85)';
       ctx.setLineDash([4, 3]);
       ctx.lineWidth = 1;
       ctx.beginPath(); ctx.moveTo(Math.round(x) + 0.5, y0); ctx.lineTo(Math.round(x) + 0.5, y1); ctx.stroke();
       ctx.restore();
+      return true;
     }
 
     drawMemory() {
@@ -233,15 +235,17 @@
       ctx.fillRect(0, Math.round(yOf(maxB / 2)), W, 1);
       const T = this.memT; const B = this.memB; const n = T.length;
       if (n) {
-        // Aggregate the step function per pixel column: min, max over [t(px), t(px + 1)).
-        const cols = Math.ceil(W);
-        const cMin = new Float64Array(cols); const cMax = new Float64Array(cols);
+        // One pass over the pixel columns takes the step function's min and max over [t(px), t(px + 1))
+        // and traces the area under the max, the max as a line (on whole pixels) and the min..max
+        // band where the value moves within a pixel (drawn over the area, so after it).
         const k = W / (this.t1 - this.t0);
         let j = this.upperBoundT(this.t0) - 1;        // last point at or before t0
         let cur = j >= 0 ? B[j] : NaN;
         j++;
         const lastT = Math.min(this.t1, this.duration);
-        const lastCol = Math.min(cols, Math.ceil((lastT - this.t0) * k));
+        const lastCol = Math.min(Math.ceil(W), Math.ceil((lastT - this.t0) * k));
+        const area = new Path2D(); const line = new Path2D(); const bands = [];
+        let open = false; let prevY = 0;
         for (let c = 0; c < lastCol; c++) {
           let lo = cur; let hi = cur;
           const tEnd = this.t0 + (c + 1) / k;
@@ -251,29 +255,18 @@
             if (!(hi >= cur)) hi = cur;
             j++;
           }
-          cMin[c] = lo; cMax[c] = hi;
-        }
-        const valid = (c) => cMax[c] === cMax[c];   // not NaN (before the first sample)
-        // One pass traces the area under the max and the max as a line (on whole pixels).
-        const area = new Path2D(); const line = new Path2D();
-        let open = false; let prevY = 0;
-        for (let c = 0; c < lastCol; c++) {
-          if (!valid(c)) continue;
-          const y = yOf(cMax[c]); const ly = Math.round(y) + 0.5;
+          if (hi !== hi) continue;   // NaN: before the first sample
+          const y = yOf(hi); const ly = Math.round(y) + 0.5;
           if (!open) { area.moveTo(c, bottom); area.lineTo(c, y); line.moveTo(c, ly); open = true; }
           else if (ly !== prevY) line.lineTo(c, ly);
           area.lineTo(c, y); area.lineTo(c + 1, y);
           line.lineTo(c + 1, ly);
           prevY = ly;
+          if (hi - lo > 0 && yOf(lo) - y >= 1) bands.push([c, y, yOf(lo) - y]);
         }
         if (open) { area.lineTo(lastCol, bottom); area.closePath(); ctx.fillStyle = 'rgba(37, 99, 235, 0.13)'; ctx.fill(area); }
-        // min..max band where the value moves within a pixel
         ctx.fillStyle = 'rgba(37, 99, 235, 0.28)';
-        for (let c = 0; c < lastCol; c++) {
-          if (!valid(c) || cMax[c] - cMin[c] <= 0) continue;
-          const y0 = yOf(cMax[c]); const y1 = yOf(cMin[c]);
-          if (y1 - y0 >= 1) ctx.fillRect(c, y0, 1, y1 - y0);
-        }
+        for (const [c, y, hb] of bands) ctx.fillRect(c, y, 1, hb);
         ctx.strokeStyle = '#2563eb';
         ctx.lineWidth = 1.25;
         ctx.stroke(line);
@@ -284,23 +277,20 @@
       ctx.fillText(fmtBytes(maxB), W - 4, yOf(maxB) - 0.5 > 8 ? yOf(maxB) - 1 : yOf(maxB) + 7);
       ctx.fillText('0', W - 4, bottom + 8);
       ctx.textAlign = 'left';
-      // peak marker
-      if (this.peak && isNum(this.peak.bytes)) {
+      // peak marker (the canvases are as wide as each other: drawPeak's view is this one's)
+      if (this.peak && isNum(this.peak.bytes) && this.drawPeak(ctx, 0, bottom)) {
         const x = this.xOf(this.peak.t_ns);
-        if (x >= -1 && x <= W + 1) {
-          this.drawPeak(ctx, 0, bottom);
-          const y = yOf(this.peak.bytes);
-          ctx.fillStyle = '#dc2626';
-          ctx.beginPath(); ctx.arc(x, y, 3.5, 0, Math.PI * 2); ctx.fill();
-          const label = `peak ${fmtBytes(this.peak.bytes)}`;
-          const tw = ctx.measureText(label).width;
-          const lx = x + 8 + tw > W ? x - 8 - tw : x + 8;
-          const ly = Math.max(8, y + 1);
-          ctx.fillStyle = 'rgba(255, 255, 255, 0.9)';
-          ctx.fillRect(lx - 3, ly - 7, tw + 6, 14);
-          ctx.fillStyle = '#b91c1c';
-          ctx.fillText(label, lx, ly);
-        }
+        const y = yOf(this.peak.bytes);
+        ctx.fillStyle = '#dc2626';
+        ctx.beginPath(); ctx.arc(x, y, 3.5, 0, Math.PI * 2); ctx.fill();
+        const label = `peak ${fmtBytes(this.peak.bytes)}`;
+        const tw = ctx.measureText(label).width;
+        const lx = x + 8 + tw > W ? x - 8 - tw : x + 8;
+        const ly = Math.max(8, y + 1);
+        ctx.fillStyle = 'rgba(255, 255, 255, 0.9)';
+        ctx.fillRect(lx - 3, ly - 7, tw + 6, 14);
+        ctx.fillStyle = '#b91c1c';
+        ctx.fillText(label, lx, ly);
       }
     }
 
