@@ -26,14 +26,13 @@
   function updateSelbar() {
     const bar = app.selbar;
     if (!bar) return;
-    clear(bar);
     const id = app.selectedNode;
     const info = id == null ? null : app.nodeIndex.get(id);
     if (!info) {
-      bar.appendChild(h('span', { class: 'gp-muted', text: app.nodeIndex.size ? 'Click a node row to highlight it in the IR and the timeline; click an IR line or a timeline event to find its row.' : 'No nodes.' }));
+      bar.replaceChildren(h('span', { class: 'gp-muted', text: app.nodeIndex.size ? 'Click a node row to highlight it in the IR and the timeline; click an IR line or a timeline event to find its row.' : 'No nodes.' }));
       return;
     }
-    bar.append(
+    bar.replaceChildren(
       h('span', { class: 'gp-kv' }, 'node ', h('b', { class: 'gp-mono', text: `#${id}` })),
       h('span', { class: 'gp-mono', text: info.name }),
       info.kind ? h('span', { class: 'gp-kv' }, 'kind ', h('b', { text: info.kind })) : null,

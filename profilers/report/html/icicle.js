@@ -100,14 +100,13 @@
         for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
       }
       const height = (maxDepth + 1) * rowH;
-      clear(c);
-      c.appendChild(svg('svg', { width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'module time icicle chart' }, g));
+      c.replaceChildren(svg('svg', { width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'module time icicle chart' }, g));
       this.renderCrumbs();
     }
 
     renderCrumbs() {
       const cr = this.crumbs;
-      clear(cr);
+      cr.replaceChildren();
       const chain = [];
       for (let n = this.zoomNode; n; n = n.parent) chain.unshift(n);
       chain.forEach((n, i) => {

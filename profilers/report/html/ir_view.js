@@ -77,8 +77,7 @@
         if (ann) el.appendChild(h('span', { class: 'ann', text: ann }));
         frag.appendChild(el);
       }
-      clear(this.inner);
-      this.inner.appendChild(frag);
+      this.inner.replaceChildren(frag);
     }
 
     highlight(id, scroll) {

@@ -34,7 +34,7 @@
   function start() {
     const t0 = performance.now();
     const app0 = document.getElementById('app') || document.body.appendChild(h('div', { id: 'app' }));
-    clear(app0);
+    app0.replaceChildren();
     let d;
     try {
       d = readData();

@@ -306,8 +306,7 @@
         }
         frag.appendChild(spacer((n - end) * rowH));
       }
-      clear(this.tbody);
-      this.tbody.appendChild(frag);
+      this.tbody.replaceChildren(frag);
       if (!this.measured && n > 0) {
         this.measured = true;
         const first = this.tbody.querySelector('tr.row');

@@ -81,7 +81,7 @@
     }
 
     renderLegend() {
-      clear(this.legendEl);
+      this.legendEl.replaceChildren();
       const item = (label, color, title) => h('span', { class: 'item', title }, h('span', { class: 'sw', style: `background:${color}` }), label);
       for (const [c, color] of this.legend) this.legendEl.appendChild(item(c, color, c));
       if (this.legendOther) this.legendEl.appendChild(item('other', OTHER_COLOR));

@@ -32,7 +32,6 @@
     if (Array.isArray(c)) { for (const x of c) add(el, x); return; }
     el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
   }
-  function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); }
   // Within root, puts class cls on just the first element matching sel (on none when sel is null);
   // items: a selector of the elements that may have it.
   function markOnly(root, items, cls, sel) {
@@ -168,9 +167,8 @@
     show(title, rows, x, y) {
       if (!this.el) { this.el = h('div', { class: 'gp-tooltip', role: 'tooltip' }); document.body.appendChild(this.el); }
       const el = this.el;
-      clear(el);
-      el.appendChild(h('div', { class: 'tt-title', text: title }));
-      for (const [k, v] of rows) el.appendChild(h('div', { class: 'tt-row' }, h('span', { text: k }), h('span', { text: v })));
+      el.replaceChildren(h('div', { class: 'tt-title', text: title }),
+        ...rows.map(([k, v]) => h('div', { class: 'tt-row' }, h('span', { text: k }), h('span', { text: v }))));
       el.style.display = 'block';
       // Below right of (x, y), or on the other side where it would leave the window.
       const w = el.offsetWidth; const hh = el.offsetHeight;
