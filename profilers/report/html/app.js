@@ -91,34 +91,28 @@
       const hero = h('div', { class: 'gp-hero' },
         h('div', { class: 'gp-kicker', text: 'graphprof report' }),
         h('div', { class: 'gp-hero-title' }, h('h1', { id: 'model-name', text: asStr(s.model) || '(unnamed model)' })));
-      const cards = h('div', { class: 'gp-cards' });
       const ru = s.run_us && typeof s.run_us === 'object' ? s.run_us : {};
-      cards.appendChild(card('Mean run time', ...splitTime(ru.mean),
-        isNum(ru.mean) ? `${fmtUs(ru.mean)} us` + (isNum(ru.std) ? ` \u00b1 ${fmtUs(ru.std)} us` : '') : null));
-      cards.appendChild(card('Median run time', ...splitTime(ru.median),
-        isNum(ru.min) || isNum(ru.max) ? `range ${fmtRange(ru.min, ru.max)}` : null));
-      cards.appendChild(card('Runs', isNum(s.runs) ? String(s.runs) : '-', null,
-        `${isNum(s.warmup) ? `${s.warmup} warm-up` : 'warm-up n/a'}${s.clock ? ` \u00b7 ${asStr(s.clock)}` : ''}`));
       const ver = s.verified === true ? h('span', { class: 'gp-badge good', text: '\u2713 verified' })
         : s.verified === false ? h('span', { class: 'gp-badge bad', text: '\u2717 mismatch' })
           : h('span', { class: 'gp-badge neutral', text: 'not checked' });
-      cards.appendChild(card('Output check', ver, null, s.verify_detail ? asStr(s.verify_detail) : null));
-      cards.appendChild(card('Coverage', isNum(s.coverage) ? (100 * s.coverage).toFixed(2) : '-', isNum(s.coverage) ? '%' : null,
-        isNum(s.timer_ns) ? `timer ${s.timer_ns.toFixed(1)} ns per node${s.compensated ? ', compensated' : ''}` : 'timer cost n/a'));
-      cards.appendChild(card('Nodes', isNum(s.nodes) ? s.nodes.toLocaleString('en-US') : '-', null,
-        isNum(s.executions) ? `${s.executions.toLocaleString('en-US')} executions per run` : null));
-      if (isNum(s.peak_bytes)) {
-        let sub = null;
-        if (isNum(s.peak_node)) {
-          const label = `#${s.peak_node}${s.peak_node_name ? ` ${asStr(s.peak_node_name)}` : ''}`;
-          sub = app.nodeIndex.has(s.peak_node)
-            ? h('button', { class: 'gp-link', type: 'button', id: 'peak-node-link', title: 'show this node', text: label, onclick: () => selectNode(s.peak_node, 'summary') })
-            : label;
-        }
-        cards.appendChild(card('Peak memory', ...fmtBytes(s.peak_bytes).split(' '), sub));
-      } else {
-        cards.appendChild(card('Peak memory', '-', null, 'not measured'));
-      }
+      // The peak's node: a button that selects it where the node table has it.
+      const peakNode = isNum(s.peak_node) ? `#${s.peak_node}${s.peak_node_name ? ` ${asStr(s.peak_node_name)}` : ''}` : null;
+      const peakSub = peakNode && app.nodeIndex.has(s.peak_node)
+        ? h('button', { class: 'gp-link', type: 'button', id: 'peak-node-link', title: 'show this node', text: peakNode, onclick: () => selectNode(s.peak_node, 'summary') })
+        : peakNode;
+      const cards = h('div', { class: 'gp-cards' },
+        card('Mean run time', ...splitTime(ru.mean),
+          isNum(ru.mean) ? `${fmtUs(ru.mean)} us` + (isNum(ru.std) ? ` \u00b1 ${fmtUs(ru.std)} us` : '') : null),
+        card('Median run time', ...splitTime(ru.median),
+          isNum(ru.min) || isNum(ru.max) ? `range ${fmtRange(ru.min, ru.max)}` : null),
+        card('Runs', isNum(s.runs) ? String(s.runs) : '-', null,
+          `${isNum(s.warmup) ? `${s.warmup} warm-up` : 'warm-up n/a'}${s.clock ? ` \u00b7 ${asStr(s.clock)}` : ''}`),
+        card('Output check', ver, null, s.verify_detail ? asStr(s.verify_detail) : null),
+        card('Coverage', isNum(s.coverage) ? (100 * s.coverage).toFixed(2) : '-', isNum(s.coverage) ? '%' : null,
+          isNum(s.timer_ns) ? `timer ${s.timer_ns.toFixed(1)} ns per node${s.compensated ? ', compensated' : ''}` : 'timer cost n/a'),
+        card('Nodes', isNum(s.nodes) ? s.nodes.toLocaleString('en-US') : '-', null,
+          isNum(s.executions) ? `${s.executions.toLocaleString('en-US')} executions per run` : null),
+        isNum(s.peak_bytes) ? card('Peak memory', ...fmtBytes(s.peak_bytes).split(' '), peakSub) : card('Peak memory', '-', null, 'not measured'));
       sec.append(hero, cards);
       const lines = asArray(s.lines).filter((l) => Array.isArray(l));
       if (lines.length) {
@@ -196,13 +190,11 @@
         add('text', { x: L - 4, y: Y(10 ** k) + 4, 'text-anchor': 'end', class: 'gp-roof-tick' }, `1e${k}`);
       }
       const xmin = 10 ** lx0, xmax = 10 ** lx1;
-      // A roof starts where it enters the chart (at the bottom or the left edge).
+      // A bandwidth's roof, from where it enters the chart (at the bottom or the left edge) up to the compute roof.
       const from = (gbps) => Math.max(xmin, 10 ** ly0 / gbps);
-      for (const b of caches) {
-        add('line', { x1: X(from(b[1])), y1: Y(from(b[1]) * b[1]), x2: X(rf.peak_gflops / b[1]), y2: Y(rf.peak_gflops), class: 'gp-roof-cache' },
-          svg('title', { text: `${b[1].toFixed(1)} GB/s with a working set of ${fmtBytes(b[0])}` }));
-      }
-      add('line', { x1: X(from(rf.peak_gbps)), y1: Y(from(rf.peak_gbps) * rf.peak_gbps), x2: X(ridge), y2: Y(rf.peak_gflops), class: 'gp-roof-memory' });
+      const roof = (gbps, cls, ...title) => add('line', { x1: X(from(gbps)), y1: Y(from(gbps) * gbps), x2: X(rf.peak_gflops / gbps), y2: Y(rf.peak_gflops), class: cls }, ...title);
+      for (const b of caches) roof(b[1], 'gp-roof-cache', svg('title', { text: `${b[1].toFixed(1)} GB/s with a working set of ${fmtBytes(b[0])}` }));
+      roof(rf.peak_gbps, 'gp-roof-memory');
       add('line', { x1: X(ridge), y1: Y(rf.peak_gflops), x2: X(xmax), y2: Y(rf.peak_gflops), class: 'gp-roof-compute' });
       add('text', { x: X(xmax) - 4, y: Y(rf.peak_gflops) - 4, 'text-anchor': 'end', class: 'gp-roof-label' }, `${rf.peak_gflops.toFixed(1)} GFLOP/s`);
       add('text', { x: X(from(rf.peak_gbps)) + 4, y: Y(from(rf.peak_gbps) * rf.peak_gbps) - 6, class: 'gp-roof-label' }, `${rf.peak_gbps.toFixed(1)} GB/s`);
