@@ -43,7 +43,7 @@
     annotation(id) {
       const x = app.nodeIndex.get(id);
       if (!x || !isNum(x.mean_us)) return '';
-      let a = `${fmtUs(x.mean_us)} us`;
+      let a = `  # ${fmtUs(x.mean_us)} us`;
       if (isNum(x.percent)) a += ` ${x.percent.toFixed(2)}%`;
       if (isNum(x.calls) && x.calls !== 1) a += ` (x${x.calls})`;
       if (x.module) a += ` | ${x.module}`;
@@ -71,9 +71,8 @@
         if (hasNode && heat > 0) hb.appendChild(h('i')).style.width = `${Math.max(1, Math.round(40 * share / this.maxShare))}px`;
         // The annotation: the line's own ("  # ..."), else one made from the node table.
         const cut = hasNode ? text.lastIndexOf('  # ') : -1;
-        const gen = cut > 0 || !hasNode ? '' : this.annotation(node);
         el.append(cut > 0 ? text.slice(0, cut + 2) : text);
-        const ann = cut > 0 ? text.slice(cut + 2) : gen ? `  # ${gen}` : '';
+        const ann = cut > 0 ? text.slice(cut + 2) : hasNode ? this.annotation(node) : '';
         if (ann) el.appendChild(h('span', { class: 'ann', text: ann }));
         frag.appendChild(el);
       }
