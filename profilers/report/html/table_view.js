@@ -50,22 +50,18 @@
         onclick: () => this.setSort(this.initialSort.key, this.initialSort.desc) });
       const toolbar = h('div', { class: 'tv-toolbar' }, h('span', { class: 'tv-search-wrap' }, this.search), this.count,
         h('span', { class: 'gp-spacer', style: 'flex:1 1 auto' }), this.resetBtn);
-      this.table = h('table', { class: 'grid', id: `table-${this.id}` });
-      this.colgroup = h('colgroup');
       const tr = h('tr');
-      this.ths = new Map();
       for (const i of this.vis) {
         const c = cols[i];
         const num = NUMERIC_TYPES.has(c.type);
         const arrow = h('span', { class: 'arrow' });
         const label = h('span', { text: c.label });
-        const th = tr.appendChild(h('th', { 'data-key': c.key, class: num ? 'num' : null, title: `${c.label} - click to sort`, scope: 'col' }, num ? [arrow, label] : [label, arrow]));
-        this.ths.set(c.key, th);
-        this.colgroup.appendChild(h('col'));
+        tr.appendChild(h('th', { 'data-key': c.key, class: num ? 'num' : null, title: `${c.label} - click to sort`, scope: 'col' }, num ? [arrow, label] : [label, arrow]));
       }
+      this.colgroup = h('colgroup', null, this.vis.map(() => h('col')));
       this.thead = h('thead', null, tr);
       this.tbody = h('tbody');
-      this.table.append(this.colgroup, this.thead, this.tbody);
+      this.table = h('table', { class: 'grid', id: `table-${this.id}` }, this.colgroup, this.thead, this.tbody);
       if (t.sums) {
         const cells = this.vis.map((i) => {
           const [text, cls] = formatCell(cols[i].type, t.sums[i]);
@@ -134,9 +130,7 @@
       for (let r = 0; r < rows.length && sample.length < 700; r += step) sample.push(r);
       let maxIndent = 0;
       if (this.indentIdx >= 0) for (const r of sample) { const d = rows[r][this.indentIdx]; if (isNum(d)) maxIndent = Math.max(maxIndent, d); }
-      const widths = [];
-      let total = 0;
-      for (const i of this.vis) {
+      this.widths = this.vis.map((i) => {
         const c = cols[i];
         const num = NUMERIC_TYPES.has(c.type);
         const font = c.key === 'source' || c.key === 'shapes' ? `11.5px ${UI_FONT}` : TABLE_FONT;
@@ -149,12 +143,8 @@
         w = Math.max(w, textWidth(longest, font) + 20);
         if (i === this.nameIdx) w += maxIndent * 14;
         const max = num ? 150 : i === this.nameIdx ? 460 : c.key === 'source' ? 300 : c.key === 'shapes' ? 280 : 260;
-        w = Math.ceil(clamp(w, num ? 56 : 64, max));
-        widths.push(w);
-        total += w;
-      }
-      this.widths = widths;
-      this.totalWidth = total;
+        return Math.ceil(clamp(w, num ? 56 : 64, max));
+      });
       this.applyWidths();
     }
 
@@ -162,7 +152,7 @@
     applyWidths() {
       const colsEls = this.colgroup.children;
       const avail = (this.scroll && this.scroll.clientWidth) || this.root.clientWidth || 1200;
-      const slack = Math.max(0, avail - this.totalWidth);
+      const slack = Math.max(0, avail - this.widths.reduce((a, b) => a + b, 0));
       let total = 0;
       this.vis.forEach((i, k) => {
         let w = this.widths[k];
@@ -232,8 +222,8 @@
       // (The rows' own order has no direction.)
       this.resetBtn.disabled = this.sortKey === this.initialSort.key && (this.sortKey == null || this.sortDesc === this.initialSort.desc);
       this.posById = null;
-      for (const [key, th] of this.ths) {
-        const on = key === this.sortKey;
+      for (const th of this.thead.querySelectorAll('th')) {
+        const on = th.getAttribute('data-key') === this.sortKey;
         th.setAttribute('aria-sort', on ? (this.sortDesc ? 'descending' : 'ascending') : 'none');
         th.querySelector('.arrow').textContent = on ? (this.sortDesc ? '\u25bc' : '\u25b2') : '';
       }
@@ -356,7 +346,8 @@
     const tabs = h('div', { class: 'gp-tabs', role: 'tablist' });
     const body = h('div', { class: 'tv-group' });
     let active = null;
-    const select = (key) => {
+    // Shows the view of key, by default the first (in order) that there is.
+    const select = (key = views.keys().next().value) => {
       if (!views.has(key)) return;
       active = key;
       for (const [k, v] of views) {
@@ -371,7 +362,7 @@
       const t = normTable(tables ? tables[key] : null);
       if (!t) continue;
       const id = prefix ? `${prefix}-${key}` : key;
-      const view = new TableView(id, t, (opts && opts[key]) || {});
+      const view = new TableView(id, t, opts && opts[key]);
       views.set(key, view);
       view.tab = tabs.appendChild(h('button', { class: 'gp-tab', role: 'tab', type: 'button', id: `tab-${id}`, 'data-view': key, 'aria-controls': `view-${id}`, onclick: () => select(key) },
         labels[key] || key, h('span', { class: 'gp-count', text: t.rows.length.toLocaleString('en-US') })));
