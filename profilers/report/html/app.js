@@ -153,8 +153,7 @@
       el.appendChild(h('div', { class: 'gp-section-head', style: 'border-bottom:0;padding-bottom:0' }, g.tabs,
         h('span', { class: 'gp-hint', text: 'speedup = base / current; change: median with its 95% interval (whisker: -50%..+50%); green is faster, red is slower, only where significant' })));
       el.appendChild(g.body);
-      app.diffTables = g;
-      pendingShows.push(() => g.select(g.views.has('module') ? 'module' : [...g.views.keys()][0]));
+      app.diffTables = g;  // start() shows its first view once the page is built
     });
   }
 

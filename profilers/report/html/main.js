@@ -1,5 +1,4 @@
   // graphprof HTML report (html/scripts.txt: how the files make one script), main.js: The tables section, the top bar, and start(): builds the page once the document is read.
-  const pendingShows = [];
   function renderTables(main, d) {
     section(main, 'tables-section', 'Tables', null, 'tables', (el, head) => {
       app.selbar = h('div', { class: 'gp-selbar', id: 'selection-bar' });
@@ -12,8 +11,7 @@
       head.appendChild(g.tabs);
       el.appendChild(g.body);
       if (app.nodeTable) el.appendChild(app.selbar);
-      updateSelbar();
-      g.select(g.views.has('node') ? 'node' : [...g.views.keys()][0]);
+      g.select();
     });
   }
 
@@ -44,14 +42,13 @@
       window.__graphprofReady = true;
       return;
     }
-    const tables = d.tables && typeof d.tables === 'object' ? d.tables : {};
-    app.nodeIndex = buildNodeIndex(normTable(tables.node));
+    app.nodeIndex = buildNodeIndex(normTable(d.tables && d.tables.node));
     app0.appendChild(topbar(d));
     const main = app0.appendChild(h('main'));
     // The sections, in page order.
     for (const render of [renderSummary, renderDiff, renderRoofline, renderIcicle, renderTimeline, renderTables, renderIr]) render(main, d);
-    for (const f of pendingShows) guarded('diff tables', main, f);
-    updateSelbar();
+    if (app.diffTables) guarded('diff tables', main, () => app.diffTables.select());
+    updateSelbar();  // now that the sections it links to are there
 
     let resizeTimer = 0;
     let lastW = window.innerWidth;
@@ -62,8 +59,7 @@
       resizeTimer = setTimeout(() => {
         if (app.icicle && app.icicle.container.clientWidth !== app.icicle.width) app.icicle.render();
         if (app.timeline && app.timeline.evCanvas.parentNode.clientWidth !== app.timeline.W) app.timeline.draw();
-        for (const g of [app.tables, app.diffTables]) {
-          if (!g) continue;
+        for (const g of [app.tables, app.diffTables].filter(Boolean)) {
           for (const v of g.views.values()) if (v.built) v.applyWidths();
         }
       }, 120);
