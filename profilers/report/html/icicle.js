@@ -17,9 +17,7 @@
       container.addEventListener('mouseleave', () => tooltip.hide());
       container.addEventListener('click', (e) => {
         const node = this.nodeAt(e);
-        if (!node) return;
-        if (node === this.zoomNode && node.parent) this.zoom(node.parent);
-        else this.zoom(node);
+        if (node) this.zoom(node === this.zoomNode && node.parent ? node.parent : node);
       });
       resetBtn.addEventListener('click', () => this.zoom(this.root));
     }

@@ -20,9 +20,7 @@
       this.inner.addEventListener('click', (e) => {
         const el = e.target.closest('.ir-line[data-line-node]');
         if (!el) return;
-        const id = Number(el.getAttribute('data-line-node'));
-        this.highlight(id, false);
-        selectNode(id, 'ir');
+        selectNode(Number(el.getAttribute('data-line-node')), 'ir');  // which highlights the line
       });
       this.inner.addEventListener('mousemove', (e) => {
         const el = e.target.closest('.ir-line[data-line-node]');

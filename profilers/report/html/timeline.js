@@ -21,8 +21,7 @@
       for (let i = 0; i < n; i++) byDepth[this.dp[i]].push(i);
       this.byDepth = byDepth.map((l) => Int32Array.from(sortIfUnsorted(l, (a, b) => this.st[a] - this.st[b])));
       this.duration = isNum(tl.duration_ns) && tl.duration_ns > 0 ? Math.max(tl.duration_ns, maxEnd) : Math.max(maxEnd, 1);
-      const mem = asArray(tl.memory).filter((p) => Array.isArray(p) && isNum(p[0]) && isNum(p[1]));
-      mem.sort((a, b) => a[0] - b[0]);
+      const mem = asArray(tl.memory).filter((p) => Array.isArray(p) && isNum(p[0]) && isNum(p[1])).sort((a, b) => a[0] - b[0]);
       this.memT = Float64Array.from(mem.map((p) => p[0]));
       this.memB = Float64Array.from(mem.map((p) => p[1]));
       this.peak = tl.peak && isNum(tl.peak.t_ns) ? tl.peak : null;
@@ -47,8 +46,7 @@
         const x = info.get(id);
         if (!x) return '?';
         if (this.colorBy === 'kind') return x.kind || '?';
-        const m = x.module || '';
-        return m ? m.split('.')[0] : '(top level)';
+        return x.module ? x.module.split('.')[0] : '(top level)';
       };
       const cats = Array.from(this.ids, cat);
       const totals = new Map();
@@ -352,9 +350,7 @@
         if (i < 0) { tooltip.hide(); cv.style.cursor = ''; return; }
         cv.style.cursor = 'pointer';
         const x = app.nodeIndex.get(this.ids[i]);
-        const rows = [];
-        if (x && x.kind) rows.push(['kind', x.kind]);
-        if (x && x.module) rows.push(['module', x.module]);
+        const rows = [['kind', x && x.kind], ['module', x && x.module]].filter(([, v]) => v);
         rows.push(['start', fmtNs(this.st[i])], ['duration', `${fmtUs(this.du[i] / 1e3)} us`], ['depth', String(this.dp[i])]);
         tooltip.show(`#${this.ids[i]} ${x ? x.name : ''}`, rows, e.clientX, e.clientY);
       });
