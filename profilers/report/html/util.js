@@ -21,8 +21,7 @@
     for (const k of Object.keys(attrs)) {
       const v = attrs[k];
       if (v == null || v === false) continue;
-      if (k === 'class') el.setAttribute('class', v);
-      else if (k === 'text') el.textContent = String(v);
+      if (k === 'text') el.textContent = String(v);
       else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
       else el.setAttribute(k, v === true ? '' : String(v));
     }
@@ -97,8 +96,7 @@
   const fmtNs = (ns) => fmtTime(isNum(ns) ? ns / 1e3 : null);
   function fmtNum(v) {
     if (!isNum(v)) return '';
-    if (Number.isInteger(v)) return String(v);
-    return String(Number(v.toPrecision(6)));
+    return String(Number.isInteger(v) ? v : Number(v.toPrecision(6)));
   }
   function fmtPct(p) { return isNum(p) ? `${p.toFixed(2)}%` : '-'; }
 
