@@ -27,9 +27,10 @@ void Metadata(JsonWriter& w, const char* what, int tid, const std::string& name)
   w.EndObject();
 }
 
-// A complete event; the caller writes its args object next and closes it.
-void BeginComplete(JsonWriter& w, absl::string_view name, const char* category, int tid, int64_t start_ns,
-                   int64_t duration_ns) {
+// A complete event, its args object's members written by `args`.
+template <typename Args>
+void Complete(JsonWriter& w, absl::string_view name, const char* category, int tid, int64_t start_ns,
+              int64_t duration_ns, Args&& args) {
   w.Newline();
   w.BeginObject();
   w.Key("name"); w.String(name);
@@ -40,6 +41,10 @@ void BeginComplete(JsonWriter& w, absl::string_view name, const char* category, 
   w.Key("pid"); w.Int(kPid);
   w.Key("tid"); w.Int(tid);
   w.Key("args");
+  w.BeginObject();
+  args();
+  w.EndObject();
+  w.EndObject();
 }
 
 }  // namespace
@@ -60,24 +65,19 @@ void StreamChromeTrace(const Report& report, TextSink& sink) {
   Metadata(w, "thread_name", kHostTid, "host (interpreter)");
   const std::vector<int64_t>& run_ns = report.run_ns();
   for (size_t r = 0; r < run_ns.size() && r < report.run_start_ns.size(); ++r) {
-    BeginComplete(w, absl::StrCat("run ", r), "run", kHostTid, report.run_start_ns[r], run_ns[r]);
-    w.BeginObject();
-    w.Key("run"); w.Int(static_cast<int64_t>(r));
-    w.EndObject();
-    w.EndObject();
+    Complete(w, absl::StrCat("run ", r), "run", kHostTid, report.run_start_ns[r], run_ns[r],
+             [&] { w.Key("run"); w.Int(static_cast<int64_t>(r)); });
   }
   const int num_nodes = static_cast<int>(report.nodes.size());
   for (const TraceEvent& e : report.events) {
     if (e.node < 0 || e.node >= num_nodes) continue;
     const NodeRecord& node = report.nodes[e.node];
-    BeginComplete(w, node.identity.label, "node", kHostTid, e.start_ns, e.duration_ns);
-    w.BeginObject();
-    w.Key("id"); w.Int(e.node);
-    w.Key("kind"); w.String(node.identity.kind);
-    w.Key("module"); w.String(node.identity.module);
-    w.Key("run"); w.Int(e.run);
-    w.EndObject();
-    w.EndObject();
+    Complete(w, node.identity.label, "node", kHostTid, e.start_ns, e.duration_ns, [&] {
+      w.Key("id"); w.Int(e.node);
+      w.Key("kind"); w.String(node.identity.kind);
+      w.Key("module"); w.String(node.identity.module);
+      w.Key("run"); w.Int(e.run);
+    });
   }
   // Live bytes as a counter track over the first timed run. The memory
   // timeline comes from the inspection run, one point per node execution in
@@ -109,30 +109,26 @@ void StreamChromeTrace(const Report& report, TextSink& sink) {
   if (!report.backward_events.empty()) Metadata(w, "thread_name", kBackwardTid, "backward (autograd functions)");
   for (const TraceEvent& e : report.backward_events) {
     const bool ours = e.node >= 0 && e.node < num_nodes;
-    BeginComplete(w, ours ? absl::StrCat(report.nodes[e.node].identity.label, " (backward)") : "(unattributed backward)",
-                  "backward", kBackwardTid, e.start_ns, e.duration_ns);
-    w.BeginObject();
-    w.Key("node"); w.Int(ours ? e.node : -1);
-    if (ours) {
-      w.Key("kind"); w.String(report.nodes[e.node].identity.kind);
-      w.Key("module"); w.String(report.nodes[e.node].identity.module);
-    }
-    w.Key("run"); w.Int(e.run);
-    w.EndObject();
-    w.EndObject();
+    Complete(w, ours ? absl::StrCat(report.nodes[e.node].identity.label, " (backward)") : "(unattributed backward)",
+             "backward", kBackwardTid, e.start_ns, e.duration_ns, [&] {
+               w.Key("node"); w.Int(ours ? e.node : -1);
+               if (ours) {
+                 w.Key("kind"); w.String(report.nodes[e.node].identity.kind);
+                 w.Key("module"); w.String(report.nodes[e.node].identity.module);
+               }
+               w.Key("run"); w.Int(e.run);
+             });
   }
   if (!report.device_events.empty()) Metadata(w, "thread_name", kDeviceTid, absl::StrCat("device ", report.device));
   for (const DeviceEvent& e : report.device_events) {
-    BeginComplete(w, e.name, "device", kDeviceTid, e.start_ns, e.duration_ns);
-    w.BeginObject();
-    w.Key("kind"); w.String(e.kind);
-    w.Key("run"); w.Int(e.run);
-    w.Key("node"); w.Int(e.node);
-    if (e.node >= 0 && e.node < num_nodes) {
-      w.Key("node_name"); w.String(report.nodes[e.node].identity.label);
-    }
-    w.EndObject();
-    w.EndObject();
+    Complete(w, e.name, "device", kDeviceTid, e.start_ns, e.duration_ns, [&] {
+      w.Key("kind"); w.String(e.kind);
+      w.Key("run"); w.Int(e.run);
+      w.Key("node"); w.Int(e.node);
+      if (e.node >= 0 && e.node < num_nodes) {
+        w.Key("node_name"); w.String(report.nodes[e.node].identity.label);
+      }
+    });
   }
   w.EndArray();
   w.Key("displayTimeUnit"); w.String("ns");

@@ -125,25 +125,17 @@ void WriteTimeline(JsonWriter& w, const Report& report) {
   for (size_t k = 0; aligned && k < first_run.size(); ++k) aligned = first_run[k]->node == (*timeline)[k].node;
   w.Key("memory");
   w.OrNull(aligned, [&] {
-    w.BeginArray();
-    for (size_t k = 0; k < first_run.size(); ++k) {
-      w.BeginArray();
-      w.Int(first_run[k]->start_ns + first_run[k]->duration_ns - origin);
-      w.Int((*timeline)[k].live_bytes);
-      w.EndArray();
-    }
-    w.EndArray();
+    size_t k = 0;
+    w.Tuples(first_run, [&](const TraceEvent* e) {
+      w.Int(e->start_ns + e->duration_ns - origin);
+      w.Int((*timeline)[k++].live_bytes);
+    });
   });
   w.Key("peak");
-  const TraceEvent* peak_event = nullptr;
-  if (aligned) {
-    for (const TraceEvent* e : first_run) {
-      if (e->node == report.memory->peak_node) {
-        peak_event = e;
-        break;
-      }
-    }
-  }
+  const auto peak = !aligned ? first_run.end() : std::find_if(first_run.begin(), first_run.end(), [&](const TraceEvent* e) {
+    return e->node == report.memory->peak_node;
+  });
+  const TraceEvent* peak_event = peak != first_run.end() ? *peak : nullptr;
   w.OrNull(peak_event != nullptr, [&] {
     w.BeginObject();
     w.Key("t_ns"); w.Int(peak_event->start_ns + peak_event->duration_ns / 2 - origin);

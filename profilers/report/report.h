@@ -62,7 +62,6 @@ Unit UnitNamed(absl::string_view name, Unit otherwise);
 //               MemoryQuantities()): each node holds a value and its self
 //               value (NodeRecord::quantities, self_quantities).
 struct Column {
-  using Unit = ::graphprof::Unit;
   enum class Sampling { kPerRun, kOnce };
   // How a node's value relates to its blocks' (prim::If, prim::Loop): what
   // Finalize derives, and what grouped rows combine.
