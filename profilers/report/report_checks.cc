@@ -131,30 +131,27 @@ absl::Status CheckNodes(const Report& report) {
     if (absl::Status s = NonNegative(node.calls, [&] { return absl::StrCat("report node ", i, "'s call count"); }); !s.ok()) {
       return s;
     }
-    for (int m : report.Metrics()) {
-      const Column& metric = report.columns[m];
-      const std::vector<int64_t>& recorded = node.metrics[m].recorded(metric);
-      // The time of every node is measured in every run; other metrics may
-      // be absent on a node (no device work, no autograd function).
-      if ((m == 0 || !recorded.empty()) && recorded.size() != static_cast<size_t>(report.runs)) {
-        return Invalid(absl::StrCat("report node ", i, " has ", recorded.size(), " values of '", metric.name,
-                                    "' for ", report.runs, " runs"));
+    for (size_t c = 0; c < report.columns.size(); ++c) {
+      const Column& column = report.columns[c];
+      if (column.per_run()) {
+        const std::vector<int64_t>& recorded = node.metrics[c].recorded(column);
+        // The time of every node is measured in every run; other metrics may
+        // be absent on a node (no device work, no autograd function).
+        if ((c == 0 || !recorded.empty()) && recorded.size() != static_cast<size_t>(report.runs)) {
+          return Invalid(absl::StrCat("report node ", i, " has ", recorded.size(), " values of '", column.name,
+                                      "' for ", report.runs, " runs"));
+        }
+        auto what = [&] { return absl::StrCat("report node ", i, "'s '", column.name, "'"); };
+        if (absl::Status st = NonNegative(recorded, what); !st.ok()) return st;
+        continue;
       }
-      if (absl::Status st = NonNegative(recorded, [&] {
-            return absl::StrCat("report node ", i, "'s '", metric.name, "'");
-          });
-          !st.ok()) {
-        return st;
-      }
-    }
-    for (int q : report.Quantities()) {
       // Work: a count, finite, 0 or more. Memory: bytes relative to the
       // run's start, an integer a double holds exactly.
-      const double v = node.quantities[q];
-      const bool memory = report.columns[q].memory;
-      if (memory ? !(std::fabs(v) <= kMaxExactInteger && v == std::trunc(v)) : !(std::isfinite(v) && v >= 0)) {
-        return Invalid(absl::StrCat("report node ", i, "'s '", report.columns[q].name, "' is ", v,
-                                    memory ? " (an integer of magnitude 2^53 at most)" : " (a count: finite, 0 or more)"));
+      const double v = node.quantities[c];
+      if (column.memory ? !(std::fabs(v) <= kMaxExactInteger && v == std::trunc(v)) : !(std::isfinite(v) && v >= 0)) {
+        return Invalid(absl::StrCat("report node ", i, "'s '", column.name, "' is ", v,
+                                    column.memory ? " (an integer of magnitude 2^53 at most)"
+                                                  : " (a count: finite, 0 or more)"));
       }
     }
     for (const auto& [name, ns] : node.top_kernels) {

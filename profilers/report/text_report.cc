@@ -127,19 +127,17 @@ std::string RenderSummary(const Report& report) {
   }
   if (report.memory.has_value()) {
     const MemorySummary& m = *report.memory;
-    std::string where = "-";
-    if (m.peak_node >= 0 && m.peak_node < static_cast<int>(report.nodes.size())) {
-      where = absl::StrCat("node ", m.peak_node, " ", EscapeForTerminal(report.nodes[m.peak_node].identity.label));
-    }
-    absl::StrAppend(&out, "  memory        peak ", FormatBytes(m.peak_bytes), " live (at ", where, "); ",
+    // "node 12 conv1" for a node of the report; `otherwise` for none.
+    auto node = [&](int id, std::string otherwise, const char* suffix = "") {
+      if (id < 0 || id >= static_cast<int>(report.nodes.size())) return otherwise;
+      return absl::StrCat("node ", id, " ", EscapeForTerminal(report.nodes[id].identity.label), suffix);
+    };
+    absl::StrAppend(&out, "  memory        peak ", FormatBytes(m.peak_bytes), " live (at ", node(m.peak_node, "-"), "); ",
                     m.allocations, " allocations, ", FormatBytes(m.allocated_bytes), " allocated, ",
                     FormatBytes(m.freed_bytes), " freed\n");
     if (m.backward) {
-      std::string backward_where = "functions outside the graph's nodes: gradient accumulation, the loss";
-      if (m.backward_peak_node >= 0 && m.backward_peak_node < static_cast<int>(report.nodes.size())) {
-        backward_where = absl::StrCat("node ", m.backward_peak_node, " ",
-                                      EscapeForTerminal(report.nodes[m.backward_peak_node].identity.label), " backward");
-      }
+      const std::string backward_where =
+          node(m.backward_peak_node, "functions outside the graph's nodes: gradient accumulation, the loss", " backward");
       absl::StrAppend(&out, "                backward peak ", FormatBytes(m.backward_peak_bytes), " live (at ",
                       backward_where, "); ", FormatBytes(m.saved_bytes), " kept from forward for backward\n");
     }
