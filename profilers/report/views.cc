@@ -229,9 +229,7 @@ std::vector<SortKey> SortKeyTable(const Report& report) {
                       return static_cast<size_t>(q) < r.quantities.size() && r.members > 0 ? r.quantities[q] : -1.0;
                     }, true});
   }
-  if (report.FindQuantity("flops") >= 0) {
-    // The achieved rate in the row's self time.
-    const int flops = report.FindQuantity("flops");
+  if (const int flops = report.FindQuantity("flops"); flops >= 0) {  // the achieved rate in the row's self time
     keys.push_back({"gflops", [flops](const ViewRow& r) {
                       const double ns = r.time().self.mean;
                       return ns > 0 && static_cast<size_t>(flops) < r.quantities.size() ? r.quantities[flops] / ns : 0.0;
