@@ -114,12 +114,8 @@
           isNum(s.executions) ? `${s.executions.toLocaleString('en-US')} executions per run` : null),
         isNum(s.peak_bytes) ? card('Peak memory', ...fmtBytes(s.peak_bytes).split(' '), peakSub) : card('Peak memory', '-', null, 'not measured'));
       sec.append(hero, cards);
-      const lines = asArray(s.lines).filter((l) => Array.isArray(l));
-      if (lines.length) {
-        const dl = h('dl', { class: 'gp-lines' });
-        for (const l of lines) dl.append(h('dt', { text: asStr(l[0]) }), h('dd', { text: asStr(l[1]) }));
-        sec.appendChild(dl);
-      }
+      const lines = asArray(s.lines).filter(Array.isArray);
+      if (lines.length) sec.appendChild(h('dl', { class: 'gp-lines' }, lines.map((l) => [h('dt', { text: asStr(l[0]) }), h('dd', { text: asStr(l[1]) })])));
     });
   }
 

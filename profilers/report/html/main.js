@@ -17,14 +17,11 @@
 
   // ================================================================ main
   function topbar(d) {
-    const s = (d && d.summary) || {};
-    const nav = h('nav', { class: 'gp-nav' });
-    const links = [['summary', 'Summary'], ['diff', 'Comparison'], ['icicle-section', 'Modules'], ['timeline-section', 'Timeline'], ['tables-section', 'Tables'], ['roofline-section', 'Roofline'], ['ir-section', 'IR']];
-    for (const [id, label] of links) {
-      if (id === 'diff' && !(d && d.diff)) continue;
-      if (id === 'roofline-section' && !(d && d.roofline)) continue;
-      nav.appendChild(h('a', { href: `#${id}`, text: label, onclick: (e) => { if (scrollToSection(id)) e.preventDefault(); } }));
-    }
+    const s = d.summary || {};
+    // The comparison and the roofline only where the report has them.
+    const links = [['summary', 'Summary'], d.diff && ['diff', 'Comparison'], ['icicle-section', 'Modules'], ['timeline-section', 'Timeline'], ['tables-section', 'Tables'], d.roofline && ['roofline-section', 'Roofline'], ['ir-section', 'IR']].filter(Boolean);
+    const nav = h('nav', { class: 'gp-nav' }, links.map(([id, label]) =>
+      h('a', { href: `#${id}`, text: label, onclick: (e) => { if (scrollToSection(id)) e.preventDefault(); } })));
     return h('header', { class: 'gp-topbar' }, h('span', { class: 'gp-brand' }, h('span', { class: 'gp-logo' }), 'graphprof'),
       h('span', { class: 'gp-topbar-model', text: asStr(s.model) }), nav);
   }
