@@ -32,7 +32,7 @@
       this.rowH = 24;
       this.built = false;
       this.rendered = [-1, -1];
-      this.root = h('div', { class: 'tv', id: `view-${id}` });
+      this.root = h('div', { class: 'tv', id: `view-${id}`, hidden: true, role: 'tabpanel' });  // a tab's panel (tableGroup)
     }
 
     ensureBuilt() {
@@ -50,16 +50,15 @@
         onclick: () => this.setSort(this.initialSort.key, this.initialSort.desc) });
       const toolbar = h('div', { class: 'tv-toolbar' }, h('span', { class: 'tv-search-wrap' }, this.search), this.count,
         h('span', { class: 'gp-spacer', style: 'flex:1 1 auto' }), this.resetBtn);
-      const tr = h('tr');
-      for (const i of this.vis) {
+      const ths = this.vis.map((i) => {
         const c = cols[i];
         const num = NUMERIC_TYPES.has(c.type);
         const arrow = h('span', { class: 'arrow' });
         const label = h('span', { text: c.label });
-        tr.appendChild(h('th', { 'data-key': c.key, class: num ? 'num' : null, title: `${c.label} - click to sort`, scope: 'col' }, num ? [arrow, label] : [label, arrow]));
-      }
+        return h('th', { 'data-key': c.key, class: num ? 'num' : null, title: `${c.label} - click to sort`, scope: 'col' }, num ? [arrow, label] : [label, arrow]);
+      });
       this.colgroup = h('colgroup', null, this.vis.map(() => h('col')));
-      this.thead = h('thead', null, tr);
+      this.thead = h('thead', null, h('tr', null, ths));
       this.tbody = h('tbody');
       this.table = h('table', { class: 'grid', id: `table-${this.id}` }, this.colgroup, this.thead, this.tbody);
       if (t.sums) {
@@ -128,18 +127,15 @@
       // also sample evenly across the table
       const step = Math.max(1, Math.floor(rows.length / 200));
       for (let r = 0; r < rows.length && sample.length < 700; r += step) sample.push(r);
-      let maxIndent = 0;
-      if (this.indentIdx >= 0) for (const r of sample) { const d = rows[r][this.indentIdx]; if (isNum(d)) maxIndent = Math.max(maxIndent, d); }
+      const maxIndent = this.indentIdx < 0 ? 0 : Math.max(0, ...sample.map((r) => rows[r][this.indentIdx]).filter(isNum));
       this.widths = this.vis.map((i) => {
         const c = cols[i];
         const num = NUMERIC_TYPES.has(c.type);
         const font = c.key === 'source' || c.key === 'shapes' ? `11.5px ${UI_FONT}` : TABLE_FONT;
         let w = textWidth(c.label, `600 ${TABLE_FONT}`) + 36; // padding + sort arrow
-        let longest = '';
-        for (const v of sample.map((r) => rows[r][i]).concat(this.t.sums ? [this.t.sums[i]] : [])) {
-          const [text] = formatCell(c.type, v);
-          if (text.length > longest.length) longest = text;
-        }
+        // The longest cell text (the first of that length) of the sample and the sums.
+        const longest = sample.map((r) => rows[r][i]).concat(this.t.sums ? [this.t.sums[i]] : [])
+          .map((v) => formatCell(c.type, v)[0]).reduce((a, b) => (b.length > a.length ? b : a), '');
         w = Math.max(w, textWidth(longest, font) + 20);
         if (i === this.nameIdx) w += maxIndent * 14;
         const max = num ? 150 : i === this.nameIdx ? 460 : c.key === 'source' ? 300 : c.key === 'shapes' ? 280 : 260;
@@ -366,7 +362,6 @@
       views.set(key, view);
       view.tab = tabs.appendChild(h('button', { class: 'gp-tab', role: 'tab', type: 'button', id: `tab-${id}`, 'data-view': key, 'aria-controls': `view-${id}`, onclick: () => select(key) },
         labels[key] || key, h('span', { class: 'gp-count', text: t.rows.length.toLocaleString('en-US') })));
-      setAttrs(view.root, { hidden: true, role: 'tabpanel' });
       body.appendChild(view.root);
     }
     return { tabs, body, views, select, get active() { return active; } };

@@ -9,22 +9,19 @@
   const asArray = (v) => (Array.isArray(v) ? v : []);
   const asStr = (v) => (v == null ? '' : String(v));
 
-  // An HTML (h) or SVG (svg) element with these attributes (see setAttrs) and children (see add).
+  // An HTML (h) or SVG (svg) element with these attributes and children (see add). Attributes: text is
+  // the text, on* functions listen, the rest are set as strings (true as ''), null or false not at all.
   const h = (tag, attrs, ...children) => populate(document.createElement(tag), attrs, children);
   const svg = (tag, attrs, ...children) => populate(document.createElementNS(SVGNS, tag), attrs, children);
   function populate(el, attrs, children) {
-    if (attrs) setAttrs(el, attrs);
-    for (const c of children) add(el, c);
-    return el;
-  }
-  function setAttrs(el, attrs) {
-    for (const k of Object.keys(attrs)) {
-      const v = attrs[k];
+    for (const [k, v] of Object.entries(attrs || {})) {
       if (v == null || v === false) continue;
       if (k === 'text') el.textContent = String(v);
       else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
       else el.setAttribute(k, v === true ? '' : String(v));
     }
+    for (const c of children) add(el, c);
+    return el;
   }
   function add(el, c) {
     if (c == null || c === false) return;
