@@ -103,16 +103,14 @@
     }
 
     renderCrumbs() {
-      const cr = this.crumbs;
-      cr.replaceChildren();
       const chain = [];
       for (let n = this.zoomNode; n; n = n.parent) chain.unshift(n);
-      chain.forEach((n, i) => {
-        if (i) cr.appendChild(h('span', { class: 'sep', text: '\u203a' }));
+      // root › ... › the zoomed node: buttons that zoom out to each, the zoomed one as text.
+      this.crumbs.replaceChildren(...chain.flatMap((n, i) => {
         const label = n.parent ? n.name : '(root)';
-        if (i === chain.length - 1) cr.appendChild(h('span', { class: 'cur', text: label }));
-        else cr.appendChild(h('button', { type: 'button', text: label, onclick: () => this.zoom(n) }));
-      });
+        const el = n === this.zoomNode ? h('span', { class: 'cur', text: label }) : h('button', { type: 'button', text: label, onclick: () => this.zoom(n) });
+        return i ? [h('span', { class: 'sep', text: '\u203a' }), el] : [el];
+      }));
       this.resetBtn.disabled = this.zoomNode === this.root;
     }
 

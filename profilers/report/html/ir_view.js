@@ -60,19 +60,17 @@
       for (let i = start; i < end; i++) {
         const [text, node, share] = this.lines[i];
         const hasNode = isNum(node) && node >= 0;
-        const el = h('div', { class: `ir-line${hasNode ? ' has-node' : ''}${hasNode && node === this.hl ? ' hl' : ''}`,
-          style: `top:${i * this.lineH}px`, 'data-line': i, 'data-line-node': hasNode ? node : null });
         const heat = isNum(share) && share > 0 && this.maxShare > 0 ? Math.sqrt(Math.min(1, share / this.maxShare)) : 0;
-        if (heat > 0.03) el.style.backgroundColor = `rgba(239, 68, 68, ${(0.55 * heat).toFixed(3)})`;
-        el.appendChild(h('span', { class: 'ln', text: String(i + 1).padStart(digits, ' ') }));
-        const hb = el.appendChild(h('span', { class: hasNode ? 'hb' : 'hb none' }));
+        const hb = h('span', { class: hasNode ? 'hb' : 'hb none' });
         if (hasNode && heat > 0) hb.appendChild(h('i')).style.width = `${Math.max(1, Math.round(40 * share / this.maxShare))}px`;
         // The annotation: the line's own ("  # ..."), else one made from the node table.
         const cut = hasNode ? text.lastIndexOf('  # ') : -1;
-        el.append(cut > 0 ? text.slice(0, cut + 2) : text);
         const ann = cut > 0 ? text.slice(cut + 2) : hasNode ? this.annotation(node) : '';
-        if (ann) el.appendChild(h('span', { class: 'ann', text: ann }));
-        frag.appendChild(el);
+        const el = frag.appendChild(h('div', { class: `ir-line${hasNode ? ' has-node' : ''}${hasNode && node === this.hl ? ' hl' : ''}`,
+          style: `top:${i * this.lineH}px`, 'data-line': i, 'data-line-node': hasNode ? node : null },
+          h('span', { class: 'ln', text: String(i + 1).padStart(digits, ' ') }), hb,
+          cut > 0 ? text.slice(0, cut + 2) : text, ann ? h('span', { class: 'ann', text: ann }) : null));
+        if (heat > 0.03) el.style.backgroundColor = `rgba(239, 68, 68, ${(0.55 * heat).toFixed(3)})`;
       }
       this.inner.replaceChildren(frag);
     }

@@ -79,10 +79,8 @@
     }
 
     renderLegend() {
-      this.legendEl.replaceChildren();
       const item = (label, color, title) => h('span', { class: 'item', title }, h('span', { class: 'sw', style: `background:${color}` }), label);
-      for (const [c, color] of this.legend) this.legendEl.appendChild(item(c, color, c));
-      if (this.legendOther) this.legendEl.appendChild(item('other', OTHER_COLOR));
+      this.legendEl.replaceChildren(...this.legend.map(([c, color]) => item(c, color, c)), ...(this.legendOther ? [item('other', OTHER_COLOR)] : []));
     }
 
     setColorBy(v) { this.colorBy = v; this.computeColors(); this.renderLegend(); this.draw(); }
