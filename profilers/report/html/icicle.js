@@ -93,9 +93,8 @@
           g.appendChild(svg('text', { x: (x + 4).toFixed(2), y: y + (rowH - 1) / 2, text: label }));
         }
         let cx = x;
-        const kids = [];
-        for (const ch of n.children) { kids.push([ch, cx]); cx += ch.time * scale; }
-        for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+        const kids = n.children.map((ch) => { const at = cx; cx += ch.time * scale; return [ch, at]; });
+        for (const k of kids.reverse()) stack.push(k);  // the first child comes off the stack first
       }
       const height = (maxDepth + 1) * rowH;
       c.replaceChildren(svg('svg', { width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'module time icicle chart' }, g));

@@ -19,8 +19,7 @@
       this.scroll.addEventListener('scroll', perFrame(() => this.render()), { passive: true });
       this.inner.addEventListener('click', (e) => {
         const el = e.target.closest('.ir-line[data-line-node]');
-        if (!el) return;
-        selectNode(Number(el.getAttribute('data-line-node')), 'ir');  // which highlights the line
+        if (el) selectNode(Number(el.getAttribute('data-line-node')), 'ir');  // which highlights the line
       });
       this.inner.addEventListener('mousemove', (e) => {
         const el = e.target.closest('.ir-line[data-line-node]');
@@ -28,10 +27,9 @@
         const id = Number(el.getAttribute('data-line-node'));
         const x = app.nodeIndex.get(id);
         const l = this.lines[Number(el.getAttribute('data-line'))];
-        const rows = [['share', isNum(l[2]) ? fmtPct(100 * l[2]) : '-']];
-        if (x) { if (isNum(x.mean_us)) rows.unshift(['time', `${fmtUs(x.mean_us)} us`]); if (x.module) rows.push(['module', x.module]); }
-        rows.push(['', 'click to find the node row']);
-        tooltip.show(`#${id} ${x ? x.name : ''}`, rows, e.clientX, e.clientY);
+        const rows = [x && isNum(x.mean_us) && ['time', `${fmtUs(x.mean_us)} us`], ['share', isNum(l[2]) ? fmtPct(100 * l[2]) : '-'],
+          x && x.module && ['module', x.module], ['', 'click to find the node row']];
+        tooltip.show(`#${id} ${x ? x.name : ''}`, rows.filter(Boolean), e.clientX, e.clientY);
       });
       this.inner.addEventListener('mouseleave', () => tooltip.hide());
     }

@@ -56,9 +56,8 @@
       resizeTimer = setTimeout(() => {
         if (app.icicle && app.icicle.container.clientWidth !== app.icicle.width) app.icicle.render();
         if (app.timeline && app.timeline.evCanvas.parentNode.clientWidth !== app.timeline.W) app.timeline.draw();
-        for (const g of [app.tables, app.diffTables].filter(Boolean)) {
-          for (const v of g.views.values()) if (v.built) v.applyWidths();
-        }
+        const views = [app.tables, app.diffTables].filter(Boolean).flatMap((g) => [...g.views.values()]);
+        for (const v of views) if (v.built) v.applyWidths();
       }, 120);
     });
     window.addEventListener('keydown', (e) => {

@@ -149,14 +149,9 @@
       const colsEls = this.colgroup.children;
       const avail = (this.scroll && this.scroll.clientWidth) || this.root.clientWidth || 1200;
       const slack = Math.max(0, avail - this.widths.reduce((a, b) => a + b, 0));
-      let total = 0;
-      this.vis.forEach((i, k) => {
-        let w = this.widths[k];
-        if (i === this.nameIdx) w = Math.min(Math.max(w, 420), w + slack);
-        colsEls[k].style.width = `${w}px`;
-        total += w;
-      });
-      this.table.style.width = `${total}px`;
+      const widths = this.widths.map((w, k) => (this.vis[k] === this.nameIdx ? Math.min(Math.max(w, 420), w + slack) : w));
+      widths.forEach((w, k) => { colsEls[k].style.width = `${w}px`; });
+      this.table.style.width = `${widths.reduce((a, b) => a + b, 0)}px`;
     }
 
     layout() {

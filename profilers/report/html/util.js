@@ -113,9 +113,7 @@
       case 'pct': return [v.toFixed(2), ''];
       case 'bytes': return [fmtBytes(v), ''];
       case 'delta_us': return [(v > 0 ? '+' : '') + fmtUs(v), v < 0 ? 'better' : v > 0 ? 'worse' : ''];
-      case 'speedup':
-        if (v === 0) return ['-', 'dim'];
-        return [`${v.toFixed(2)}\u00d7`, v > 1 ? 'better' : v < 1 ? 'worse' : ''];
+      case 'speedup': return v === 0 ? ['-', 'dim'] : [`${v.toFixed(2)}\u00d7`, v > 1 ? 'better' : v < 1 ? 'worse' : ''];
       default: return [asStr(v), ''];
     }
   }
