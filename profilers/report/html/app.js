@@ -124,16 +124,15 @@
     const df = d.diff;
     if (!df || typeof df !== 'object') return;
     section(main, 'diff', 'Comparison', 'base \u2192 current', 'diff', (el) => {
-      const model = (label, name, total) => h('div', { class: 'gp-diff-model' },
-        h('div', { class: 'gp-card-label', text: label }),
+      const box = (label, ...rows) => h('div', { class: 'gp-diff-model' }, h('div', { class: 'gp-card-label', text: label }), ...rows);
+      const model = (label, name, total) => box(label,
         h('div', { class: 'gp-mono', text: asStr(name) || '-' }),
         h('div', { class: 'gp-big', text: isNum(total) ? fmtTime(total) : '-' }),
         isNum(total) ? h('div', { class: 'gp-card-sub', text: `${fmtUs(total)} us per run` }) : null);
       const sp = df.speedup;
       const [spText, spCls] = isNum(sp) && sp > 0 ? formatCell('speedup', sp) : ['-', ''];
       const spWord = isNum(sp) && sp > 0 ? (sp > 1 ? 'faster' : sp < 1 ? 'slower' : 'same speed') : '';
-      const spEl = h('div', { class: 'gp-diff-model' },
-        h('div', { class: 'gp-card-label', text: 'Speedup' }),
+      const spEl = box('Speedup',
         h('div', { class: `gp-speedup-big ${spCls}`, id: 'diff-speedup', text: spText }),
         h('div', { class: 'gp-card-sub' }, spWord,
           isNum(df.matched_time_fraction) ? ` \u00b7 ${(100 * df.matched_time_fraction).toFixed(1)}% of time matched` : ''),

@@ -103,7 +103,7 @@
           if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
           const n = this.order.length;
           if (!n) return;
-          const pos = this.selectedId == null ? -1 : this.positionOf(this.selectedId);
+          const pos = this.positionOf(this.selectedId);  // -1 for none
           const next = pos < 0 ? 0 : clamp(pos + (e.key === 'ArrowDown' ? 1 : -1), 0, n - 1);
           const r = this.order[next];
           const id = this.t.rows[r][this.idIdx];
@@ -331,7 +331,7 @@
     onShow() { this.ensureBuilt(); this.applyWidths(); this.layout(); this.renderRows(true); }
   }
 
-  // Tabbed group of TableViews.
+  // Tabbed group of TableViews of the tables (an object) at the keys in order.
   function tableGroup(prefix, tables, order, labels, opts) {
     const views = new Map();
     const tabs = h('div', { class: 'gp-tabs', role: 'tablist' });
@@ -350,7 +350,7 @@
       views.get(key).onShow();
     };
     for (const key of order) {
-      const t = normTable(tables ? tables[key] : null);
+      const t = normTable(tables[key]);
       if (!t) continue;
       const id = prefix ? `${prefix}-${key}` : key;
       const view = new TableView(id, t, opts && opts[key]);

@@ -22,8 +22,8 @@
       this.byDepth = byDepth.map((l) => Int32Array.from(sortIfUnsorted(l, (a, b) => this.st[a] - this.st[b])));
       this.duration = isNum(tl.duration_ns) && tl.duration_ns > 0 ? Math.max(tl.duration_ns, maxEnd) : Math.max(maxEnd, 1);
       const mem = asArray(tl.memory).filter((p) => Array.isArray(p) && isNum(p[0]) && isNum(p[1])).sort((a, b) => a[0] - b[0]);
-      this.memT = Float64Array.from(mem.map((p) => p[0]));
-      this.memB = Float64Array.from(mem.map((p) => p[1]));
+      this.memT = Float64Array.from(mem, (p) => p[0]);
+      this.memB = Float64Array.from(mem, (p) => p[1]);
       this.peak = tl.peak && isNum(tl.peak.t_ns) ? tl.peak : null;
       const peakBytes = this.peak && isNum(this.peak.bytes) ? this.peak.bytes : 0;
       this.maxBytes = this.memB.reduce((m, b) => Math.max(m, b), Math.max(0, peakBytes));

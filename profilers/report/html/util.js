@@ -158,7 +158,7 @@
   const tooltip = {
     el: null,
     show(title, rows, x, y) {
-      if (!this.el) { this.el = h('div', { class: 'gp-tooltip', role: 'tooltip' }); document.body.appendChild(this.el); }
+      if (!this.el) this.el = document.body.appendChild(h('div', { class: 'gp-tooltip', role: 'tooltip' }));
       const el = this.el;
       el.replaceChildren(h('div', { class: 'tt-title', text: title }),
         ...rows.map(([k, v]) => h('div', { class: 'tt-row' }, h('span', { text: k }), h('span', { text: v }))));
