@@ -268,6 +268,9 @@ try {
       }, fr3.id);
       check(irRes.found && irRes.hl && irRes.visible && irRes.others === 1 && irRes.rowSelected,
         `clicking node row ${fr3.id} selects it and highlights + scrolls to its IR line`, JSON.stringify(irRes));
+      // The selection bar leaves out what the node lacks (no module, no time) rather than printing it.
+      const bar = await page.$eval('#selection-bar', (e) => e.textContent).catch(() => '');
+      check(bar.includes(`#${fr3.id}`) && !/null|undefined|NaN/.test(bar), 'the selection bar names the selected node and nothing absent', bar);
 
       // ---------------------------------------------------------------- IR line -> row
       // pick a node far from the top of the default order so the table has to scroll

@@ -32,14 +32,15 @@
       bar.replaceChildren(h('span', { class: 'gp-muted', text: app.nodeIndex.size ? 'Click a node row to highlight it in the IR and the timeline; click an IR line or a timeline event to find its row.' : 'No nodes.' }));
       return;
     }
-    bar.replaceChildren(
+    // What the node lacks (a kind, a module, a time) is left out: replaceChildren would print a null as "null".
+    bar.replaceChildren(...[
       h('span', { class: 'gp-kv' }, 'node ', h('b', { class: 'gp-mono', text: `#${id}` })),
       h('span', { class: 'gp-mono', text: info.name }),
       info.kind ? h('span', { class: 'gp-kv' }, 'kind ', h('b', { text: info.kind })) : null,
       info.module ? h('span', { class: 'gp-kv' }, 'module ', h('b', { class: 'gp-mono', text: info.module })) : null,
       isNum(info.mean_us) ? h('span', { class: 'gp-kv' }, 'time ', h('b', { text: `${fmtUs(info.mean_us)} us` }), isNum(info.percent) ? ` (${info.percent.toFixed(2)}%)` : '') : null,
       h('span', { style: 'flex:1 1 auto' }),
-    );
+    ].filter((child) => child != null));
     // A button that shows the node in another section and scrolls to it.
     const showIn = (text, sectionId, show) => h('button', { class: 'gp-btn', type: 'button', text, onclick: () => { show(); scrollToSection(sectionId); } });
     if (app.ir && app.ir.lineOf(id) >= 0) bar.appendChild(showIn('Show in IR \u2193', 'ir-section', () => app.ir.highlight(id, true)));
