@@ -150,8 +150,8 @@ py::list NodeRecords(const Report& report) {
     d["total_ns"] = node.time().total;
     d["self_ns"] = node.time().self;
     py::dict metrics;
-    for (int m : report.Metrics()) {
-      if (m == 0 || static_cast<size_t>(m) >= node.metrics.size()) continue;  // time: above
+    for (size_t m = 1; m < report.columns.size() && m < node.metrics.size(); ++m) {  // time: above
+      if (!report.columns[m].per_run()) continue;
       py::dict series;
       series["total"] = node.metrics[m].total;
       series["self"] = node.metrics[m].self;
@@ -162,9 +162,9 @@ py::list NodeRecords(const Report& report) {
     d["top_kernels"] = node.top_kernels;
     d["executed"] = node.executed();
     // The work (flops, bytes, ...), by the report's quantities.
-    for (int q : report.Quantities()) {
-      if (report.columns[q].memory) continue;  // in "memory"
-      d[py::str(report.columns[q].name)] = report.QuantityOf(node, q);
+    for (size_t q = 0; q < report.columns.size(); ++q) {
+      if (report.columns[q].per_run() || report.columns[q].memory) continue;  // memory: in "memory"
+      d[py::str(report.columns[q].name)] = report.QuantityOf(node, static_cast<int>(q));
     }
     d["work_counted"] = node.work_counted;
     out.append(d);

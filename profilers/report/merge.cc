@@ -216,9 +216,10 @@ void ReportMerger::ReserveRuns() {
     m.run_total.reserve(runs);
     if (!m.unattributed.empty()) m.unattributed.reserve(runs);
   }
+  const std::vector<int> metrics = merged_.Metrics();
   for (NodeRecord& node : merged_.nodes) {
     node.calls.reserve(runs);
-    for (int m : merged_.Metrics()) node.metrics[m].recorded(merged_.columns[m]).reserve(runs);
+    for (int m : metrics) node.metrics[m].recorded(merged_.columns[m]).reserve(runs);
   }
 }
 

@@ -171,8 +171,8 @@ int AddColumn(Report& report, Column column, Column::Sampling sampling) {
 
 int Report::AddMetric(Column metric) {
   const int index = AddColumn(*this, std::move(metric), Column::Sampling::kPerRun);
+  if (index < 0) return index;
   for (NodeRecord& node : nodes) {
-    if (index < 0) break;
     std::vector<int64_t>& recorded = node.metrics[index].recorded(columns[index]);
     if (recorded.size() < static_cast<size_t>(runs)) recorded.resize(runs, 0);
   }

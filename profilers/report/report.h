@@ -336,7 +336,8 @@ struct Report {
   // Host run time of each timed run.
   const std::vector<int64_t>& run_ns() const { return columns[0].run_total; }
   // The indices in `columns` of the metrics (per-run columns; time first)
-  // and of the quantities (once-measured), each in declaration order.
+  // and of the quantities (once-measured), each in declaration order; a
+  // new vector per call (per-node loops test Column::per_run instead).
   std::vector<int> Metrics() const;
   std::vector<int> Quantities() const;
   // Index of the metric (quantity) named `name`, or -1.
@@ -393,12 +394,11 @@ bool HasMemoryColumn(const Report& report, const Column& q);
 // as integers, in the report's order.
 template <typename F>
 void ForEachMemoryValue(const Report& report, const NodeRecord& node, F&& f) {
-  for (int q : report.Quantities()) {
-    if (static_cast<size_t>(q) >= node.quantities.size()) break;
+  for (size_t q = 0; q < report.columns.size() && q < node.quantities.size(); ++q) {
     const Column& quantity = report.columns[q];
-    if (!quantity.memory) continue;
+    if (quantity.per_run() || !quantity.memory) continue;
     f(quantity.name, static_cast<int64_t>(node.quantities[q]));
-    if (HasSelfValue(quantity) && static_cast<size_t>(q) < node.self_quantities.size()) {
+    if (HasSelfValue(quantity) && q < node.self_quantities.size()) {
       f("self_" + quantity.name, static_cast<int64_t>(node.self_quantities[q]));
     }
   }

@@ -24,7 +24,8 @@ void WriteOptionalCount(JsonWriter& w, const char* key, int64_t value) {
   w.OrNull(value >= 0, [&] { w.Int(value); });
 }
 
-void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
+// `metrics`: report.Metrics(), found once per report, not per node.
+void WriteNode(JsonWriter& w, const Report& report, const std::vector<int>& metrics, const NodeRecord& node) {
   const NodeIdentity& id = node.identity;
   w.BeginObject();
   w.Key("id"); w.Int(id.id);
@@ -40,7 +41,6 @@ void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
   w.Key("output_shapes"); w.String(node.output_shapes);
   w.Key("calls"); w.IntArray(node.calls);
   w.Key("total_ns"); w.IntArray(node.time().total);
-  const std::vector<int> metrics = report.Metrics();
   if (metrics.size() > 1) {
     w.Key("series");
     w.BeginObject();
@@ -71,8 +71,8 @@ void WriteNode(JsonWriter& w, const Report& report, const NodeRecord& node) {
     w.Key(absl::StrCat(metric.name, ns ? "_self_us" : "_self"));
     w.Approx(Summarize(node.metrics[m].self).mean / scale);
   }
-  for (int q : report.Quantities()) {
-    if (report.columns[q].memory) continue;  // below
+  for (size_t q = 0; q < report.columns.size(); ++q) {
+    if (report.columns[q].per_run() || report.columns[q].memory) continue;  // memory: below
     w.Key(report.columns[q].name);
     w.Double(node.quantities[q]);
   }
@@ -134,11 +134,12 @@ void WriteEvents(JsonWriter& w, const std::vector<TraceEvent>& events) {
 // writes 50 MB), and at most a few blocks are held beside the sink's chunk.
 void WriteNodes(JsonWriter& w, const Report& report, size_t parallel_nodes) {
   const std::vector<NodeRecord>& nodes = report.nodes;
+  const std::vector<int> metrics = report.Metrics();
   // Nodes [begin, end) as elements of the array `out` is in.
   auto write_nodes = [&](JsonWriter& out, size_t begin, size_t end) {
     for (size_t i = begin; i < end && i < nodes.size(); ++i) {
       out.Newline();
-      WriteNode(out, report, nodes[i]);
+      WriteNode(out, report, metrics, nodes[i]);
     }
   };
   if (nodes.size() < parallel_nodes || std::thread::hardware_concurrency() < 2) return write_nodes(w, 0, nodes.size());

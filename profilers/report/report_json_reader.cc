@@ -120,8 +120,8 @@ NodeRecord NodeFromJson(const Json& json, Report& report, int version) {
       node.metrics[m].recorded(report.columns[m]) = values.get<std::vector<int64_t>>();
     }
   }
-  for (int q : report.Quantities()) {
-    if (report.columns[q].memory) continue;  // in "memory", below
+  for (size_t q = 0; q < report.columns.size(); ++q) {
+    if (report.columns[q].per_run() || report.columns[q].memory) continue;  // memory: in "memory", below
     const std::string& key = report.columns[q].name;
     if (j.contains(key) && !j.at(key).is_null()) node.quantities[q] = j.at(key).get<double>();
   }

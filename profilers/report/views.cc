@@ -64,13 +64,13 @@ void AddSelf(const Report& report, Accumulator& acc, const NodeRecord& node, boo
 ViewRow Finish(Accumulator& acc, const Report& report) {
   ViewRow row = std::move(acc.row);
   row.metrics.resize(acc.series.size());
-  for (int m : report.Metrics()) {
-    if (static_cast<size_t>(m) >= acc.series.size()) break;
+  for (size_t m = 0; m < acc.series.size() && m < report.columns.size(); ++m) {
+    if (!report.columns[m].per_run()) continue;
     MetricStats& s = row.metrics[m];
     s.total = Summarize(acc.series[m].total);
     s.self = Summarize(acc.series[m].self);
-    s.percent = report.PercentOf(m, s.total.mean);
-    s.self_percent = report.PercentOf(m, s.self.mean);
+    s.percent = report.PercentOf(static_cast<int>(m), s.total.mean);
+    s.self_percent = report.PercentOf(static_cast<int>(m), s.self.mean);
   }
   row.calls = report.runs > 0 ? static_cast<double>(acc.calls) / report.runs : 0;
   row.subtree_calls = report.runs > 0 ? static_cast<double>(acc.subtree_calls) / report.runs : 0;
