@@ -20,6 +20,8 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/strings/string_view.h"
+
 // True when the LibTorch compiled against is at least major.minor.
 #define GRAPHPROF_TORCH_AT_LEAST(major, minor) \
   (TORCH_VERSION_MAJOR > (major) || (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
@@ -62,6 +64,36 @@ inline void Warn(const c10::SourceLocation& where, const std::string& text) {
   c10::warn(c10::Warning(c10::UserWarning(), where, text, /*verbatim=*/true));
 #else
   c10::Warning::warn(where, text, /*verbatim=*/true);
+#endif
+}
+
+// A c10 warning handler that hands each warning's text and source to
+// Print(): the handler's interface differs by version. 1.13:
+// process(SourceLocation, msg, verbatim) and c10::Warning::set_warning_handler
+// (c10/util/Exception.h lines 115-161); 2.x: process(const Warning&) and
+// c10::WarningUtils::set_warning_handler (2.6.0 lines 169-198).
+class WarningHandlerBase : public c10::WarningHandler {
+ public:
+#if TORCH_VERSION_MAJOR >= 2
+  void process(const c10::Warning& warning) override {
+    Print(warning.msg(), warning.source_location().file != nullptr ? warning.source_location().file : "",
+          static_cast<int>(warning.source_location().line));
+  }
+#else
+  void process(const c10::SourceLocation& where, const std::string& msg, const bool /*verbatim*/) override {
+    Print(msg, where.file != nullptr ? where.file : "", static_cast<int>(where.line));
+  }
+#endif
+
+ protected:
+  virtual void Print(absl::string_view text, absl::string_view file, int line) = 0;
+};
+
+inline void SetWarningHandler(c10::WarningHandler* handler) {
+#if TORCH_VERSION_MAJOR >= 2
+  c10::WarningUtils::set_warning_handler(handler);
+#else
+  c10::Warning::set_warning_handler(handler);
 #endif
 }
 

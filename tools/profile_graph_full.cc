@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "common/big_stack.h"
+#include "common/warning_lines.h"
 #include "tools/cli_options.h"
 #include "tools/command_line.h"
 #include "tools/profile_command.h"
@@ -19,6 +20,8 @@ namespace {
 
 int Main(int argc, char** argv) {
   namespace cli = graphprof::cli;
+  // LibTorch's and the model's warnings: one escaped line each.
+  graphprof::PrintWarningsAsLines(stderr, "profile_graph");
   cli::CliOptions o;
   if (std::optional<int> code = cli::RunCommandsWithoutLibTorch(argc, argv, o)) return *code;
   if (absl::Status trace = cli::ResolveTracePattern(o, std::time(nullptr), getpid()); !trace.ok()) {
