@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "common/status_util.h"
 #include "interpreter/node_shape.h"
+#include "interpreter/side_effects.h"
 
 namespace graphprof {
 
@@ -169,6 +170,14 @@ class GraphPlan::Builder {
 
   absl::Status Classify(const jit::Node& node, NodePlan& plan) {
     const jit::NodeKind kind = node.kind();
+    if (!plan_.options_.allow_side_effects) {
+      // Profiling runs the graph many times: refused before anything runs.
+      if (absl::string_view what = SideEffectOf(kind.toQualString()); !what.empty()) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            Where(plan), ": ", what, ", which profiling would repeat on every run: refused (allow side effects, "
+            "--allow_side_effects or allow_side_effects=True, to run it)"));
+      }
+    }
     if (kind == jit::prim::Constant) {
       plan.family = NodeFamily::kConstant;
       if (node.output()->type()->kind() == c10::TypeKind::FunctionType) return absl::OkStatus();

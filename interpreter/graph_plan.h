@@ -148,6 +148,10 @@ struct PlanOptions {
   // false keeps all of them alive after a run, for Interpreter::ValueOf
   // (torch.fx's garbage_collect_values=False): peak memory grows.
   bool garbage_collect_values = true;
+  // Run operators that act outside the process (interpreter/side_effects.h:
+  // aten::save writes a file, collectives talk to other processes). Off by
+  // default: Build refuses such a node, naming it and its source line.
+  bool allow_side_effects = false;
 };
 
 class GraphPlan {

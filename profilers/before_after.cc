@@ -31,7 +31,7 @@ absl::StatusOr<std::shared_ptr<const GraphPlan>> PlanVariant(const torch::jit::M
   absl::StatusOr<PreparedGraph> prepared = PrepareMethod(module, prepare);
   if (!prepared.ok()) return prepared.status();
   *applied = prepared->passes;
-  return GraphPlan::Build(*std::move(prepared));
+  return GraphPlan::Build(*std::move(prepared), options.profile.plan);
 }
 
 const char* kA = "A (as given)";

@@ -37,6 +37,9 @@
 namespace graphprof {
 
 struct ProfileOptions {
+  // How the graphs a session, an A/B or the CLI plans for these runs are
+  // planned (GraphPlan::Build): allow_side_effects above all.
+  PlanOptions plan;
   int warmup = 3;
   int runs = 10;
   bool memory = false;  // memory view (inspection run; use one intra-op thread)

@@ -44,7 +44,7 @@ absl::Status RefuseProfilingFlags(const CliOptions& o, absl::string_view what, a
   const CliOptions defaults;
   const std::pair<bool, const char*> profiling_only[] = {
       {!o.model.empty(), "--model"},          {!o.zoo.empty(), "--zoo"},
-      {!o.load_libraries.empty(), "--load_library"},
+      {!o.load_libraries.empty(), "--load_library"}, {o.allow_side_effects, "--allow_side_effects"},
       {!o.ir.empty(), "--ir"},                {o.method != defaults.method, "--method"},
       {o.freeze, "--freeze"},                 {!o.passes.empty(), "--passes"},
       {!o.ab.empty(), "--ab"},                {o.Given("ab_copies"), "--ab_copies"},

@@ -21,6 +21,8 @@ enum class Format { kTable, kCsv, kJson };
 struct CliOptions {
   // Model source: exactly one of model / zoo / ir (zoo "resnet18" by default).
   std::string model;   // .pt file
+  // Run operators that act outside the process (--allow_side_effects).
+  bool allow_side_effects = false;
   // Operator libraries to load before the model (--load_library).
   std::vector<std::string> load_libraries;
   std::string zoo;

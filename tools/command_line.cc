@@ -22,6 +22,9 @@ ABSL_FLAG(std::string, load_library, "",
           "operator libraries (.so) to load before the model, as torch.ops.load_library: comma-separated, and the flag "
           "may be repeated (torchvision's detection models need torchvision's _C extension); also "
           "GRAPHPROF_LOAD_LIBRARIES (':'-separated)");
+ABSL_FLAG(bool, allow_side_effects, false,
+          "run operators that act outside the process (aten::save writes a file, torch.distributed collectives talk "
+          "to other processes): refused by default, as profiling runs the model many times");
 ABSL_FLAG(std::string, zoo, "", "built-in model: resnet18 (default), mlp, gcn, transformer, control_flow, tiny1000");
 ABSL_FLAG(std::string, ir, "", "file with TorchScript IR text (graph(%x : Tensor): ...)");
 ABSL_FLAG(std::string, method, "forward", "method of the module to profile");
@@ -225,6 +228,7 @@ absl::StatusOr<Invocation> ParseCommandLine(int argc, char** argv) {
   o.annotate = UserPath(absl::GetFlag(FLAGS_annotate));
   o.html = UserPath(absl::GetFlag(FLAGS_html));
   o.memory = absl::GetFlag(FLAGS_memory);
+  o.allow_side_effects = absl::GetFlag(FLAGS_allow_side_effects);
   o.roofline = absl::GetFlag(FLAGS_roofline);
   o.peaks = absl::GetFlag(FLAGS_peaks);
   o.remeasure_peaks = absl::GetFlag(FLAGS_remeasure_peaks);

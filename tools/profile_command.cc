@@ -318,11 +318,11 @@ int RunMigrationDiff(const CliOptions& options, const ModelSource& source, Expor
   for (int k = 0; k < CopiesPerSide(ab_options); ++k) {
     absl::StatusOr<std::shared_ptr<const GraphPlan>> plan;
     if (k == 0) {
-      plan = GraphPlan::Build(std::move(program.prepared));
+      plan = GraphPlan::Build(std::move(program.prepared), profile.plan);
     } else {
       absl::StatusOr<ExportedProgram> copy = LoadExportedProgram(options.compare_model);
       if (!copy.ok()) return Fail(err, kExitFailure, copy.status());
-      plan = GraphPlan::Build(std::move(copy->prepared));
+      plan = GraphPlan::Build(std::move(copy->prepared), profile.plan);
     }
     if (!plan.ok()) return Fail(err, kExitFailure, Annotate(plan.status(), options.compare_model));
     plans.push_back(*std::move(plan));
@@ -356,11 +356,11 @@ int RunProgramAa(const CliOptions& options, const ModelSource& source, const std
   for (int k = 0; k < 2 * copies; ++k) {
     absl::StatusOr<std::shared_ptr<const GraphPlan>> plan;
     if (k == 0) {
-      plan = GraphPlan::Build(source.prepared);
+      plan = GraphPlan::Build(source.prepared, profile.plan);
     } else {
       absl::StatusOr<ExportedProgram> again = LoadExportedProgram(options.model);
       if (!again.ok()) return Fail(err, kExitFailure, again.status());
-      plan = GraphPlan::Build(std::move(again->prepared));
+      plan = GraphPlan::Build(std::move(again->prepared), profile.plan);
     }
     if (!plan.ok()) return Fail(err, kExitFailure, plan.status());
     (k < copies ? a : b).push_back(*std::move(plan));
@@ -536,6 +536,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   profile.adaptive.width = options.min_effect;  // above 0 with --runs=auto (ValidateCommon)
   profile.adaptive.max_time_s = options.max_time;
   profile.compensate = options.compensate;
+  profile.plan.allow_side_effects = options.allow_side_effects;
   profile.backward.enabled = options.backward;
   profile.backward.loss_output = options.loss_output;
   if (!options.clock.empty()) {

@@ -61,7 +61,7 @@ absl::StatusOr<Report> RunProfileSession(SessionModel model, const std::vector<c
                                          const SessionOptions& options) {
   const Machine machine = options.machine.has_value() ? *options.machine : DescribeMachine();
   const std::string applied = model.prepared.passes;
-  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(std::move(model.prepared));
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(std::move(model.prepared), options.profile.plan);
   if (!plan.ok()) return plan.status();
   if (options.check_plan) {
     if (absl::Status checked = options.check_plan(**plan); !checked.ok()) return checked;
