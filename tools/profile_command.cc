@@ -233,8 +233,30 @@ int VerificationExit(const Report& report, const CliOptions& options, std::FILE*
 
 namespace {
 
+// --worker_dir (a worker of --workers): the report(s) as JSON for the
+// parent, and the verification's exit code.
+int WriteWorkerReports(const CliOptions& options, std::vector<std::pair<const char*, const Report*>> reports,
+                       std::FILE* err) {
+  OutputFiles files;
+  for (const auto& [name, report] : reports) {
+    const Report* r = report;
+    files.Add(absl::StrCat(options.worker_dir, "/", name), [r](TextSink& sink) { StreamReportJson(*r, sink); });
+  }
+  if (absl::Status written = files.Commit(); !written.ok()) return Fail(err, kExitFailure, written);
+  for (const auto& [name, report] : reports) {
+    if (report->verification.has_value() && !report->verification->passed()) return kExitMismatch;
+    if (report->gradient_verification.has_value() && !report->gradient_verification->passed()) return kExitMismatch;
+  }
+  return kExitOk;
+}
+
 // --ab's outputs: B's report and the diff, then A's and B's verification.
+// A worker (--worker_dir) writes both sides' reports for its parent instead,
+// whatever made the A/B (passes, a program's A/A, the migration diff).
 int EmitAb(const CliOptions& options, BeforeAfter& ab, std::FILE* out, std::FILE* err) {
+  if (!options.worker_dir.empty()) {
+    return WriteWorkerReports(options, {{kWorkerA, &ab.before}, {kWorkerB, &ab.after}}, err);
+  }
   absl::StatusOr<std::string> main = RenderAb(ab, options);
   if (!main.ok()) return Fail(err, kExitUsage, main.status());
   if (int code = WriteOutputs(options, ab.after, MainOutput{*std::move(main), nullptr}, out, err, &ab.diff);
@@ -389,23 +411,6 @@ int RunProgramAa(const CliOptions& options, const ModelSource& source, const std
   ab->diff.base_model = ab->before.model;
   ab->diff.current_model = ab->after.model;
   return EmitAb(options, *ab, out, err);
-}
-
-// --worker_dir (a worker of --workers): the report(s) as JSON for the
-// parent, and the verification's exit code.
-int WriteWorkerReports(const CliOptions& options, std::vector<std::pair<const char*, const Report*>> reports,
-                       std::FILE* err) {
-  OutputFiles files;
-  for (const auto& [name, report] : reports) {
-    const Report* r = report;
-    files.Add(absl::StrCat(options.worker_dir, "/", name), [r](TextSink& sink) { StreamReportJson(*r, sink); });
-  }
-  if (absl::Status written = files.Commit(); !written.ok()) return Fail(err, kExitFailure, written);
-  for (const auto& [name, report] : reports) {
-    if (report->verification.has_value() && !report->verification->passed()) return kExitMismatch;
-    if (report->gradient_verification.has_value() && !report->gradient_verification->passed()) return kExitMismatch;
-  }
-  return kExitOk;
 }
 
 // --workers=K: the profile (or A/B) in K worker processes, merged, then
@@ -574,9 +579,6 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
                  absl::StrCat(source->display_name, " (B: ", DescribePasses(*passes), ")"), machine, ceilings);
     ab->diff.base_model = ab->before.model;
     ab->diff.current_model = ab->after.model;
-    if (!options.worker_dir.empty()) {
-      return WriteWorkerReports(options, {{kWorkerA, &ab->before}, {kWorkerB, &ab->after}}, err);
-    }
     return EmitAb(options, *ab, out, err);
   }
 

@@ -50,7 +50,8 @@ std::string LastLine(const std::string& text) {
   return lines.empty() ? "" : std::string(lines.back());
 }
 
-// A temporary directory for the workers' reports, removed with its files.
+// A temporary directory for the workers' reports, removed with its files
+// and folders however RunWorkers returns (a failing worker included).
 class WorkDir {
  public:
   WorkDir() {
@@ -61,6 +62,7 @@ class WorkDir {
   ~WorkDir() {
     if (path_.empty()) return;
     for (const std::string& file : files_) std::remove(file.c_str());
+    for (auto dir = dirs_.rbegin(); dir != dirs_.rend(); ++dir) rmdir(dir->c_str());
     rmdir(path_.c_str());
   }
   const std::string& path() const { return path_; }
@@ -68,10 +70,20 @@ class WorkDir {
     files_.push_back(absl::StrCat(path_, "/", name));
     return files_.back();
   }
+  // Makes folder `name` inside, removed with the rest.
+  absl::StatusOr<std::string> Dir(const std::string& name) {
+    std::string dir = absl::StrCat(path_, "/", name);
+    if (mkdir(dir.c_str(), 0700) != 0) {
+      return absl::InternalError(absl::StrCat("cannot make ", dir, ": ", std::strerror(errno)));
+    }
+    dirs_.push_back(dir);
+    return dir;
+  }
 
  private:
   std::string path_;
   std::vector<std::string> files_;
+  std::vector<std::string> dirs_;
 };
 
 struct Exit {
@@ -195,10 +207,9 @@ absl::StatusOr<WorkerReports> RunWorkers(const CliOptions& options, std::FILE* e
   std::set<std::string> printed;  // stderr lines already shown
   for (int w = 1; w <= options.workers; ++w) {
     const std::string sub = absl::StrCat("w", w);
-    const std::string sub_path = absl::StrCat(dir.path(), "/", sub);
-    if (mkdir(sub_path.c_str(), 0700) != 0) {
-      return absl::InternalError(absl::StrCat("cannot make ", sub_path, ": ", std::strerror(errno)));
-    }
+    absl::StatusOr<std::string> made = dir.Dir(sub);
+    if (!made.ok()) return made.status();
+    const std::string& sub_path = *made;
     const std::string err_path = dir.File(absl::StrCat(sub, ".stderr"));
     const std::string report_path = dir.File(absl::StrCat(sub, "/", kWorkerReport));
     const std::string a_path = dir.File(absl::StrCat(sub, "/", kWorkerA));
@@ -236,8 +247,6 @@ absl::StatusOr<WorkerReports> RunWorkers(const CliOptions& options, std::FILE* e
       a_auto.Take(*r, w);
       if (absl::Status added = a.Add(*std::move(r), name); !added.ok()) return added;
     }
-    for (const std::string& f : {report_path, a_path, b_path}) std::remove(f.c_str());
-    rmdir(sub_path.c_str());
   }
   absl::StatusOr<Report> merged = a.Finish();
   if (!merged.ok()) return merged.status();
