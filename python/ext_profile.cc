@@ -38,6 +38,7 @@ ProfileOptions MakeProfileOptions(const CommonOptions& o) {
   profile.backward.enabled = o.backward;
   profile.backward.loss_output = o.loss_output;
   profile.compensate = o.compensate;
+  profile.plan.allow_side_effects = o.allow_side_effects;
   if (!o.clock.empty()) {
     absl::StatusOr<std::shared_ptr<TimeSource>> clock = MakeTimeSource(o.clock);
     if (!clock.ok()) Throw(absl::InvalidArgumentError(absl::StrCat("clock: ", clock.status().message())));
@@ -165,16 +166,18 @@ ReportPtr ProfileExportFile(const std::string& path, const py::tuple& args, cons
   if (options.verify) {
     // graphprof.profile(ep) saved the program with ep.module()'s outputs
     // for these inputs, computed by this process's PyTorch: identical.
-    if (!program.reference.has_value() || program.reference->outputs.empty()) {
+    if (!program.reference.has_value()) {
       Throw(absl::InternalError("profile(ep): the saved program has no reference outputs"));
     }
-    const std::vector<at::Tensor>& outs = program.reference->outputs;
-    const c10::IValue expected =
-        outs.size() == 1 ? c10::IValue(outs[0])
-                         : c10::IValue(c10::ivalue::Tuple::create(std::vector<c10::IValue>(outs.begin(), outs.end())));
+    const c10::IValue expected = program.reference->Expected();
     model.run_native = [expected](const std::vector<c10::IValue>&) -> absl::StatusOr<c10::IValue> { return expected; };
     session.verify = true;
     session.check.reference = "ep.module()";
+    // Identical unless the caller gave a tolerance (rtol/atol).
+    session.check.transformed = options.tolerance_given;
+    session.check.float64_reference = false;
+    session.check.rtol = options.rtol;
+    session.check.atol = options.atol;
   }
   model.prepared = std::move(program.prepared);
   absl::StatusOr<Report> report;
@@ -186,6 +189,7 @@ ReportPtr ProfileExportFile(const std::string& path, const py::tuple& args, cons
   ReportPtr result = std::make_shared<Report>(Take(std::move(report)));
   result->parameters = program.parameters;
   result->notes.push_back(absl::StrCat("a torch.export program (exported by PyTorch ", program.torch_version, ")"));
+  result->notes.insert(result->notes.end(), program.notes.begin(), program.notes.end());
   return result;
 }
 

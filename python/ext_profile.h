@@ -70,6 +70,8 @@ struct CommonOptions {
   // rtol or atol given: after passes, compare within them; else against a
   // float64 run where the module can make one (profile_graph's rule).
   bool tolerance_given = false;
+  // Run operators that act outside the process (PlanOptions::allow_side_effects).
+  bool allow_side_effects = false;
 };
 
 // graphprof.profile(): profile_command.cc's flow for one module.

@@ -48,6 +48,7 @@
 #include "common/status_util.h"
 #include "interpreter/graph_plan.h"
 #include "interpreter/interpreter.h"
+#include "interpreter/side_effects.h"
 #include "ir/ivalue_util.h"
 #include "ir/loader.h"
 #include "ir/passes.h"
@@ -196,39 +197,50 @@ PYBIND11_MODULE(_graphprof, m) {
       "profile",
       [](py::handle target, const py::tuple& args, int runs, int warmup, const std::string& passes, bool verify,
          double rtol, double atol, const std::string& method, const std::string& name, bool backward,
-         int loss_output, const std::string& clock, bool compensate, bool tolerance_given) {
+         int loss_output, const std::string& clock, bool compensate, bool tolerance_given, bool allow_side_effects) {
         return ProfileTarget(target, args, method, passes,
                              CommonOptions{runs, warmup, verify, rtol, atol, backward, loss_output, clock, compensate,
-                                           tolerance_given},
+                                           tolerance_given, allow_side_effects},
                              name);
       },
       py::arg("target"), py::arg("args"), py::arg("runs"), py::arg("warmup"), py::arg("passes"), py::arg("verify"),
       py::arg("rtol"), py::arg("atol"), py::arg("method"), py::arg("name"), py::arg("backward") = false,
       py::arg("loss_output") = -1, py::arg("clock") = "", py::arg("compensate") = true,
-      py::arg("tolerance_given") = false);
+      py::arg("tolerance_given") = false, py::arg("allow_side_effects") = false);
 
   m.def(
       "profile_export",
-      [](const std::string& path, const py::tuple& args, int runs, int warmup, bool verify, const std::string& name) {
-        CommonOptions options{runs, warmup, verify, 0, 0};
+      [](const std::string& path, const py::tuple& args, int runs, int warmup, bool verify, double rtol, double atol,
+         const std::string& name, const std::string& clock, bool compensate, bool tolerance_given,
+         bool allow_side_effects) {
+        CommonOptions options{runs, warmup, verify, rtol, atol, false, -1, clock, compensate, tolerance_given,
+                              allow_side_effects};
         return ProfileExportFile(path, args, options, name);
       },
-      py::arg("path"), py::arg("args"), py::arg("runs"), py::arg("warmup"), py::arg("verify"), py::arg("name"));
+      py::arg("path"), py::arg("args"), py::arg("runs"), py::arg("warmup"), py::arg("verify"), py::arg("rtol"),
+      py::arg("atol"), py::arg("name"), py::arg("clock") = "", py::arg("compensate") = true,
+      py::arg("tolerance_given") = false, py::arg("allow_side_effects") = false);
+
+  // What an operator does outside the process ("" for nothing): Python
+  // checks a torch.export program with it before running ep.module().
+  m.def("side_effect_of", [](const std::string& qualified_name) { return std::string(SideEffectOf(qualified_name)); },
+        py::arg("qualified_name"));
 
   m.def(
       "ab",
       [](py::handle target, const std::string& passes, const py::tuple& args, int runs, int warmup, bool verify,
          double rtol, double atol, const std::string& method, bool diff_all, const std::string& name,
-         double min_effect, double alpha, int copies, bool tolerance_given) {
+         double min_effect, double alpha, int copies, bool tolerance_given, bool allow_side_effects) {
         CommonOptions options{runs, warmup, verify, rtol, atol};
         options.tolerance_given = tolerance_given;
+        options.allow_side_effects = allow_side_effects;
         AbResult r = ProfileAb(target, passes, args, method, options, diff_all, name, min_effect, alpha, copies);
         return py::make_tuple(r.before, r.after, r.diff);
       },
       py::arg("target"), py::arg("passes"), py::arg("args"), py::arg("runs"), py::arg("warmup"), py::arg("verify"),
       py::arg("rtol"), py::arg("atol"), py::arg("method"), py::arg("diff_all"), py::arg("name"),
       py::arg("min_effect") = 0.02, py::arg("alpha") = 0.05, py::arg("copies") = 3,
-      py::arg("tolerance_given") = false);
+      py::arg("tolerance_given") = false, py::arg("allow_side_effects") = false);
 
   m.def(
       "diff",

@@ -1,10 +1,12 @@
 // profile_graph --model=PROGRAM.pt2, driven as a user drives it: the report
 // of a torch.export program (names, module paths, sources, verification
 // against PyTorch's outputs, the inputs it used) and its one-line refusals.
+#include <dirent.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <torch/version.h>
 
+#include <cstdlib>
 #include <set>
 #include <string>
 
@@ -129,6 +131,57 @@ TEST(ExportCliTest, RefusalsAreOneLine) {
   } else {
     EXPECT_EQ(sdpa.code, 0) << sdpa.err;
   }
+}
+
+// Programs that mutate their input, return None or numbers, take a dict:
+// profiled and verified as PyTorch ran them (the inputs as given).
+TEST(ExportCliTest, OddProgramsAreVerifiedAsPyTorchRanThem) {
+  for (const char* fixture : {"mutates.pt2", "pair_none.pt2", "none.pt2", "pair_int.pt2", "dict_in.pt2"}) {
+    const Result r = RunTool({"--model=" + testing::FixturePath(std::string("export/") + fixture), "--warmup=1",
+                              "--runs=2"});
+    EXPECT_EQ(r.code, 0) << fixture << ": " << r.err;
+    EXPECT_TRUE(absl::StrContains(r.out, "verified      output identical to PyTorch")) << fixture << "\n" << r.out;
+  }
+  const Result mutates = RunTool({"--model=" + testing::FixturePath("export/mutates.pt2"), "--warmup=1", "--runs=2"});
+  EXPECT_TRUE(absl::StrContains(mutates.out, "the program writes its input in place (x (node add_, aten::add_))"))
+      << mutates.out;
+}
+
+// A program calling aten::save is refused before anything runs: nothing is
+// written.
+TEST(ExportCliTest, AProgramThatWritesAFileIsRefused) {
+  ExpectOneLineError(RunTool({"--model=" + testing::FixturePath("export/saves.pt2"), "--warmup=1", "--runs=2"}), 1,
+                     "aten::save");
+  ExpectOneLineError(RunTool({"--model=" + testing::FixturePath("export/saves.pt2"), "--ab=none", "--runs=2"}), 1,
+                     "writes a file");
+  EXPECT_FALSE(testing::Exists("graphprof_saved_by_model.pt"));
+}
+
+// --workers with --ab=none on a program, and no worker directory left
+// behind when a worker fails.
+TEST(ExportCliTest, WorkersRunAProgramsAaAndLeaveNothingBehind) {
+  const std::string tmp = TempDir("export_cli_workers");
+  setenv("TMPDIR", tmp.c_str(), 1);
+  const std::string out = TempDir("export_cli_test") + "/workers_aa.json";
+  const Result aa = RunTool({"--model=" + testing::FixturePath("export/mlp.pt2"), "--ab=none", "--workers=2",
+                             "--warmup=1", "--runs=4", "--ab_copies=1", "--format=json", "--output=" + out});
+  ASSERT_EQ(aa.code, 0) << aa.err;
+  const nlohmann::json j = nlohmann::json::parse(Slurp(out));
+  EXPECT_EQ(j["a"]["verified"], true);
+  EXPECT_EQ(j["b"]["verified"], true);
+  EXPECT_EQ(j["diff"]["nodes"].size(), j["a"]["nodes"].size());
+  const Result failed = RunTool({"--model=" + testing::FixturePath("export/mlp.pt2"), "--input=3x9:float32",
+                                 "--workers=2", "--runs=2"});
+  EXPECT_EQ(failed.code, 1) << failed.err;
+  unsetenv("TMPDIR");
+  std::vector<std::string> left;
+  if (DIR* dir = opendir(tmp.c_str()); dir != nullptr) {
+    for (dirent* e = readdir(dir); e != nullptr; e = readdir(dir)) {
+      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") left.push_back(e->d_name);
+    }
+    closedir(dir);
+  }
+  EXPECT_EQ(left, std::vector<std::string>{}) << "a worker directory was left behind";
 }
 
 }  // namespace

@@ -112,9 +112,9 @@ void ExpectRunsLikePyTorch(const ExportedProgram& program) {
                              program.reference->threads == at::get_num_threads();
   for (size_t i = 0; i < ours.size(); ++i) {
     if (same_libtorch) {
-      EXPECT_TRUE(torch::equal(ours[i], program.reference->outputs[i])) << "output " << i;
+      EXPECT_TRUE(torch::equal(ours[i], program.reference->outputs[i].toTensor())) << "output " << i;
     } else {
-      EXPECT_TRUE(torch::allclose(ours[i], program.reference->outputs[i], 1e-5, 1e-6)) << "output " << i;
+      EXPECT_TRUE(torch::allclose(ours[i], program.reference->outputs[i].toTensor(), 1e-5, 1e-6)) << "output " << i;
     }
   }
 }
@@ -198,7 +198,7 @@ TEST(ExportTest, RunsADynamicBatchAtOtherSizes) {
     ASSERT_EQ(out.size(), 1u);
     ASSERT_EQ(out[0].sizes(), (std::vector<int64_t>{batch * 2})) << batch;
     const int64_t common = std::min<int64_t>(batch, 3) * 2;
-    EXPECT_TRUE(torch::allclose(out[0].narrow(0, 0, common), program->reference->outputs[0].narrow(0, 0, common)))
+    EXPECT_TRUE(torch::allclose(out[0].narrow(0, 0, common), program->reference->outputs[0].toTensor().narrow(0, 0, common)))
         << batch;
   }
 }
@@ -347,6 +347,34 @@ TEST(ExportTest, HostileArchivesAreRefusedInOneLine) {
       {program_json([](nlohmann::json& j) { j["graph_module"]["graph"]["nodes"][1]["inputs"][0]["arg"] = {{"as_weird", 1}}; }),
        "an argument of kind as_weird, which graphprof does not read"},
       {edited([](Entries& e) { e.erase("serialized_state_dict.pt"); }), "the archive has no weights for parameter 'fc1.weight'"},
+      // Misread versions and metadata are named as they are (they read as "-1.2" and "-1 threads").
+      {program_json([](nlohmann::json& j) { j["schema_version"]["major"] = "8"; }),
+       "schema_version.major is \"8\", not a version number"},
+      {program_json([](nlohmann::json& j) { j["schema_version"]["major"] = 8.0; }), "schema_version.major is 8.0"},
+      {program_json([](nlohmann::json& j) { j["schema_version"]["minor"] = nlohmann::json::parse("18446744073709551616"); }),
+       "schema_version.minor is 1.8446744073709552e+19, not a version number"},
+      {edited([](Entries& e) { e["extra_files/graphprof_reference.json"] = R"({"format": 1, "threads": "1"})"; }),
+       "threads is \"1\", not a thread count"},
+      {edited([](Entries& e) { e["extra_files/graphprof_reference.hex"].pop_back(); }),
+       "graphprof_reference.hex has an odd number of digits"},
+      // Nested conds are bounded (20,000 took 65 s and 4.2 GB to refuse).
+      {[&] {
+         Entries e = ReadAll(testing::FixturePath("export/cond.pt2"));
+         nlohmann::json j = nlohmann::json::parse(e.at("serialized_exported_program.json"));
+         nlohmann::json& nodes = j["graph_module"]["graph"]["nodes"];
+         nlohmann::json cond = nodes[2];
+         for (int level = 0; level < 300; ++level) {
+           nlohmann::json outer = nodes[2];
+           nlohmann::json& branch = outer["inputs"][1]["arg"]["as_graph"]["graph"];
+           branch["nodes"] = nlohmann::json::array({cond});
+           branch["outputs"] = cond["outputs"];
+           cond = outer;
+         }
+         nodes[2] = cond;
+         e["serialized_exported_program.json"] = j.dump();
+         return StoredZip(e);
+       }(),
+       "conds nest deeper than 256 levels"},
       {edited([&](Entries& e) {
          e["serialized_state_dict.pt"] = EditedPickle(e["serialized_state_dict.pt"], "torch._utils\n_rebuild_parameter",
                                                       "builtins\neval");

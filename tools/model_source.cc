@@ -118,19 +118,26 @@ ExportVerification VerifyExport(const ExportedProgram& program, const std::vecto
   }
   v.possible = true;
   v.exact = absl::StartsWith(ref.torch_version, TORCH_VERSION) && ref.threads == at::get_num_threads();
-  if (ref.outputs.size() == 1) {
-    v.expected = ref.outputs[0];
-  } else {
-    v.expected = c10::ivalue::Tuple::create(std::vector<c10::IValue>(ref.outputs.begin(), ref.outputs.end()));
-  }
-  v.reference = absl::StrCat("PyTorch ", ref.torch_version, "'s ep.module() (graphprof.save_export, ", ref.threads,
-                             ref.threads == 1 ? " thread" : " threads",
+  v.expected = ref.Expected();
+  v.reference = absl::StrCat("PyTorch ", ref.torch_version, "'s ep.module() (graphprof.save_export, ",
+                             ref.threads < 0 ? "threads not recorded"
+                                             : absl::StrCat(ref.threads, ref.threads == 1 ? " thread" : " threads"),
                              v.exact ? ")" : absl::StrCat("; here LibTorch ", TORCH_VERSION, ", ", at::get_num_threads(),
                                                            " thread(s): compared within rtol/atol)"));
   return v;
 }
 
 namespace {
+
+// A default argument as Python writes it (scale=0.5, flag=True), its
+// description for what has no short literal.
+std::string DefaultText(const c10::IValue& v) {
+  if (v.isInt()) return absl::StrCat(v.toInt());
+  if (v.isDouble()) return absl::StrCat(v.toDouble());
+  if (v.isBool()) return v.toBool() ? "True" : "False";
+  if (v.isString()) return absl::StrCat("'", v.toStringRef(), "'");
+  return DescribeIValue(v);
+}
 
 bool IsExport(const std::string& path) {
   return absl::EndsWith(path, ".pt2") || IsExportedProgramFile(path);
@@ -252,7 +259,7 @@ absl::StatusOr<std::vector<c10::IValue>> LoadModelInputs(const CliOptions& optio
         const c10::Argument& argument = schema.arguments()[1 + i];
         if (!argument.default_value().has_value()) break;
         inputs.push_back(*argument.default_value());
-        defaulted.push_back(absl::StrCat(argument.name(), "=", DescribeIValue(*argument.default_value())));
+        defaulted.push_back(absl::StrCat(argument.name(), "=", DefaultText(*argument.default_value())));
       }
       if (!defaulted.empty() && inputs.size() == expected) {
         source.defaulted_inputs = absl::StrJoin(defaulted, ", ");

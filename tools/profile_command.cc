@@ -396,6 +396,7 @@ int RunProgramAa(const CliOptions& options, const ModelSource& source, const std
   for (auto [report, output, side] : {std::tuple{&ab->before, &a_output, " (A)"}, std::tuple{&ab->after, &b_output, " (B)"}}) {
     DescribeSide(*report, source, inputs, observers, absl::StrCat(source.display_name, side), machine, ceilings);
     report->parameters = source.exported->parameters;
+    report->notes.insert(report->notes.end(), source.exported->notes.begin(), source.exported->notes.end());
     if (!options.verify) continue;
     if (!v.possible) {
       report->unverified_reason = v.why_not;
@@ -637,6 +638,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     const ExportedProgram& program = *source->exported;
     report->notes.push_back(absl::StrCat("a torch.export program (", program.layout, ", schema ", program.schema_version,
                                          ", exported by PyTorch ", program.torch_version, ")"));
+    report->notes.insert(report->notes.end(), program.notes.begin(), program.notes.end());
     report->parameters = program.parameters;
   }
   if (!source->inputs_from.empty()) report->notes.push_back(absl::StrCat("inputs: ", source->inputs_from));

@@ -10,6 +10,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "common/status_util.h"
 #include "ir/export/program_graph.h"
@@ -42,8 +43,11 @@ c10::ScalarType DtypeOfStorage(const std::string& storage_type) {
 // Reads a tensor's bytes from the archive straight into its storage.
 at::Tensor ReadBlob(const ZipArchive& archive, const ZipArchive::Entry& entry, c10::ScalarType dtype, int64_t numel,
                     const std::string& what) {
-  const uint64_t bytes = static_cast<uint64_t>(numel) * c10::elementSize(dtype);
-  if (numel < 0 || entry.size < bytes) {
+  uint64_t bytes = 0;
+  if (numel < 0 || __builtin_mul_overflow(static_cast<uint64_t>(numel), c10::elementSize(dtype), &bytes)) {
+    throw Refused(absl::StrCat(what, " claims ", numel, " elements, more than any archive holds (damaged sizes?)"));
+  }
+  if (entry.size < bytes) {
     throw Refused(absl::StrCat(what, " claims ", bytes, " bytes but the archive holds ", entry.size, " for it"));
   }
   at::Tensor t;
@@ -139,17 +143,26 @@ class TorchSaveFile {
   int64_t bytes_ = 0;
 };
 
-// Flattened tensors of a value (tuples, lists, dicts in order).
-void Flatten(const c10::IValue& v, std::vector<at::Tensor>& out) {
-  if (v.isTensor()) {
-    out.push_back(v.toTensor());
-  } else if (v.isTuple()) {
-    for (const c10::IValue& e : v.toTupleRef().elements()) Flatten(e, out);
+// The leaves of a value as torch.export flattens a program's inputs and
+// outputs: tuples, lists and dict values in order. Inputs keep their tensors
+// (None is an empty container there); outputs keep every leaf (a program
+// returning (x, None) or (x, n) has those as outputs).
+void Flatten(const c10::IValue& v, bool tensors_only, std::vector<c10::IValue>& out) {
+  if (v.isTuple()) {
+    for (const c10::IValue& e : v.toTupleRef().elements()) Flatten(e, tensors_only, out);
   } else if (v.isList()) {
-    for (const c10::IValue& e : v.toListRef()) Flatten(e, out);
+    for (const c10::IValue& e : v.toListRef()) Flatten(e, tensors_only, out);
   } else if (v.isGenericDict()) {
-    for (const auto& kv : v.toGenericDict()) Flatten(kv.value(), out);
+    for (const auto& kv : v.toGenericDict()) Flatten(kv.value(), tensors_only, out);
+  } else if (v.isTensor() || !tensors_only) {
+    out.push_back(v);
   }
+}
+
+std::vector<c10::IValue> Leaves(const std::vector<c10::IValue>& args, bool tensors_only) {
+  std::vector<c10::IValue> out;
+  for (const c10::IValue& a : args) Flatten(a, tensors_only, out);
+  return out;
 }
 
 // (args, kwargs) of the example inputs: the positional ones (no kwargs).
@@ -166,6 +179,11 @@ std::vector<c10::IValue> Positional(const c10::IValue& v, const std::string& wha
 }
 
 }  // namespace
+
+c10::IValue ExportReference::Expected() const {
+  if (outputs.size() == 1) return outputs[0];
+  return c10::ivalue::Tuple::create(std::vector<c10::IValue>(outputs.begin(), outputs.end()));
+}
 
 bool IsExportedProgramFile(const std::string& path) {
   absl::StatusOr<std::shared_ptr<const ByteSource>> source = OpenFileSource(path);
@@ -214,8 +232,17 @@ absl::StatusOr<ExportedProgram> LoadExportedProgram(std::shared_ptr<const ByteSo
     json j = json::parse(*text, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded()) return refuse(absl::StrCat(json_entry, " is not valid JSON"));
     const json& version = Need(j, "schema_version", json_entry);
-    const int64_t major = Need(version, "major", "schema_version").is_number_integer() ? version.at("major").get<int64_t>() : -1;
-    const int64_t minor = version.contains("minor") && version.at("minor").is_number_integer() ? version.at("minor").get<int64_t>() : -1;
+    // Whole numbers only: "8", 8.0 or 2**64 are not a version (nlohmann
+    // reads 2**64 as unsigned, above int64).
+    for (const char* part : {"major", "minor"}) {
+      const json& v = Need(version, part, "schema_version");
+      if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<uint64_t>() > 1000000)) {
+        return refuse(absl::StrCat("schema_version.", part, " is ", v.dump().substr(0, 40),
+                                   ", not a version number (graphprof reads major version 8)"));
+      }
+    }
+    const int64_t major = version.at("major").get<int64_t>();
+    const int64_t minor = version.at("minor").get<int64_t>();
     program.schema_version = absl::StrCat(major, ".", minor);
     if (major != 8) {
       return refuse(absl::StrCat("export schema version ", program.schema_version,
@@ -255,13 +282,17 @@ absl::StatusOr<ExportedProgram> LoadExportedProgram(std::shared_ptr<const ByteSo
           for (const json& s : Need(tm, "strides", what)) strides.push_back(Need(s, "as_int", what).get<int64_t>());
           const int64_t offset = Need(Need(tm, "storage_offset", what), "as_int", what).get<int64_t>();
           if (sizes.size() != strides.size()) throw Refused(absl::StrCat(what, " has sizes and strides of other lengths"));
+          if (offset < 0) throw Refused(absl::StrCat(what, " has a negative storage offset"));
           int64_t numel = offset + 1;
           for (size_t d = 0; d < sizes.size(); ++d) {
             if (sizes[d] < 0 || strides[d] < 0) throw Refused(absl::StrCat(what, " has a negative size or stride"));
             if (sizes[d] == 0) numel = 0;
           }
-          if (numel > 0) {
-            for (size_t d = 0; d < sizes.size(); ++d) numel += (sizes[d] - 1) * strides[d];
+          for (size_t d = 0; numel > 0 && d < sizes.size(); ++d) {
+            int64_t span = 0;
+            if (__builtin_mul_overflow(sizes[d] - 1, strides[d], &span) || __builtin_add_overflow(numel, span, &numel)) {
+              throw Refused(absl::StrCat(what, "'s sizes and strides reach past 2^63 elements (damaged?)"));
+            }
           }
           const std::string blob = absl::StrCat("data/", folder, "/", Need(meta, "path_name", what).get<std::string>());
           const ZipArchive::Entry* entry = archive.Find(blob);
@@ -281,6 +312,12 @@ absl::StatusOr<ExportedProgram> LoadExportedProgram(std::shared_ptr<const ByteSo
           return it->second;
         });
     program.parameters = built.parameters;
+    if (!built.written_inputs.empty()) {
+      program.notes.push_back(absl::StrCat("the program writes its input", built.written_inputs.size() == 1 ? "" : "s",
+                                           " in place (", absl::StrJoin(built.written_inputs, "; "),
+                                           "): every run starts from a copy of the inputs as given, and the "
+                                           "caller's are never changed"));
+    }
     // User inputs as declared (tensor_values).
     const json& values = Need(Need(Need(j, "graph_module", json_entry), "graph", "graph_module"), "tensor_values", "the graph");
     for (const std::string& input : built.user_inputs) {
@@ -309,11 +346,9 @@ absl::StatusOr<ExportedProgram> LoadExportedProgram(std::shared_ptr<const ByteSo
       TorchSaveFile saved(*std::move(nested), examples);
       const c10::IValue v = saved.Value(*saved.Root());
       if (model.empty()) {
-        program.example_inputs = Positional(v, examples);
+        program.example_inputs = Leaves(Positional(v, examples), /*tensors_only=*/true);
       } else if (v.isTuple() || v.isList()) {
-        std::vector<at::Tensor> flat;
-        Flatten(v, flat);
-        program.example_inputs = std::vector<c10::IValue>(flat.begin(), flat.end());
+        program.example_inputs = Leaves({v}, /*tensors_only=*/true);
       }
     }
     const std::string extra = model.empty() ? "extra_files/" : "extra/";
@@ -326,6 +361,7 @@ absl::StatusOr<ExportedProgram> LoadExportedProgram(std::shared_ptr<const ByteSo
       if (m.is_discarded() || !m.is_object()) return refuse("graphprof_reference.json is not a JSON object");
       absl::StatusOr<std::string> hex = archive.ReadEntry(extra + "graphprof_reference.hex", kMaxJsonBytes);
       if (!hex.ok()) return refuse(absl::StrCat("graphprof's reference: ", hex.status().message()));
+      if (hex->size() % 2 != 0) return refuse("graphprof_reference.hex has an odd number of digits (cut short?)");
       std::string bytes;
       bytes.reserve(hex->size() / 2);
       for (size_t i = 0; i + 1 < hex->size(); i += 2) {
@@ -342,10 +378,17 @@ absl::StatusOr<ExportedProgram> LoadExportedProgram(std::shared_ptr<const ByteSo
       const c10::IValue v = saved.Value(*saved.Root());
       if (!v.isTuple() || v.toTupleRef().elements().size() != 2) return refuse("graphprof's reference is not (inputs, outputs)");
       ExportReference reference;
-      reference.inputs = Positional(v.toTupleRef().elements()[0], "graphprof's reference inputs");
-      Flatten(v.toTupleRef().elements()[1], reference.outputs);
+      reference.inputs = Leaves(Positional(v.toTupleRef().elements()[0], "graphprof's reference inputs"), true);
+      reference.outputs = Leaves({v.toTupleRef().elements()[1]}, /*tensors_only=*/false);
       if (m.contains("torch_version") && m.at("torch_version").is_string()) reference.torch_version = m.at("torch_version");
-      if (m.contains("threads") && m.at("threads").is_number_integer()) reference.threads = m.at("threads");
+      if (m.contains("threads")) {
+        const json& threads = m.at("threads");
+        if (!threads.is_number_integer() || threads.get<int64_t>() < 1 || threads.get<int64_t>() > 100000) {
+          return refuse(absl::StrCat("graphprof_reference.json: threads is ", threads.dump().substr(0, 40),
+                                     ", not a thread count"));
+        }
+        reference.threads = threads.get<int>();
+      }
       program.reference = std::move(reference);
     }
   } catch (const Refused& e) {

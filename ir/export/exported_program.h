@@ -68,10 +68,14 @@ struct ExportedInput {
 // Outputs PyTorch computed for the program (graphprof.save_export), and
 // what they were computed with.
 struct ExportReference {
-  std::vector<c10::IValue> inputs;  // positional
-  std::vector<at::Tensor> outputs;  // flattened in order
-  std::string torch_version;        // "2.6.0+debian"
+  std::vector<c10::IValue> inputs;   // the user inputs, flattened (as the program's)
+  std::vector<c10::IValue> outputs;  // the leaves, as the program returns them (tensors, None, numbers)
+  std::string torch_version;         // "2.6.0+debian"
   int threads = -1;
+
+  // The outputs as the program's graph returns them: the one leaf, or a
+  // tuple of the leaves.
+  c10::IValue Expected() const;
 };
 
 struct ExportedProgram {
@@ -80,12 +84,17 @@ struct ExportedProgram {
   std::string layout;                // "torch.export.save (2.6-2.7)" or "PT2 archive"
   std::string schema_version;        // "8.2"
   std::string torch_version;         // of the exporting PyTorch
-  // The archive's example inputs (positional; keyword inputs are refused),
-  // when it has them.
+  // The archive's example inputs (positional, flattened as the program's
+  // user inputs: a dict argument gives its values; keyword inputs are
+  // refused), when it has them.
   std::optional<std::vector<c10::IValue>> example_inputs;
   std::optional<ExportReference> reference;
   int64_t weight_bytes = 0;          // parameters, buffers and constants read
   int64_t parameters = 0;            // elements of the parameters
+  // What a report of this program should say ("the program writes its input
+  // x in place ...": each run starts from a copy of the inputs as given).
+  // A program writing its own weights or buffers in place is refused.
+  std::vector<std::string> notes;
 };
 
 // Reads `path` (InvalidArgument / NotFound naming it).

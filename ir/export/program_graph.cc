@@ -85,7 +85,21 @@ std::string ModuleOf(const std::string& stack) {
   if (stack.empty()) return "";
   const absl::string_view last = absl::string_view(stack).substr(stack.rfind(';') + 1);
   std::vector<absl::string_view> fields = absl::StrSplit(last, ',');
-  return fields.size() >= 2 ? std::string(fields[1]) : "";
+  if (fields.size() < 2) return "";
+  absl::string_view path = fields[1];
+  // When forward's first argument is not called `self`, the paths start
+  // with its name as Dynamo writes it (L['s'].fc1, L['s'] for the root):
+  // the same module paths as named_modules() names them, as for `self`.
+  for (const char* quote : {"']", "\"]"}) {
+    if (absl::StartsWith(path, quote[0] == '\'' ? "L['" : "L[\"")) {
+      const size_t end = path.find(quote);
+      if (end == absl::string_view::npos) break;
+      path.remove_prefix(end + 2);
+      absl::ConsumePrefix(&path, ".");
+      break;
+    }
+  }
+  return std::string(path);
 }
 
 // A key naming a non-tensor constant exactly (its type, and doubles by
@@ -182,11 +196,35 @@ class Builder {
   jit::Value* Argument(const json& arg, const c10::Argument* schema, const std::string& where);
   void Operator(const json& node, const std::string& target, const std::string& where, const NodeOrigin& origin);
   void Cond(const json& node, const std::string& where, const NodeOrigin& origin);
+  void CondBranches(const json& node, const std::string& where, const NodeOrigin& origin);
   void BindOutputs(jit::Node* n, const json& outputs, const std::string& where);
+
+  // A node that writes an argument in place (its schema's Tensor(a!)): an
+  // input is noted (every run starts from a copy of the inputs as given); a
+  // parameter or buffer is refused (the program would change its own state
+  // from run to run, as a module exported in training mode does).
+  void CheckWrites(const c10::FunctionSchema& schema, const std::vector<jit::Value*>& values,
+                   const std::string& where, const NodeOrigin& origin) {
+    for (size_t i = 0; i < schema.arguments().size() && i < values.size(); ++i) {
+      const c10::AliasInfo* alias = schema.arguments()[i].alias_info();
+      if (alias == nullptr || !alias->isWrite()) continue;
+      const std::string node = origin.name.empty() ? where : absl::StrCat("node ", origin.name);
+      if (auto weight = weight_names_.find(values[i]); weight != weight_names_.end()) {
+        throw Refused(absl::StrCat(node, " (", schema.name(), ") writes ", weight->second,
+                                   " in place: a program that changes its own weights or buffers gives other "
+                                   "outputs each run (exported in training mode? export the module in eval mode)"));
+      }
+      if (values[i]->node()->kind() == jit::prim::Param) {
+        out_.written_inputs.push_back(absl::StrCat(values[i]->debugName(), " (", node, ", ", schema.name(), ")"));
+      }
+    }
+  }
 
   jit::Graph& graph_;
   const WeightLookup& weights_;
   BuiltGraph& out_;
+  std::unordered_map<const jit::Value*, std::string> weight_names_;  // "buffer 'bn.running_mean'"
+  int cond_depth_ = 0;
   std::unordered_map<std::string, jit::Value*> env_;
   std::unordered_map<std::string, jit::Value*> constants_;  // Pooled, by key
 };
@@ -396,10 +434,22 @@ void Builder::Operator(const json& node, const std::string& target, const std::s
                                ", not the ", target, " the program names"));
   }
   out_.origins[n] = origin;
+  CheckWrites(schema, values, where, origin);
   BindOutputs(n, Need(node, "outputs", where), where);
 }
 
 void Builder::Cond(const json& node, const std::string& where, const NodeOrigin& origin) {
+  // Each level copies the names in scope: bounded, so that an archive of
+  // thousands of nested conds is refused at once, not read for minutes.
+  if (cond_depth_ >= kMaxCondDepth) {
+    throw Refused(absl::StrCat(where, ": conds nest deeper than ", kMaxCondDepth, " levels; graphprof reads up to that"));
+  }
+  ++cond_depth_;
+  CondBranches(node, where, origin);
+  --cond_depth_;
+}
+
+void Builder::CondBranches(const json& node, const std::string& where, const NodeOrigin& origin) {
   const json& inputs = Need(node, "inputs", where);
   if (!inputs.is_array() || inputs.size() != 4) throw Refused(absl::StrCat(where, ": cond without (pred, true, false, operands)"));
   jit::Value* pred = Argument(Need(inputs[0], "arg", where), nullptr, where);
@@ -510,6 +560,7 @@ void Builder::Inputs(const json& g, const json& signature) {
     if (kind == "parameter") out_.parameters += t.numel();
     jit::Value* constant = Constant(t);
     Name(constant, name);
+    weight_names_[constant] = absl::StrCat(kind == "tensor_constant" ? "tensor constant" : kind, " '", fqn, "'");
     // "fc1.weight": the module is fc1, the node is named as the program names it.
     const size_t dot = fqn.rfind('.');
     out_.origins[constant->node()] = NodeOrigin{name, dot == std::string::npos ? "" : fqn.substr(0, dot), ""};

@@ -29,6 +29,10 @@ const nlohmann::json& Need(const nlohmann::json& j, const char* key, const std::
 // c10::ScalarType of the export schema's ScalarType number (7: float32).
 c10::ScalarType ScalarTypeOf(int64_t exported);
 
+// How deep torch.ops.higher_order.cond may nest (deeper: Refused). Real
+// programs nest a few levels; each level costs a copy of the names in scope.
+inline constexpr int kMaxCondDepth = 256;
+
 // A parameter, buffer or constant by its name (fqn), or Refused.
 using WeightLookup = std::function<at::Tensor(const std::string& name, const std::string& kind)>;
 
@@ -37,6 +41,8 @@ struct BuiltGraph {
   std::unordered_map<const torch::jit::Node*, NodeOrigin> origins;
   std::vector<std::string> user_inputs;  // graph input names, in order
   int64_t parameters = 0;                // elements of the parameters
+  // User inputs the program writes in place: "x (node add_, aten::add_)".
+  std::vector<std::string> written_inputs;
 };
 
 // graph_module (its "graph" and "signature") as a graph.

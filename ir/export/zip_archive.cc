@@ -174,9 +174,17 @@ absl::StatusOr<ZipArchive> ZipArchive::Open(std::shared_ptr<const ByteSource> so
       x += 4 + n;
     }
     if (flags & 1) return Bad(absl::StrCat("entry ", name, " is encrypted"));
-    if (method != 0 || compressed != size) {
+    if (method != 0) {
       return Bad(absl::StrCat("entry ", name, " is compressed (method ", method,
                               "): torch.export writes stored entries, and graphprof reads only those"));
+    }
+    if (compressed != size) {
+      return Bad(absl::StrCat("entry ", name, " is stored (not compressed) yet says it takes ", compressed,
+                              " bytes for ", size, " bytes of data: its sizes are damaged"));
+    }
+    if (local > length) {
+      return Bad(absl::StrCat("entry ", name, " starts at byte ", local, ", past the archive's end (", length,
+                              " bytes): its offset is damaged"));
     }
     // Where the data starts: after the local header, whose extra field may
     // differ from the central one's (alignment padding).
@@ -184,7 +192,11 @@ absl::StatusOr<ZipArchive> ZipArchive::Open(std::shared_ptr<const ByteSource> so
     if (!header.ok()) return header.status();
     if (Little(header->data(), 4) != kLocalSignature) return Bad(absl::StrCat("entry ", name, "'s header is damaged"));
     const uint64_t data_at = local + 30 + Little(header->data() + 26, 2) + Little(header->data() + 28, 2);
-    if (data_at > length || size > length - data_at) {
+    if (data_at > length) {
+      return Bad(absl::StrCat("entry ", name, "'s data would start at byte ", data_at, ", past the archive's end (",
+                              length, " bytes): damaged"));
+    }
+    if (size > length - data_at) {
       return Bad(absl::StrCat("entry ", name, " claims ", size, " bytes past the archive's end (truncated?)"));
     }
     archive.entries_.push_back(Entry{std::move(name), begin + data_at, size});

@@ -187,7 +187,7 @@ def _target(module, inputs, trace, method):
 
 def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backward=False, loss_output=None,
             verify=True, trace=False, method="forward", rtol=None, atol=None, name=None, clock=None,
-            compensate=True):
+            compensate=True, allow_side_effects=False):
     """Profiles `module(*inputs)` node by node: the engine and the numbers of
     profile_graph.
 
@@ -219,29 +219,35 @@ def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backw
              reset before each run and keep the last run's afterwards.
     clock    "tsc" or "steady" (default: tsc where the CPU's is invariant)
     compensate  take the timer's measured cost off the times (default)
+    allow_side_effects  run operators that act outside the process
+             (torch.save writes a file; collectives): refused by default,
+             before anything runs, as profiling runs the model many times
 
     Forward-only profiles run without autograd (torch.no_grad), on the
     calling thread, with the current torch.get_num_threads(). Returns a
     Report; engine failures raise GraphprofError subclasses with
     profile_graph's one-line message.
     """
-    if _is_exported_program(module):
-        return _profile_export(module, inputs, runs, warmup, verify, name, memory, passes, backward, trace, method)
     tolerance_given = rtol is not None or atol is not None
     runs, warmup, rtol, atol, method, name, flags = _checked(
         runs, warmup, rtol, atol, method, name, memory=memory, verify=verify, backward=backward, trace=trace,
-        compensate=compensate)
-    memory, verify, backward, trace, compensate = (flags[f] for f in ("memory", "verify", "backward", "trace",
-                                                                      "compensate"))
-    clock = _str_arg("clock", clock, optional=True)
+        compensate=compensate, allow_side_effects=allow_side_effects)
+    memory, verify, backward, trace, compensate, allow_side_effects = (
+        flags[f] for f in ("memory", "verify", "backward", "trace", "compensate", "allow_side_effects"))
+    clock = _clock_arg(clock)
     loss_output = -1 if loss_output is None else _int_arg("loss_output", loss_output, 0)
     passes = _passes_text(passes)
     _check_inputs(inputs)
+    common = dict(runs=runs, warmup=warmup, verify=verify, rtol=rtol, atol=atol, name=name, clock=clock,
+                  compensate=compensate, tolerance_given=tolerance_given, allow_side_effects=allow_side_effects)
+    if _is_exported_program(module):
+        if passes or backward or trace or method != "forward" or loss_output != -1:
+            raise InvalidArgumentError("profile(ep): passes, backward, loss_output, trace and method apply to "
+                                       "TorchScript modules, not to torch.export programs")
+        return _profile_export(module, inputs, memory, common)
     target = _target(module, inputs, trace, method)
-    r = _graphprof.profile(target, tuple(inputs), runs=runs, warmup=warmup, passes=passes,
-                           verify=verify, rtol=rtol, atol=atol, method=method,
-                           name=name, backward=backward, loss_output=loss_output, clock=clock,
-                           compensate=compensate, tolerance_given=tolerance_given)
+    r = _graphprof.profile(target, tuple(inputs), passes=passes, method=method, backward=backward,
+                           loss_output=loss_output, **common)
     report = Report(r, memory=memory, method=method)
     failure = r.verification_failure(method)
     if failure is not None:
@@ -253,26 +259,73 @@ def _is_exported_program(value):
     return type(value).__name__ == "ExportedProgram" and hasattr(value, "graph_signature")
 
 
-def _profile_export(ep, inputs, runs, warmup, verify, name, memory, passes, backward, trace, method):
+def _clock_arg(clock):
+    clock = _str_arg("clock", clock, optional=True)
+    if clock not in ("", "tsc", "steady"):
+        raise InvalidArgumentError("clock must be \"tsc\" or \"steady\", got %r" % (clock,))
+    return clock
+
+
+def _check_program(ep, inputs, allow_side_effects):
+    """What profile(ep) checks before ep.module() runs (it computes the
+    reference): operators acting outside the process (the engine's list),
+    and the inputs against the program's own placeholders, so that a wrong
+    input is one line, not PyTorch's multi-line error. Returns the inputs'
+    leaves, the program's user inputs."""
+    for node in ep.graph.nodes:
+        schema = getattr(node.target, "_schema", None) if node.op == "call_function" else None
+        what = _graphprof.side_effect_of(schema.name) if schema is not None else ""
+        if what and not allow_side_effects:
+            trace = (node.meta.get("stack_trace") or "").strip().splitlines()
+            where = " at " + trace[-2].strip() if len(trace) >= 2 else ""
+            raise InvalidArgumentError("profile(ep): node %s (%s)%s %s, which profiling would repeat on every run: "
+                                       "refused (allow_side_effects=True runs it)" % (node.name, schema.name, where, what))
+    from torch.utils import _pytree
+    user = [n for n in ep.graph.nodes if n.op == "placeholder" and n.name in set(ep.graph_signature.user_inputs)]
+    flat = _pytree.tree_flatten(tuple(inputs))[0]
+    if len(flat) != len(user):
+        raise InvalidArgumentError("profile(ep): the program takes %d input%s but %d %s given"
+                                   % (len(user), "" if len(user) == 1 else "s", len(flat),
+                                      "was" if len(flat) == 1 else "were"))
+    for i, (node, value) in enumerate(zip(user, flat)):
+        want = node.meta.get("val")
+        if not isinstance(want, torch.Tensor):
+            continue
+        if not isinstance(value, torch.Tensor):
+            raise InvalidArgumentError("profile(ep): input %d (%s) must be a tensor, got %s"
+                                       % (i, node.name, type(value).__name__))
+        if value.dtype != want.dtype:
+            raise InvalidArgumentError("profile(ep): input %d (%s) must be %s but is %s"
+                                       % (i, node.name, want.dtype, value.dtype))
+        if value.dim() != want.dim():
+            raise InvalidArgumentError("profile(ep): input %d (%s) must have %d dimensions but has %d"
+                                       % (i, node.name, want.dim(), value.dim()))
+        for k, size in enumerate(want.shape):
+            if isinstance(size, int) and value.shape[k] != size:
+                raise InvalidArgumentError("profile(ep): input %d (%s) must have size %d in dimension %d "
+                                           "(exported static) but has %d" % (i, node.name, size, k, value.shape[k]))
+    return flat
+
+
+def _profile_export(ep, inputs, memory, common):
     """profile(ep, *inputs) of a torch.export program: saved with its
     outputs for `inputs` (save_export), then profiled as profile_graph
-    --model=PROGRAM.pt2 profiles it, verified against ep.module()."""
+    --model=PROGRAM.pt2 profiles it, verified against ep.module(). The
+    caller's inputs are never modified (save_export runs ep.module() on a
+    copy)."""
     import tempfile
-    if passes or backward or trace or method != "forward":
-        raise InvalidArgumentError("profile(ep): passes, backward, trace and method apply to TorchScript modules, "
-                                   "not to torch.export programs")
-    runs = _int_arg("runs", runs, 1)
-    warmup = _int_arg("warmup", warmup, 0)
-    verify = _bool_arg("verify", verify)
-    name = _str_arg("name", name, optional=True) or "ExportedProgram"
+    common = dict(common, name=common["name"] or "ExportedProgram")
     if not inputs:
         inputs, kwargs = ep.example_inputs
         if kwargs:
             raise InvalidArgumentError("profile(ep): the program's example inputs have keywords; pass inputs by position")
+    # The program's user inputs are the leaves of the arguments (a dict
+    # argument gives its values, in order), as torch.export flattens them.
+    flat = _check_program(ep, inputs, common["allow_side_effects"])
     with tempfile.TemporaryDirectory() as d:
         path = d + "/program.pt2"
         save_export(ep, path, *inputs)
-        r = _graphprof.profile_export(path, tuple(inputs), runs=runs, warmup=warmup, verify=verify, name=name)
+        r = _graphprof.profile_export(path, tuple(flat), **common)
     report = Report(r, memory=memory)
     failure = r.verification_failure("forward")
     if failure is not None:
@@ -291,7 +344,8 @@ def _fraction(name, value, low_open, high_open=True):
 
 
 def ab(module, passes, *inputs, runs=10, warmup=3, memory=False, verify=True, trace=False, method="forward",
-       rtol=None, atol=None, diff_all=False, name=None, min_effect=0.02, alpha=0.05, copies=3):
+       rtol=None, atol=None, diff_all=False, name=None, min_effect=0.02, alpha=0.05, copies=3,
+       allow_side_effects=False):
     """Profiles `module` as given (A) and after `passes` (B) on the same
     inputs in one process, and diffs them: profile_graph --ab.
 
@@ -307,8 +361,10 @@ def ab(module, passes, *inputs, runs=10, warmup=3, memory=False, verify=True, tr
     passes = _passes_text(passes)
     tolerance_given = rtol is not None or atol is not None
     runs, warmup, rtol, atol, method, name, flags = _checked(
-        runs, warmup, rtol, atol, method, name, memory=memory, verify=verify, trace=trace, diff_all=diff_all)
-    memory, verify, trace, diff_all = (flags[f] for f in ("memory", "verify", "trace", "diff_all"))
+        runs, warmup, rtol, atol, method, name, memory=memory, verify=verify, trace=trace, diff_all=diff_all,
+        allow_side_effects=allow_side_effects)
+    memory, verify, trace, diff_all, allow_side_effects = (
+        flags[f] for f in ("memory", "verify", "trace", "diff_all", "allow_side_effects"))
     _check_inputs(inputs)
     if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= 16:
         raise ValueError(f"copies must be an int from 1 to 16, got {copies!r}")
@@ -320,7 +376,7 @@ def ab(module, passes, *inputs, runs=10, warmup=3, memory=False, verify=True, tr
                                      diff_all=diff_all, name=name,
                                      min_effect=_fraction("min_effect", min_effect, low_open=False),
                                      alpha=_fraction("alpha", alpha, low_open=True), copies=copies,
-                                     tolerance_given=tolerance_given)
+                                     tolerance_given=tolerance_given, allow_side_effects=allow_side_effects)
     before = Report(before, memory=memory, method=method)
     after = Report(after, memory=memory, method=method)
     result = ABResult(before, after, Diff(d, current=after), passes)

@@ -25,8 +25,13 @@ def save_export(ep, path, *args, **kwargs):
         raise TypeError("save_export(): path must be a str")
     if not args and not kwargs:
         args, kwargs = ep.example_inputs
+    # ep.module() runs on copies: a program that mutates its inputs
+    # (x.add_(1)) changes neither the caller's tensors nor the inputs saved
+    # beside the outputs, which are the inputs as given.
+    from torch.utils import _pytree
+    copy = _pytree.tree_map(lambda v: v.clone() if isinstance(v, torch.Tensor) else v, (tuple(args), dict(kwargs)))
     with torch.no_grad():
-        outputs = ep.module()(*args, **kwargs)
+        outputs = ep.module()(*copy[0], **copy[1])
     buffer = io.BytesIO()
     torch.save(((tuple(args), dict(kwargs)), outputs), buffer)
     meta = {"format": 1, "torch_version": torch.__version__, "threads": torch.get_num_threads()}
