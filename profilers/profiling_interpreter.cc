@@ -299,7 +299,10 @@ std::string ProfilingInterpreter::DescribeOutputs(const NodePlan& node) const {
 absl::Status ProfilingInterpreter::RunNodeInspected(const NodePlan& node) {
   NodeInspection& info = inspection_[node.id];
   const bool first = info.executions == 0;
-  if (first) info.input_shapes = DescribeInputs(node);
+  if (first) {
+    info.input_shapes = DescribeInputs(node);
+    info.work_reads_arguments = WorkReadsArguments(node.identity.kind);
+  }
   MemoryTracker* tracker = tracker_.get();
   int64_t allocated = 0, freed = 0, allocations = 0, saved_window = 0;
   int saved_tag = -1;
@@ -314,8 +317,10 @@ absl::Status ProfilingInterpreter::RunNodeInspected(const NodePlan& node) {
   }
   // The work counter sees the arguments before the node consumes them.
   std::vector<ArgInfo> args;
-  args.reserve(node.inputs.size());
-  for (size_t i = 0; i < node.inputs.size(); ++i) args.push_back(ToArgInfo(InputValue(node, i)));
+  if (info.work_reads_arguments) {
+    args.reserve(node.inputs.size());
+    for (size_t i = 0; i < node.inputs.size(); ++i) args.push_back(ToArgInfo(InputValue(node, i)));
+  }
   const uint64_t first_sequence = at::sequence_number::peek();
   absl::Status status = Dispatch(node);
   if (const uint64_t end = at::sequence_number::peek(); record_sequences_ && end != first_sequence) {
@@ -324,8 +329,10 @@ absl::Status ProfilingInterpreter::RunNodeInspected(const NodePlan& node) {
   if (status.ok()) {
     if (first) info.output_shapes = DescribeOutputs(node);
     std::vector<ArgInfo> results;
-    results.reserve(node.outputs.size());
-    for (size_t i = 0; i < node.outputs.size(); ++i) results.push_back(ToArgInfo(OutputValue(node, i)));
+    if (info.work_reads_arguments) {
+      results.reserve(node.outputs.size());
+      for (size_t i = 0; i < node.outputs.size(); ++i) results.push_back(ToArgInfo(OutputValue(node, i)));
+    }
     const Work work = CountWork(node.identity.kind, args, results);
     info.work_counted = info.work_counted && work.counted;
     info.flops += work.flops;

@@ -77,6 +77,9 @@ struct NodeInspection {
   double flops = 0;
   double bytes = 0;
   bool work_counted = true;
+  // WorkReadsArguments(kind), found at its first execution: when false its
+  // arguments are not described (a list's elements, every execution).
+  bool work_reads_arguments = true;
 };
 
 // Subclass it as you would Interpreter: overrides of RunNode and of the

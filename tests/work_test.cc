@@ -189,5 +189,23 @@ TEST(WorkTest, BytesAndWhatIsNotCounted) {
   EXPECT_FALSE(CountWork("quantized::linear_dynamic", {T({4, 8}), ArgInfo{}}, {T({4, 2})}).counted);
 }
 
+// Kinds whose work is none whatever their arguments: the profiler need not
+// describe them (a __getitem__ of a 100,000-element list, every execution),
+// and CountWork gives the same without them as with them.
+TEST(WorkTest, KindsThatReadNoArguments) {
+  for (const char* kind : {"aten::__getitem__", "aten::len", "aten::append", "aten::size", "prim::ListUnpack",
+                           "prim::ListConstruct", "prim::GetAttr", "aten::dim", "aten::is_floating_point"}) {
+    EXPECT_FALSE(WorkReadsArguments(kind)) << kind;
+    const Work with = CountWork(kind, {List({T({4}), T({8})}), Int(1)}, {T({4})});
+    const Work without = CountWork(kind, {}, {});
+    EXPECT_TRUE(with.counted && without.counted) << kind;
+    EXPECT_DOUBLE_EQ(with.bytes, without.bytes) << kind;
+    EXPECT_DOUBLE_EQ(with.flops, without.flops) << kind;
+  }
+  for (const char* kind : {"aten::cat", "aten::dropout", "aten::relu", "aten::lstm", "aten::frobnicate", "prim::max"}) {
+    EXPECT_TRUE(WorkReadsArguments(kind)) << kind;
+  }
+}
+
 }  // namespace
 }  // namespace graphprof

@@ -363,10 +363,31 @@ double TensorBytes(const std::vector<ArgInfo>& inputs, const std::vector<ArgInfo
   return bytes;
 }
 
-Work CountWork(const std::string& kind, const std::vector<ArgInfo>& inputs, const std::vector<ArgInfo>& outputs) {
-  Work work;
+bool WorkReadsArguments(const std::string& kind) {
   const std::string name = BaseName(kind);
   const bool prim = kind.rfind("prim::", 0) == 0;
+  // The graph's own nodes: If/Loop count their blocks' nodes, not themselves.
+  if (prim && In(name, {"Constant", "GetAttr", "SetAttr", "ListConstruct", "ListUnpack", "TupleConstruct",
+                        "TupleUnpack", "TupleIndex", "TupleSlice", "DictConstruct", "If", "Loop", "unchecked_cast",
+                        "NumToTensor", "ConstantMKLDNNTensor", "fork", "isinstance", "Uninitialized", "device",
+                        "dtype", "RaiseException", "Print", "requires_grad"})) {
+    return false;
+  }
+  // Tensor metadata and container access: read, not computed.
+  return !In(name, {"wait", "warn", "size", "dim", "len", "numel", "__getitem__", "item", "Int", "Float",
+                    "ScalarImplicit", "format", "append", "__is__", "__isnot__", "list"}) &&
+         !In(name, {"is_cuda", "is_cpu", "is_mkldnn", "is_quantized", "is_sparse", "is_meta", "is_xpu", "is_nested",
+                    "is_floating_point", "is_complex", "is_contiguous", "layout", "stride", "storage_offset",
+                    "device", "dtype", "requires_grad", "is_leaf"});
+}
+
+Work CountWork(const std::string& kind, const std::vector<ArgInfo>& inputs, const std::vector<ArgInfo>& outputs) {
+  Work work;
+  if (!WorkReadsArguments(kind)) {
+    work.counted = true;  // no work, whatever the arguments
+    return work;
+  }
+  const std::string name = BaseName(kind);
   if (NoTensors(inputs) && NoTensors(outputs)) {
     work.counted = true;  // scalars, strings, containers of them: no work worth counting
     return work;
@@ -405,21 +426,6 @@ Work CountWork(const std::string& kind, const std::vector<ArgInfo>& inputs, cons
     work.counted = IsTensor(inputs, 0);
   } else if (DataMovement(name)) {
     work.counted = true;
-  } else if (prim && In(name, {"Constant", "GetAttr", "SetAttr", "ListConstruct", "ListUnpack", "TupleConstruct",
-                               "TupleUnpack", "TupleIndex", "TupleSlice", "DictConstruct", "If", "Loop",
-                               "unchecked_cast", "NumToTensor", "ConstantMKLDNNTensor", "fork", "isinstance",
-                               "Uninitialized", "device", "dtype", "RaiseException", "Print", "requires_grad"})) {
-    // The graph's own nodes: If/Loop count their blocks' nodes, not themselves.
-    work.counted = true;
-    work.bytes = 0;
-  } else if (In(name, {"wait", "warn", "size", "dim", "len", "numel", "__getitem__", "item", "Int", "Float",
-                       "ScalarImplicit", "format", "append", "__is__", "__isnot__", "list", "dropout"}) ||
-             In(name, {"is_cuda", "is_cpu", "is_mkldnn", "is_quantized", "is_sparse", "is_meta", "is_xpu", "is_nested",
-                       "is_floating_point", "is_complex", "is_contiguous", "layout", "stride", "storage_offset",
-                       "device", "dtype", "requires_grad", "is_leaf"})) {
-    // Tensor metadata: read, not computed.
-    work.counted = true;
-    work.bytes = 0;
   }
   work.flops = work.counted ? flops : 0;
   if (!work.counted) work.bytes = 0;

@@ -61,6 +61,12 @@ struct Work {
 // The work of one execution of a node of `kind` ("aten::conv2d").
 Work CountWork(const std::string& kind, const std::vector<ArgInfo>& inputs, const std::vector<ArgInfo>& outputs);
 
+// False for kinds CountWork counts as no work whatever their arguments (the
+// graph's own nodes, tensor metadata, container access): a caller may pass
+// no ArgInfo for them. Describing a 100,000-element list for every
+// __getitem__ of a loop over it made profiling quadratic in its length.
+bool WorkReadsArguments(const std::string& kind);
+
 // Bytes of the tensors among `inputs` and `outputs`, each storage once (the
 // largest view of it), as CountWork adds them.
 double TensorBytes(const std::vector<ArgInfo>& inputs, const std::vector<ArgInfo>& outputs);
