@@ -89,8 +89,9 @@ class Comparer {
     const bool unmatched_nan = !at::equal(x_nan, y_nan);
     const at::Tensor same = (xd == yd).logical_or(x_nan.logical_and(y_nan));
     if (!unmatched_nan && same.all().item<bool>()) return;  // only NaNs at the same places
-    Differ(absl::StrCat(where, ": values differ"));
-    const at::Tensor diff = (xd - yd).abs().masked_fill(same, 0).nan_to_num(0, INFINITY, INFINITY);
+    Differ(absl::StrCat(where, unmatched_nan ? ": NaN in one where the other has a number" : ": values differ"));
+    // A NaN against a number is an infinite error, not none.
+    const at::Tensor diff = (xd - yd).abs().masked_fill(same, 0).nan_to_num(INFINITY, INFINITY, INFINITY);
     const at::Tensor scale = yd.abs().nan_to_num(0, INFINITY, INFINITY);
     const double max_abs = diff.numel() ? diff.max().item<double>() : 0;
     const at::Tensor rel = diff / scale.clamp_min(1e-300);

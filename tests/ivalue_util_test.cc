@@ -8,6 +8,7 @@
 #include <torch/csrc/jit/frontend/function_schema_parser.h>
 #include <torch/torch.h>
 
+#include <cmath>
 #include <string>
 
 #include "absl/strings/match.h"
@@ -86,6 +87,26 @@ TEST(ConvertToTypeTest, WhatDoesNotFitIsNamedByArgumentAndElement) {
 
   absl::StatusOr<c10::IValue> not_a_dict = ConvertToType(torch::ones({1}), Parse("Dict(str, Tensor)"), "feats");
   EXPECT_FALSE(not_a_dict.ok());
+}
+
+}  // namespace
+}  // namespace graphprof
+
+namespace graphprof {
+namespace {
+
+// A NaN against a number is an infinite error, named as such (it read as
+// "max abs error 0"); NaNs at the same places are equal.
+TEST(CompareIValuesTest, ANanAgainstANumberIsAnInfiniteError) {
+  const at::Tensor expected = torch::tensor({1.0f, 2.0f});
+  const at::Tensor actual = torch::tensor({1.0f, std::nanf("")});
+  const IValueComparison c = CompareIValues(expected, actual, 1e-4, 1e-5);
+  EXPECT_FALSE(c.identical);
+  EXPECT_FALSE(c.within_tolerance);
+  EXPECT_TRUE(std::isinf(c.max_abs_error)) << c.max_abs_error;
+  EXPECT_NE(c.detail.find("NaN in one where the other has a number"), std::string::npos) << c.detail;
+  const at::Tensor both = torch::tensor({std::nanf(""), 2.0f});
+  EXPECT_TRUE(CompareIValues(both, both.clone(), 0, 0).identical);
 }
 
 }  // namespace

@@ -665,6 +665,11 @@ TEST(VerificationFailureTest, OutputsThenGradientsThenNothing) {
   report.verification = bad;
   EXPECT_EQ(VerificationFailure(report, "step"),
             "output differs from native step: output 0 at [1]: 1 vs 1.5 (max abs error 0.5, max rel error 0.25)");
+  // A program's outputs were compared with PyTorch's, not a native run.
+  report.verification->reference = "PyTorch 2.6.0's ep.module() (graphprof.save_export, 1 thread)";
+  EXPECT_EQ(VerificationFailure(report, "forward"),
+            "output differs from PyTorch 2.6.0's ep.module() (graphprof.save_export, 1 thread): output 0 at [1]: 1 "
+            "vs 1.5 (max abs error 0.5, max rel error 0.25)");
 }
 
 // The verified line states the criterion that decided, in its own
