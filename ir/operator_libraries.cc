@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "ir/elf_check.h"
 
 namespace graphprof {
 
@@ -18,6 +19,7 @@ absl::Status LoadOperatorLibrary(const std::string& path) {
   if (path.empty()) return absl::InvalidArgumentError("an operator library path is empty");
   if (stat(path.c_str(), &st) != 0) return absl::NotFoundError(absl::StrCat(path, ": no such operator library"));
   if (!S_ISREG(st.st_mode)) return absl::InvalidArgumentError(absl::StrCat(path, ": not a file (an operator library is a .so)"));
+  if (absl::Status elf = CheckLoadableSharedObject(path); !elf.ok()) return elf;
   if (dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr) {
     const char* why = dlerror();
     return absl::InvalidArgumentError(

@@ -14,9 +14,13 @@
 
 namespace graphprof {
 
-// dlopen(path, RTLD_NOW | RTLD_GLOBAL): NotFound naming a missing file,
-// InvalidArgument with dlopen's own message otherwise. Loading a library
-// twice is harmless (dlopen counts references).
+// dlopen(path, RTLD_NOW | RTLD_GLOBAL): NotFound naming a missing file;
+// InvalidArgument in one line naming the path and what is wrong for a file
+// that is not an ELF shared object this process can map
+// (CheckLoadableSharedObject, elf_check.h: a truncated one would die of
+// SIGBUS inside dlopen), never handed to dlopen; InvalidArgument with
+// dlopen's own message otherwise. Loading a library twice is harmless
+// (dlopen counts references).
 absl::Status LoadOperatorLibrary(const std::string& path);
 
 // Each path of GRAPHPROF_LOAD_LIBRARIES (separated by ':'), in order; OK
