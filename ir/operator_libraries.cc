@@ -2,41 +2,119 @@
 #include "ir/operator_libraries.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "ir/elf_check.h"
+#include "ir/library_probe.h"
 
 namespace graphprof {
 
-absl::Status LoadOperatorLibrary(const std::string& path) {
+namespace {
+
+// A library LoadOperatorLibrary loaded: how a later one is known to be it.
+struct Loaded {
+  std::string path;
+  dev_t device;
+  ino_t inode;
+  uint64_t size;
+  uint64_t hash;  // FNV-1a-64 of the bytes
+};
+
+std::mutex& LoadMutex() {
+  static std::mutex* const mutex = new std::mutex;
+  return *mutex;
+}
+
+std::vector<Loaded>& LoadedLibraries() {
+  static std::vector<Loaded>* const loaded = new std::vector<Loaded>;
+  return *loaded;
+}
+
+// FNV-1a-64 of the file's bytes, read (not mapped: a file truncated under us
+// would be SIGBUS again).
+absl::StatusOr<uint64_t> HashFile(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return absl::InvalidArgumentError(absl::StrCat(path, ": cannot open (", std::strerror(errno), ")"));
+  uint64_t hash = 14695981039346656037ull;
+  std::vector<unsigned char> buffer(1 << 16);
+  ssize_t n = 0;
+  while ((n = read(fd, buffer.data(), buffer.size())) != 0) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      close(fd);
+      return absl::InvalidArgumentError(absl::StrCat(path, ": cannot read (", std::strerror(error), ")"));
+    }
+    for (ssize_t i = 0; i < n; ++i) hash = (hash ^ buffer[i]) * 1099511628211ull;
+  }
+  close(fd);
+  return hash;
+}
+
+LoadedLibrary Skipped(const std::string& path, const std::string& first) {
+  if (path == first) return LoadedLibrary{true, absl::StrCat(path, ": already loaded: skipped")};
+  return LoadedLibrary{true, absl::StrCat(path, ": the same library as ", first, ", already loaded: skipped")};
+}
+
+}  // namespace
+
+absl::StatusOr<LoadedLibrary> LoadOperatorLibrary(const std::string& path) {
   struct stat st;
   if (path.empty()) return absl::InvalidArgumentError("an operator library path is empty");
   if (stat(path.c_str(), &st) != 0) return absl::NotFoundError(absl::StrCat(path, ": no such operator library"));
   if (!S_ISREG(st.st_mode)) return absl::InvalidArgumentError(absl::StrCat(path, ": not a file (an operator library is a .so)"));
+  std::lock_guard<std::mutex> lock(LoadMutex());
+  for (const Loaded& loaded : LoadedLibraries()) {
+    if (loaded.device == st.st_dev && loaded.inode == st.st_ino) return Skipped(path, loaded.path);
+  }
   if (absl::Status elf = CheckLoadableSharedObject(path); !elf.ok()) return elf;
+  // Already in the process (libc, libtorch, a library another one needs):
+  // dlopen only counts a reference and runs nothing.
+  if (dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD) != nullptr) return LoadedLibrary{};
+  const absl::StatusOr<uint64_t> hash = HashFile(path);
+  if (!hash.ok()) return hash.status();
+  const uint64_t size = static_cast<uint64_t>(st.st_size);
+  for (const Loaded& loaded : LoadedLibraries()) {
+    if (loaded.size == size && loaded.hash == *hash) return Skipped(path, loaded.path);
+  }
+  // Its initialisers run in a child first: an abort there is a refusal here.
+  if (absl::Status probe = ProbeLibraryLoad(path); !probe.ok()) return probe;
   if (dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr) {
     const char* why = dlerror();
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": cannot load this operator library (", why != nullptr ? why : "dlopen failed", ")"));
   }
-  return absl::OkStatus();
+  LoadedLibraries().push_back(Loaded{path, st.st_dev, st.st_ino, size, *hash});
+  return LoadedLibrary{};
 }
 
-absl::Status LoadOperatorLibrariesFromEnvironment() {
+absl::StatusOr<std::vector<std::string>> LoadOperatorLibrariesFromEnvironment() {
+  std::vector<std::string> notes;
   const char* list = std::getenv("GRAPHPROF_LOAD_LIBRARIES");
-  if (list == nullptr || *list == '\0') return absl::OkStatus();
+  if (list == nullptr || *list == '\0') return notes;
   for (absl::string_view path : absl::StrSplit(list, ':', absl::SkipEmpty())) {
-    if (absl::Status loaded = LoadOperatorLibrary(std::string(path)); !loaded.ok()) {
-      return absl::Status(loaded.code(), absl::StrCat("GRAPHPROF_LOAD_LIBRARIES: ", loaded.message()));
+    absl::StatusOr<LoadedLibrary> loaded = LoadOperatorLibrary(std::string(path));
+    if (!loaded.ok()) {
+      return absl::Status(loaded.status().code(),
+                          absl::StrCat("GRAPHPROF_LOAD_LIBRARIES: ", loaded.status().message()));
     }
+    if (loaded->skipped) notes.push_back(absl::StrCat("GRAPHPROF_LOAD_LIBRARIES: ", loaded->note));
   }
-  return absl::OkStatus();
+  return notes;
 }
 
 std::string KnownLibraryFor(absl::string_view ns) {

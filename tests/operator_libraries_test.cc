@@ -1,6 +1,7 @@
 // Operator libraries (ir/operator_libraries.h): loading fails in one line
-// that names the file, and a file that would crash the process
-// (truncated, for another machine) is refused before dlopen sees it; the
+// that names the file, and a file that would crash or abort the process
+// (truncated, for another machine, an initialiser that aborts, a second copy
+// of a library already loaded) is refused or skipped before it can; the
 // environment list loads in order and stops at the first that fails; a model
 // that failed on an unknown operator gets a hint naming the library and the
 // flag. Loading a real library and running the operators it registers:
@@ -16,9 +17,11 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "ir/elf_check.h"
+#include "ir/library_probe.h"
 
 namespace graphprof {
 namespace {
@@ -74,26 +77,26 @@ void ExpectOneLine(const absl::Status& status, absl::StatusCode code, const std:
 }
 
 TEST(OperatorLibrariesTest, AMissingFileIsNotFoundByName) {
-  ExpectOneLine(LoadOperatorLibrary("/nonexistent/libmissing_ops.so"), absl::StatusCode::kNotFound,
+  ExpectOneLine(LoadOperatorLibrary("/nonexistent/libmissing_ops.so").status(), absl::StatusCode::kNotFound,
                 "/nonexistent/libmissing_ops.so", "no such operator library");
 }
 
 TEST(OperatorLibrariesTest, AFileThatIsNotALibraryIsRefusedInOneLine) {
   const std::string path = TempFile("not_a_library.so", "this is text, not an ELF shared object\n");
-  ExpectOneLine(LoadOperatorLibrary(path), absl::StatusCode::kInvalidArgument, path, "not an ELF file");
+  ExpectOneLine(LoadOperatorLibrary(path).status(), absl::StatusCode::kInvalidArgument, path, "not an ELF file");
 }
 
 TEST(OperatorLibrariesTest, ATruncatedLibraryIsRefusedBeforeTheLoaderMapsIt) {
   // dlopen maps the segments past the end of the file: SIGBUS, no message.
   ASSERT_NE(RealLibrary(), "");
   const std::string path = EditedCopy("truncated.so", [](std::string& bytes) { bytes.resize(4096); });
-  ExpectOneLine(LoadOperatorLibrary(path), absl::StatusCode::kInvalidArgument, path,
+  ExpectOneLine(LoadOperatorLibrary(path).status(), absl::StatusCode::kInvalidArgument, path,
                 "truncated (a PT_LOAD segment ends at byte ");
-  EXPECT_TRUE(absl::StrContains(LoadOperatorLibrary(path).message(), "of a 4096-byte file)"));
+  EXPECT_TRUE(absl::StrContains(LoadOperatorLibrary(path).status().message(), "of a 4096-byte file)"));
   EXPECT_FALSE(Mapped(path));
 
   const std::string header_only = EditedCopy("header_only.so", [](std::string& bytes) { bytes.resize(40); });
-  ExpectOneLine(LoadOperatorLibrary(header_only), absl::StatusCode::kInvalidArgument, header_only,
+  ExpectOneLine(LoadOperatorLibrary(header_only).status(), absl::StatusCode::kInvalidArgument, header_only,
                 "truncated (the ELF header needs");
 }
 
@@ -102,7 +105,7 @@ TEST(OperatorLibrariesTest, ALibraryWhoseSectionHeadersAreCutOffIsRefused) {
   ASSERT_NE(RealLibrary(), "");
   const std::string path =
       EditedCopy("no_section_headers.so", [](std::string& bytes) { bytes.resize(bytes.size() - 16); });
-  ExpectOneLine(LoadOperatorLibrary(path), absl::StatusCode::kInvalidArgument, path,
+  ExpectOneLine(LoadOperatorLibrary(path).status(), absl::StatusCode::kInvalidArgument, path,
                 "truncated (the section header table ends at byte ");
   EXPECT_FALSE(Mapped(path));
 }
@@ -114,7 +117,7 @@ TEST(OperatorLibrariesTest, AnElfObjectForAnotherMachineIsRefusedInOneLine) {
     bytes[18] = static_cast<char>(other & 0xff);  // e_machine, little-endian (as this test's host)
     bytes[19] = static_cast<char>(other >> 8);
   });
-  ExpectOneLine(LoadOperatorLibrary(path), absl::StatusCode::kInvalidArgument, path,
+  ExpectOneLine(LoadOperatorLibrary(path).status(), absl::StatusCode::kInvalidArgument, path,
                 "an ELF object for another machine (" + ElfMachineName(other) + "; this process is " +
                     ElfMachineName(HostElfMachine()) + ")");
 }
@@ -123,17 +126,106 @@ TEST(OperatorLibrariesTest, AnElfFileThatIsNotASharedLibraryIsRefusedByItsType) 
   // (A PIE executable is ET_DYN too, and dlopen refuses it itself.)
   ASSERT_NE(RealLibrary(), "");
   const std::string executable = EditedCopy("executable.so", [](std::string& bytes) { bytes[16] = ET_EXEC; });
-  ExpectOneLine(LoadOperatorLibrary(executable), absl::StatusCode::kInvalidArgument, executable,
+  ExpectOneLine(LoadOperatorLibrary(executable).status(), absl::StatusCode::kInvalidArgument, executable,
                 "not a shared library (ELF type EXEC)");
   const std::string object = EditedCopy("object.o", [](std::string& bytes) { bytes[16] = ET_REL; });
-  ExpectOneLine(LoadOperatorLibrary(object), absl::StatusCode::kInvalidArgument, object,
+  ExpectOneLine(LoadOperatorLibrary(object).status(), absl::StatusCode::kInvalidArgument, object,
                 "not a shared library (ELF type REL");
+}
+
+TEST(OperatorLibrariesTest, ALibraryWhoseInitialiserAbortsIsRefusedAndTheProcessSurvives) {
+  const std::string path = "tests/libabort_on_load.so";
+  ASSERT_TRUE(std::ifstream(path).good()) << path << " (the test's data)";
+  ExpectOneLine(LoadOperatorLibrary(path).status(), absl::StatusCode::kInvalidArgument, path,
+                "cannot be loaded safely: loading it in a trial process died of SIGABRT");
+  EXPECT_FALSE(Mapped("libabort_on_load.so"));
+}
+
+TEST(OperatorLibrariesTest, TheProbeQuotesTheExceptionOrTheRegistrationMessage) {
+  // LibTorch's output when a second copy of torchvision's _C loads.
+  EXPECT_EQ(ProbeFailureReason("W1206 OperatorEntry.cpp:150] Warning: Overriding a previously registered kernel\n"
+                               "  operator: torchvision::nms\n"
+                               "terminate called after throwing an instance of 'c10::Error'\n"
+                               "  what():  Tried to register an operator (torchvision::nms) with the same name\n"
+                               "Exception raised from registerDef\n"),
+            "Tried to register an operator (torchvision::nms) with the same name");
+  EXPECT_EQ(ProbeFailureReason("loading\nmy_ops::gelu is already\tdefined\r\nbye\n"),
+            "my_ops::gelu is already defined");
+  EXPECT_EQ(ProbeFailureReason("Segmentation fault\n"), "");
+  const std::string reason = ProbeFailureReason("what(): " + std::string(1000, 'x'));
+  EXPECT_EQ(reason, std::string(200, 'x') + "...");
+}
+
+TEST(OperatorLibrariesTest, ALibraryLoadedBeforeIsSkippedWithANote) {
+  // Any harmless library will do: nvml_test's stand-in for libnvidia-ml.
+  const std::string path = "tests/libfake_nvml.so";
+  ASSERT_TRUE(std::ifstream(path).good()) << path << " (the test's data)";
+  absl::StatusOr<LoadedLibrary> first = LoadOperatorLibrary(path);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_FALSE(first->skipped);
+  EXPECT_EQ(first->note, "");
+  EXPECT_TRUE(Mapped("libfake_nvml.so"));
+
+  absl::StatusOr<LoadedLibrary> again = LoadOperatorLibrary(path);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_TRUE(again->skipped);
+  EXPECT_EQ(again->note, path + ": already loaded: skipped");
+
+  // The same bytes at another path: not loaded a second time.
+  const std::string copy = TempFile("fake_nvml_copy.so", ReadAll(path));
+  absl::StatusOr<LoadedLibrary> second = LoadOperatorLibrary(copy);
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_TRUE(second->skipped);
+  EXPECT_EQ(second->note, copy + ": the same library as " + path + ", already loaded: skipped");
+  EXPECT_FALSE(Mapped(copy));
+
+  // The environment list says so too.
+  const std::string another = TempFile("fake_nvml_another.so", ReadAll(path));
+  setenv("GRAPHPROF_LOAD_LIBRARIES", (path + ":" + another).c_str(), 1);
+  absl::StatusOr<std::vector<std::string>> notes = LoadOperatorLibrariesFromEnvironment();
+  unsetenv("GRAPHPROF_LOAD_LIBRARIES");
+  ASSERT_TRUE(notes.ok()) << notes.status();
+  const std::string prefix = "GRAPHPROF_LOAD_LIBRARIES: ";
+  EXPECT_EQ(*notes, (std::vector<std::string>{
+                        prefix + path + ": already loaded: skipped",
+                        prefix + another + ": the same library as " + path + ", already loaded: skipped"}));
+  EXPECT_FALSE(Mapped(another));
+}
+
+TEST(OperatorLibrariesTest, TorchvisionLoadedTwiceFromACopyIsSkipped) {
+  // The same extension from two paths: the copy's initialisers register
+  // torchvision's operators again, and LibTorch's exception aborts.
+  const std::string torchvision = KnownLibraryFor("torchvision");
+  if (torchvision.empty()) GTEST_SKIP() << "torchvision's _C extension is not on this machine";
+  absl::StatusOr<LoadedLibrary> first = LoadOperatorLibrary(torchvision);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_FALSE(first->skipped);
+
+  absl::StatusOr<LoadedLibrary> again = LoadOperatorLibrary(torchvision);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_TRUE(again->skipped);
+  EXPECT_EQ(again->note, torchvision + ": already loaded: skipped");
+
+  const std::string copy = TempFile("torchvision_copy.so", ReadAll(torchvision));
+  absl::StatusOr<LoadedLibrary> second = LoadOperatorLibrary(copy);
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_TRUE(second->skipped);
+  EXPECT_EQ(second->note, copy + ": the same library as " + torchvision + ", already loaded: skipped");
+  EXPECT_FALSE(Mapped(copy));
+
+  // Other bytes (another build of it, say): the trial load aborts, and says why.
+  const std::string other = TempFile("torchvision_other.so", ReadAll(torchvision) + "x");
+  const absl::Status refused = LoadOperatorLibrary(other).status();
+  ExpectOneLine(refused, absl::StatusCode::kInvalidArgument, other, "died of SIGABRT");
+  EXPECT_TRUE(absl::StrContains(refused.message(), "Tried to register an operator (torchvision::")) << refused;
+  EXPECT_FALSE(Mapped(other));
 }
 
 TEST(OperatorLibrariesTest, AlreadyLoadedLibrariesLoadAgainHarmlessly) {
   // libc is in every process: dlopen only counts a reference.
-  absl::Status status = LoadOperatorLibrary("/lib/x86_64-linux-gnu/libc.so.6");
-  EXPECT_TRUE(status.ok()) << status;
+  absl::StatusOr<LoadedLibrary> loaded = LoadOperatorLibrary("/lib/x86_64-linux-gnu/libc.so.6");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_FALSE(loaded->skipped);
 }
 
 TEST(OperatorLibrariesTest, TheEnvironmentListStopsAtTheFirstFailureAndNamesIt) {
@@ -142,7 +234,7 @@ TEST(OperatorLibrariesTest, TheEnvironmentListStopsAtTheFirstFailureAndNamesIt) 
   setenv("GRAPHPROF_LOAD_LIBRARIES", "", 1);
   EXPECT_TRUE(LoadOperatorLibrariesFromEnvironment().ok());
   setenv("GRAPHPROF_LOAD_LIBRARIES", "/nonexistent/first.so:/nonexistent/second.so", 1);
-  absl::Status status = LoadOperatorLibrariesFromEnvironment();
+  absl::Status status = LoadOperatorLibrariesFromEnvironment().status();
   EXPECT_EQ(status.code(), absl::StatusCode::kNotFound) << status;
   EXPECT_TRUE(absl::StrContains(status.message(), "first.so")) << status;
   EXPECT_FALSE(absl::StrContains(status.message(), "second.so")) << status;

@@ -505,11 +505,16 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     }
   }
   // Operator libraries first: the model may call their operators.
-  if (absl::Status loaded = LoadOperatorLibrariesFromEnvironment(); !loaded.ok()) return Fail(err, kExitFailure, loaded);
+  // One already loaded (the same file or the same bytes) is skipped with a note.
+  absl::StatusOr<std::vector<std::string>> library_notes = LoadOperatorLibrariesFromEnvironment();
+  if (!library_notes.ok()) return Fail(err, kExitFailure, library_notes.status());
   for (const std::string& library : options.load_libraries) {
-    if (absl::Status loaded = LoadOperatorLibrary(library); !loaded.ok()) {
-      return Fail(err, kExitFailure, absl::StrCat("--load_library: ", loaded.message()));
-    }
+    absl::StatusOr<LoadedLibrary> loaded = LoadOperatorLibrary(library);
+    if (!loaded.ok()) return Fail(err, kExitFailure, absl::StrCat("--load_library: ", loaded.status().message()));
+    if (loaded->skipped) library_notes->push_back(absl::StrCat("--load_library: ", loaded->note));
+  }
+  for (const std::string& note : *library_notes) {
+    std::fprintf(err, "profile_graph: note: %s\n", EscapeForTerminal(note).c_str());
   }
   absl::StatusOr<ModelSource> source = LoadModelSource(options);
   if (!source.ok()) return Fail(err, kExitFailure, source.status());

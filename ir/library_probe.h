@@ -1,0 +1,43 @@
+// A trial load of a shared library in a child process. Loading a library
+// runs its static initialisers in the loading process, and one that aborts
+// (an operator library registering an operator LibTorch already has throws
+// c10::Error from its initialiser: std::terminate) or crashes takes the whole
+// process with it. ProbeLibraryLoad loads it in a forked child first, so that
+// the caller refuses it in one line instead.
+#ifndef GRAPHPROF_IR_LIBRARY_PROBE_H_
+#define GRAPHPROF_IR_LIBRARY_PROBE_H_
+
+#include <chrono>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+
+namespace graphprof {
+
+// The time ProbeLibraryLoad gives a library by default.
+inline constexpr std::chrono::milliseconds kLibraryProbeTimeout{30000};
+
+// Forks a child that dlopens `path` with RTLD_NOW | RTLD_LOCAL, its stdout
+// and stderr captured by a pipe (nothing of it reaches the caller's
+// terminal), and _exits. OK when the child loaded it and exited normally;
+// loads nothing in the calling process. Otherwise InvalidArgument in one line
+// naming the path:
+//   "<path>: cannot load this library (<dlerror>)" when dlopen failed;
+//   "<path>: cannot be loaded safely: loading it in a trial process died of
+//   SIGABRT (Aborted): <reason>" when the child died of a signal, exited with
+//   another status, or did not finish within `timeout` (then it is killed).
+// <reason> is the message of an uncaught exception ("what(): ...") or the
+// first line of the child's output mentioning "registered" or "already"
+// (LibTorch's duplicate-registration messages), at most ~200 characters;
+// left out when the output has neither. Internal when no pipe or child
+// process can be made.
+absl::Status ProbeLibraryLoad(const std::string& path, std::chrono::milliseconds timeout = kLibraryProbeTimeout);
+
+// The reason ProbeLibraryLoad quotes from a child's `output` ("" for none):
+// one line, without control characters, truncated to ~200 characters.
+std::string ProbeFailureReason(absl::string_view output);
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_IR_LIBRARY_PROBE_H_
