@@ -1,6 +1,8 @@
 // Warnings as one line each (warning_lines.h).
 #include "common/warning_lines.h"
 
+#include <mutex>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -20,6 +22,13 @@ class LineHandler : public torch_compat::WarningHandlerBase {
 
  protected:
   void Print(absl::string_view text, absl::string_view file, int line) override {
+    // Each text once, as Python's default warning filter shows it: the
+    // model's warnings.warn fires in graphprof's run and again in the
+    // native reference run (from another source location).
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!printed_.insert(std::string(text)).second) return;
+    }
     std::string where;
     if (!file.empty()) where = line > 0 ? absl::StrCat(" (", file, ":", line, ")") : absl::StrCat(" (", file, ")");
     const std::string out = absl::StrCat(prefix_, ": warning: ", FoldedLine(text), EscapeForTerminal(where), "\n");
@@ -30,6 +39,8 @@ class LineHandler : public torch_compat::WarningHandlerBase {
  private:
   std::FILE* stream_;
   std::string prefix_;
+  std::mutex mutex_;
+  std::set<std::string> printed_;
 };
 
 }  // namespace

@@ -20,7 +20,9 @@ namespace graphprof {
 std::string FoldedLine(absl::string_view text);
 
 // From now on, for the whole process, c10 warnings are printed to `stream`
-// as FoldedLine()s prefixed with `prefix` ("profile_graph"). Call once, early.
+// as FoldedLine()s prefixed with `prefix` ("profile_graph"), each distinct
+// text once (as Python's default filter shows a warning once per place).
+// Call once, early.
 void PrintWarningsAsLines(std::FILE* stream, std::string prefix);
 
 }  // namespace graphprof
