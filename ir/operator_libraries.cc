@@ -140,10 +140,18 @@ std::string UnknownOperatorHint(absl::string_view load_error) {
   const size_t at = load_error.find(kUnknown);
   if (at == absl::string_view::npos) return "";
   absl::string_view op = load_error.substr(at + kUnknown.size());
-  op = op.substr(0, op.find_first_of(". \n"));
+  return LibraryHintFor(op.substr(0, op.find_first_of(". \n")));
+}
+
+std::string LibraryHintFor(absl::string_view op) {
   const size_t colons = op.find("::");
   if (colons == absl::string_view::npos) return "";
   const absl::string_view ns = op.substr(0, colons);
+  // LibTorch's own namespaces: an operator missing there is missing from
+  // this LibTorch, not from a library to load.
+  for (absl::string_view own : {"aten", "prim", "prims", "quantized", "_quantized", "profiler", "cuda"}) {
+    if (ns == own) return "";
+  }
   const std::string library = KnownLibraryFor(ns);
   if (ns == "torchvision") {
     return library.empty()

@@ -64,6 +64,11 @@ std::string KnownLibraryFor(absl::string_view ns);
 // the message is not about an unknown operator).
 std::string UnknownOperatorHint(absl::string_view load_error);
 
+// The same hint for operator `op` ("torchvision::nms") that LibTorch lacks,
+// however it was found missing (a torch.export program names it): "" for
+// LibTorch's own namespaces (aten, prim, ...).
+std::string LibraryHintFor(absl::string_view op);
+
 }  // namespace graphprof
 
 #endif  // GRAPHPROF_IR_OPERATOR_LIBRARIES_H_

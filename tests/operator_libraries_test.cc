@@ -259,6 +259,9 @@ TEST(OperatorLibrariesTest, UnknownOperatorsGetAHintNamingTheFlag) {
   EXPECT_TRUE(absl::StrContains(own, "--load_library=PATH")) << own;
 
   EXPECT_EQ(UnknownOperatorHint("PytorchStreamReader failed locating file constants.pkl"), "");
+  // By operator name (a torch.export program names the operator it calls).
+  EXPECT_EQ(LibraryHintFor("torchvision::nms"), torchvision);
+  EXPECT_EQ(LibraryHintFor("aten::scaled_dot_product_attention"), "") << "LibTorch's own: no library to load";
   EXPECT_EQ(UnknownOperatorHint("Unknown builtin op: nonamespace"), "");
   EXPECT_EQ(KnownLibraryFor("my_ops"), "");
 }

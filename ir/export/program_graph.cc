@@ -17,6 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "ir/operator_libraries.h"
 
 namespace graphprof::export_internal {
 namespace jit = torch::jit;
@@ -389,8 +390,10 @@ void Builder::Operator(const json& node, const std::string& target, const std::s
     if (candidate->schema().overload_name() == overload) op = candidate;
   }
   if (op == nullptr) {
+    const std::string hint = LibraryHintFor(qualified);
     throw Refused(absl::StrCat(where, " calls ", qualified, overload.empty() ? "" : ".", overload, " (", target,
-                               "), which LibTorch ", TORCH_VERSION, " does not have"));
+                               "), which LibTorch ", TORCH_VERSION, " does not have",
+                               hint.empty() ? "" : absl::StrCat(" (", hint, ")")));
   }
   const c10::FunctionSchema& schema = op->schema();
   const json& inputs = Need(node, "inputs", where);
