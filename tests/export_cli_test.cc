@@ -147,6 +147,16 @@ TEST(ExportCliTest, OddProgramsAreVerifiedAsPyTorchRanThem) {
       << mutates.out;
 }
 
+// Module paths are named_modules()'s whatever forward's first argument is
+// called (Dynamo writes L['s'].fc1 when it is `s`).
+TEST(ExportCliTest, ModulePathsDoNotDependOnTheNameOfSelf) {
+  const Result r = RunTool({"--model=" + testing::FixturePath("export/not_self.pt2"), "--warmup=1", "--runs=2",
+                            "--group_by=module"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.out, "  fc1 ")) << r.out;
+  EXPECT_FALSE(absl::StrContains(r.out, "L['s']")) << r.out;
+}
+
 // A program calling aten::save is refused before anything runs: nothing is
 // written.
 TEST(ExportCliTest, AProgramThatWritesAFileIsRefused) {

@@ -310,6 +310,16 @@ TEST(ExportTest, ReadsThePt2ArchiveLayout) {
   absl::StatusOr<c10::IValue> out = interpreter.Run(*program->example_inputs);
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ(out->toTensor().sizes(), (std::vector<int64_t>{3, 4}));
+
+  // Sizes and strides whose extent overflows int64 are named as such (they
+  // read as "no memory for 4 bytes").
+  nlohmann::json huge = params;
+  huge["config"]["fc1.weight"]["tensor_meta"]["sizes"] = {{{"as_int", int64_t{1} << 62}}, {{"as_int", 8}}};
+  huge["config"]["fc1.weight"]["tensor_meta"]["strides"] = {{{"as_int", 8}}, {{"as_int", 1}}};
+  pt2["data/weights/m_model_param_config.json"] = huge.dump();
+  absl::StatusOr<ExportedProgram> overflowed = Load(StoredZip(pt2, "m"), "m.pt2");
+  ASSERT_FALSE(overflowed.ok());
+  EXPECT_TRUE(absl::StrContains(overflowed.status().message(), "reach past 2^63 elements")) << overflowed.status();
 }
 
 // Each hostile archive: one line naming what is wrong, no crash.
@@ -338,6 +348,11 @@ TEST(ExportTest, HostileArchivesAreRefusedInOneLine) {
          j["graph_module"]["graph"]["nodes"][0]["target"] = "torch.ops.aten.no_such_op.default";
        }),
        "calls aten::no_such_op (torch.ops.aten.no_such_op.default), which LibTorch"},
+      // An operator library's operator gets the hint a TorchScript model gets.
+      {program_json([](nlohmann::json& j) {
+         j["graph_module"]["graph"]["nodes"][0]["target"] = "torch.ops.torchvision.nms.default";
+       }),
+       "(torchvision::nms is torchvision's: "},
       {program_json([](nlohmann::json& j) {
          j["graph_module"]["graph"]["nodes"][0]["target"] = "torch.ops.higher_order.while_loop";
        }),
@@ -362,15 +377,17 @@ TEST(ExportTest, HostileArchivesAreRefusedInOneLine) {
          Entries e = ReadAll(testing::FixturePath("export/cond.pt2"));
          nlohmann::json j = nlohmann::json::parse(e.at("serialized_exported_program.json"));
          nlohmann::json& nodes = j["graph_module"]["graph"]["nodes"];
-         nlohmann::json cond = nodes[2];
+         const nlohmann::json shell = nodes[2];  // copied once a level: linear in the depth
+         nlohmann::json cond = shell;
          for (int level = 0; level < 300; ++level) {
-           nlohmann::json outer = nodes[2];
+           nlohmann::json outer = shell;
            nlohmann::json& branch = outer["inputs"][1]["arg"]["as_graph"]["graph"];
-           branch["nodes"] = nlohmann::json::array({cond});
-           branch["outputs"] = cond["outputs"];
-           cond = outer;
+           branch["outputs"] = shell["outputs"];
+           branch["nodes"] = nlohmann::json::array();
+           branch["nodes"].push_back(std::move(cond));
+           cond = std::move(outer);
          }
-         nodes[2] = cond;
+         nodes[2] = std::move(cond);
          e["serialized_exported_program.json"] = j.dump();
          return StoredZip(e);
        }(),
@@ -381,6 +398,24 @@ TEST(ExportTest, HostileArchivesAreRefusedInOneLine) {
        }),
        "serialized_state_dict.pt: the pickle holds builtins.eval, which graphprof does not read"},
   };
+  // Damaged zip fields: a stored entry whose two sizes differ, an entry
+  // offset past the archive's end (they read as "compressed (method 0)" and
+  // "claims 0 bytes").
+  auto central = [&](size_t field, uint32_t value) {
+    std::string zip = StoredZip(good);
+    const size_t at = zip.find(std::string("PK\x01\x02", 4));
+    for (int i = 0; i < 4; ++i) zip[at + field + i] = static_cast<char>(value >> (8 * i));
+    return zip;
+  };
+  const std::pair<std::string, std::string> damaged[] = {
+      {central(20, 7), "is stored (not compressed) yet says it takes 7 bytes"},
+      {central(42, 0xFFFFFFF0u), "past the archive's end"},
+  };
+  for (const auto& [archive, expected] : damaged) {
+    absl::StatusOr<ExportedProgram> p = Load(archive);
+    ASSERT_FALSE(p.ok()) << expected;
+    EXPECT_TRUE(absl::StrContains(p.status().message(), expected)) << p.status() << "\n expected: " << expected;
+  }
   for (const auto& [archive, expected] : cases) {
     absl::StatusOr<ExportedProgram> p = Load(archive);
     if (expected.empty()) {
