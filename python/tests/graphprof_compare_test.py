@@ -230,6 +230,79 @@ class ExportTest(unittest.TestCase):
         with self.assertRaises(graphprof.InvalidArgumentError):
             graphprof.profile(ep, x, passes="cse")
 
+    def test_the_callers_inputs_are_never_changed(self):
+        class Mutates(torch.nn.Module):
+            def forward(self, x):
+                x.add_(1)
+                return x * 2
+
+        x = torch.randn(2, 3)
+        given = x.clone()
+        ep = torch.export.export(Mutates(), (x.clone(),))
+        r = graphprof.profile(ep, x, runs=2, warmup=1)
+        self.assertTrue(torch.equal(x, given), "profile(ep, x) changed the caller's x")
+        self.assertIs(r.verified, True)
+        self.assertTrue(any("writes its input in place" in n for n in r.notes), r.notes)
+        with tempfile.TemporaryDirectory() as d:
+            graphprof.save_export(ep, os.path.join(d, "m.pt2"), x)
+        self.assertTrue(torch.equal(x, given), "save_export changed the caller's x")
+
+    def test_outputs_and_inputs_of_any_pytree_shape(self):
+        class PairNone(torch.nn.Module):
+            def forward(self, x):
+                return (x * 2, None)
+
+        class OnlyNone(torch.nn.Module):
+            def forward(self, x):
+                x = x * 2
+                return None
+
+        class PairInt(torch.nn.Module):
+            def forward(self, x):
+                return (x * 2, x.shape[0])
+
+        class DictIn(torch.nn.Module):
+            def forward(self, d):
+                return d["a"] * 2 + d["b"]
+
+        x = torch.randn(2, 3)
+        for module in (PairNone(), OnlyNone(), PairInt()):
+            r = graphprof.profile(torch.export.export(module, (x,)), x, runs=2, warmup=1)
+            self.assertIs(r.verified, True, type(module).__name__)
+        d = {"a": torch.randn(2, 3), "b": torch.randn(2, 3)}
+        r = graphprof.profile(torch.export.export(DictIn(), (d,)), d, runs=2, warmup=1)
+        self.assertIs(r.verified, True)
+
+    def test_arguments_and_inputs_are_checked_as_for_torchscript(self):
+        ep = torch.export.export(ConvBn().eval(), (torch.randn(1, 3, 32, 32),))
+        x = torch.randn(1, 3, 32, 32)
+        for kwargs in ({"clock": "bogus"}, {"rtol": float("nan")}, {"rtol": -1}, {"atol": float("inf")},
+                       {"loss_output": 0}):
+            with self.assertRaises((graphprof.InvalidArgumentError, TypeError, ValueError), msg=str(kwargs)):
+                graphprof.profile(ep, x, runs=1, warmup=0, **kwargs)
+        for bad in ((torch.randn(1, 3, 32, 31),), (x.double(),), (x, x), (None,), (torch.empty(1, 3, 32, 32, device="meta"),)):
+            with self.assertRaises(graphprof.InvalidArgumentError) as e:
+                graphprof.profile(ep, *bad, runs=1, warmup=0)
+            self.assertNotIn("\n", str(e.exception))
+
+    def test_a_program_acting_outside_the_process_is_refused_before_it_runs(self):
+        # torch.export cannot trace aten.save: the node is added to the graph.
+        class Relu(torch.nn.Module):
+            def forward(self, x):
+                return torch.relu(x)
+
+        x = torch.randn(3)
+        ep = torch.export.export(Relu(), (x,))
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "written.pt")
+            placeholder = next(n for n in ep.graph.nodes if n.op == "placeholder")
+            with ep.graph.inserting_after(placeholder):
+                ep.graph.call_function(torch.ops.aten.save.default, (placeholder, path))
+            with self.assertRaises(graphprof.InvalidArgumentError) as e:
+                graphprof.profile(ep, x, runs=1, warmup=0)
+            self.assertIn("aten::save", str(e.exception))
+            self.assertFalse(os.path.exists(path), "ep.module() ran the saving node")
+
 
 # What differs between two profiles of one model by nature: the timings and
 # what follows from them, and the process's own identity.
