@@ -147,6 +147,13 @@ TEST(ExportCliTest, OddProgramsAreVerifiedAsPyTorchRanThem) {
       << mutates.out;
 }
 
+// A program that writes its own buffer in place (a batch norm exported in
+// training mode: num_batches_tracked.add_) is refused in one line.
+TEST(ExportCliTest, AProgramWritingItsOwnBufferIsRefused) {
+  ExpectOneLineError(RunTool({"--model=" + testing::FixturePath("export/bn_train.pt2"), "--runs=2"}), 1,
+                     "writes buffer 'bn.num_batches_tracked' in place");
+}
+
 // Module paths are named_modules()'s whatever forward's first argument is
 // called (Dynamo writes L['s'].fc1 when it is `s`).
 TEST(ExportCliTest, ModulePathsDoNotDependOnTheNameOfSelf) {

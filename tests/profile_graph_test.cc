@@ -123,6 +123,14 @@ TEST(ProfileGraphTest, BackwardTrainingStep) {
                      "--backward cannot follow --ab=optimize_for_inference");
 }
 
+// Inputs not given take the method's defaults, and the note shows their
+// values (it read "scale=float").
+TEST(ProfileGraphTest, DefaultedInputsAreNotedWithTheirValues) {
+  const Result r = RunTool(Quick({"--model=" + FixturePath("defaults.pt"), "--input=3:float32"}));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.out, "inputs not given took the method's defaults: scale=0.5, flag=True")) << r.out;
+}
+
 TEST(ProfileGraphTest, CsvGroupedByKind) {
   Result r = RunTool(Quick({"--zoo=mlp", "--format=csv", "--group_by=kind"}));
   ASSERT_EQ(r.code, 0) << r.err;
