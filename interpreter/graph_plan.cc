@@ -244,8 +244,6 @@ class GraphPlan::Builder {
       plan.family = NodeFamily::kWait;
       return absl::OkStatus();
     }
-    // Other instructions of LibTorch's interpreter that graphprof does not
-    // run: refused here, at plan time, with the kind and source line.
     if (kind == jit::prim::Enter || kind == jit::prim::Exit) {
       // `with obj:` (torch.no_grad() in torchvision's RetinaNet): the
       // object's __enter__ and __exit__, as LibTorch's ENTER / EXIT do.
@@ -258,6 +256,8 @@ class GraphPlan::Builder {
       if (plan.callee == nullptr) return Unsupported(plan, absl::StrCat("`with` on a class without ", plan.method_name));
       return absl::OkStatus();
     }
+    // Other instructions of LibTorch's interpreter that graphprof does not
+    // run: refused here, at plan time, with the kind and source line.
     if (kind == c10::Symbol::fromQualString("prim::awaitable")) {
       return Unsupported(plan, "torch.jit._awaitable is not supported");
     }

@@ -278,8 +278,11 @@ def _check_program(ep, inputs, allow_side_effects):
         if what and not allow_side_effects:
             trace = (node.meta.get("stack_trace") or "").strip().splitlines()
             where = " at " + trace[-2].strip() if len(trace) >= 2 else ""
-            raise InvalidArgumentError("profile(ep): node %s (%s)%s %s, which profiling would repeat on every run: "
-                                       "refused (allow_side_effects=True runs it)" % (node.name, schema.name, where, what))
+            # FailedPreconditionError, as the engine refuses such a node of a
+            # TorchScript graph (GraphPlan::Build).
+            raise FailedPreconditionError("profile(ep): node %s (%s)%s %s, which profiling would repeat on every "
+                                          "run: refused (allow_side_effects=True runs it)"
+                                          % (node.name, schema.name, where, what))
     from torch.utils import _pytree
     user = [n for n in ep.graph.nodes if n.op == "placeholder" and n.name in set(ep.graph_signature.user_inputs)]
     flat = _pytree.tree_flatten(tuple(inputs))[0]

@@ -475,6 +475,37 @@ class TrainingStepTest(unittest.TestCase):
 
 
 
+class SideEffectsTest(unittest.TestCase):
+    """A module calling torch.save is refused before anything runs, and runs
+    with allow_side_effects=True (interpreter/side_effects.h)."""
+
+    def test_saving_module_refused_then_allowed(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "written.pt")
+
+            class Saves(torch.nn.Module):
+                def __init__(self, path: str):
+                    super().__init__()
+                    self.path = path
+
+                def forward(self, x):
+                    torch.save(x, self.path)
+                    return x + 1
+
+            m = torch.jit.script(Saves(path))
+            with self.assertRaises(graphprof.FailedPreconditionError) as e:
+                graphprof.profile(m, torch.ones(2), runs=1, warmup=0)
+            self.assertIn("aten::save", str(e.exception))
+            self.assertNotIn("\n", str(e.exception))
+            self.assertFalse(os.path.exists(path), "the model ran")
+            with self.assertRaises(graphprof.FailedPreconditionError):
+                graphprof.ab(m, "cse", torch.ones(2), runs=1, warmup=0)
+            self.assertFalse(os.path.exists(path))
+            r = graphprof.profile(m, torch.ones(2), runs=1, warmup=0, allow_side_effects=True)
+            self.assertTrue(r.verified)
+            self.assertTrue(os.path.exists(path))
+
+
 class ImportTest(unittest.TestCase):
     def test_pandas_not_imported_until_used(self):
         code = "import sys, graphprof; print('pandas' in sys.modules)"
