@@ -159,16 +159,24 @@ Pass ModulePass(std::string name, std::string description,
 // the signal, or one whose fault a handler turned into an exit status (ASan's
 // or UCX's, loaded with oneDNN: what CI's sanitizer build saw), or one that
 // gives no answer in 20 s (a fork of a threaded runtime can hang) says no.
+// The child also pools an MKLDNN tensor, as every CNN with pooling does
+// after optimize_for_inference: Debian 13's LibTorch 2.6 (2.6.0+dfsg-7,
+// seen 2026-12-06) throws "aten::max_pool2d has kernels registered to both
+// CompositeImplicitAutograd and a backend mapped to AutogradOther" there,
+// and PyTorch's own optimize_for_inference of resnet18 segfaults.
 absl::Status MkldnnUsableImpl() {
   static const absl::Status result = [] {
     const pid_t pid = fork();
     if (pid == 0) {
+      int step = 3;  // the exit status names the operation that failed
       try {
         const at::Tensor a = at::ones({1, 8, 4, 4}).to_mkldnn();
         const at::Tensor b = at::add(a, a);
-        _exit(b.defined() ? 0 : 3);
+        step = 4;
+        const at::Tensor c = at::max_pool2d(b, {2, 2});
+        _exit(b.defined() && c.defined() ? 0 : step);
       } catch (...) {
-        _exit(3);
+        _exit(step);
       }
     }
     if (pid < 0) return absl::OkStatus();  // no child to ask: the pass runs, as before the probe
@@ -180,12 +188,14 @@ absl::Status MkldnnUsableImpl() {
         if (WIFSIGNALED(status)) {
           return absl::FailedPreconditionError(absl::StrCat("LibTorch's MKLDNN (oneDNN) kills the process on this "
                                                             "machine (signal ", WTERMSIG(status),
-                                                            " in a probe of an MKLDNN add): ", fault));
+                                                            " in a probe of an MKLDNN add and max_pool2d): ", fault));
         }
         if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
-          return absl::FailedPreconditionError(absl::StrCat("LibTorch's MKLDNN (oneDNN) fails on this machine (a probe "
-                                                            "of an MKLDNN add exited with status ", WEXITSTATUS(status),
-                                                            "): ", fault));
+          const int code = WEXITSTATUS(status);
+          return absl::FailedPreconditionError(absl::StrCat(
+              "LibTorch's MKLDNN (oneDNN) fails on this machine (a probe's MKLDNN ",
+              code == 4 ? "max_pool2d" : code == 3 ? "add" : "add and max_pool2d", " failed, exit status ", code,
+              "): ", fault));
         }
         return absl::OkStatus();
       }
@@ -195,7 +205,7 @@ absl::Status MkldnnUsableImpl() {
     kill(pid, SIGKILL);
     waitpid(pid, &status, 0);
     return absl::FailedPreconditionError(
-        "LibTorch's MKLDNN (oneDNN) could not be probed on this machine (a probe of an MKLDNN add gave no answer in 20 "
+        "LibTorch's MKLDNN (oneDNN) could not be probed on this machine (a probe of an MKLDNN add and max_pool2d gave no answer in 20 "
         "s): not used");
   }();
   return result;
