@@ -213,11 +213,20 @@ TEST(OperatorLibrariesTest, TorchvisionLoadedTwiceFromACopyIsSkipped) {
   EXPECT_EQ(second->note, copy + ": the same library as " + torchvision + ", already loaded: skipped");
   EXPECT_FALSE(Mapped(copy));
 
-  // Other bytes (another build of it, say): the trial load aborts, and says why.
+  // Other bytes (another build of it, say): the trial load aborts, and says
+  // why. With LibTorch 1.13 the child dies of SIGABRT and LibTorch's
+  // exception is quoted; with Debian 13's 2.6 a signal handler of a library
+  // torchvision loads (UCX's) turns the abort into exit status 1, and the
+  // line quoted is LibTorch's "Overriding a previously registered kernel".
   const std::string other = TempFile("torchvision_other.so", ReadAll(torchvision) + "x");
   const absl::Status refused = LoadOperatorLibrary(other).status();
-  ExpectOneLine(refused, absl::StatusCode::kInvalidArgument, other, "died of SIGABRT");
-  EXPECT_TRUE(absl::StrContains(refused.message(), "Tried to register an operator (torchvision::")) << refused;
+  ExpectOneLine(refused, absl::StatusCode::kInvalidArgument, other, "cannot be loaded safely");
+  EXPECT_TRUE(absl::StrContains(refused.message(), "died of SIGABRT") ||
+              absl::StrContains(refused.message(), "exited with status"))
+      << refused;
+  EXPECT_TRUE(absl::StrContains(refused.message(), "Tried to register an operator (torchvision::") ||
+              absl::StrContains(refused.message(), "registered"))
+      << refused;
   EXPECT_FALSE(Mapped(other));
 }
 
