@@ -1,10 +1,7 @@
 // Operators that act outside the process (side_effects.h).
 #include "interpreter/side_effects.h"
 
-#include <utility>
-
 #include "absl/strings/match.h"
-#include "absl/strings/str_cat.h"
 
 namespace graphprof {
 namespace {
@@ -36,14 +33,6 @@ absl::string_view SideEffectOf(absl::string_view qualified_name) {
     if (whole_namespace ? absl::StartsWith(qualified_name, e.name) : qualified_name == e.name) return e.what;
   }
   return {};
-}
-
-std::vector<std::string> SideEffectOperators() {
-  std::vector<std::string> out;
-  for (const Entry& e : kEntries) {
-    out.push_back(absl::EndsWith(e.name, "::") ? absl::StrCat(e.name, "*") : std::string(e.name));
-  }
-  return out;
 }
 
 }  // namespace graphprof

@@ -8,7 +8,7 @@
 // their text onto one line), random number generation, module attribute
 // writes (prim::SetAttr: inside the process, serialised by the plan).
 //
-// How the list was found: every schema LibTorch 1.13 and 2.6 register
+// How the list was found: every schema LibTorch 1.13 registers
 // (torch._C._jit_get_all_schemas()) whose arguments include a string was
 // read, with the kinds torch::jit::Node::hasSideEffects() names; the
 // operators below are those whose string is a path or that reach another
@@ -18,9 +18,6 @@
 #ifndef GRAPHPROF_INTERPRETER_SIDE_EFFECTS_H_
 #define GRAPHPROF_INTERPRETER_SIDE_EFFECTS_H_
 
-#include <string>
-#include <vector>
-
 #include "absl/strings/string_view.h"
 
 namespace graphprof {
@@ -28,11 +25,6 @@ namespace graphprof {
 // What an operator of kind `qualified_name` ("aten::save") does outside the
 // process ("writes a file (torch.save)"), or "" when nothing.
 absl::string_view SideEffectOf(absl::string_view qualified_name);
-
-// The operators and namespaces SideEffectOf names ("aten::save",
-// "c10d::*"), for front ends that check a program before running it
-// themselves (Python's torch.export path) and for the docs.
-std::vector<std::string> SideEffectOperators();
 
 }  // namespace graphprof
 
