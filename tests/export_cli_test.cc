@@ -49,7 +49,7 @@ TEST(ExportCliTest, ProfilesAProgramAndVerifiesItAgainstPyTorch) {
   const std::string inputs = TempDir("export_cli_test") + "/x.pt";
   const Result other = RunTool({model, "--warmup=1", "--runs=2", "--input=3x8:float32", "--seed=7"});
   ASSERT_EQ(other.code, 0) << other.err;
-  EXPECT_TRUE(absl::StrContains(other.out, "not verified: the reference outputs in the archive are for other inputs"))
+  EXPECT_TRUE(absl::StrContains(other.out, "not verified: the reference outputs saved with the model (graphprof.save_export) are for other inputs"))
       << other.out;
   EXPECT_FALSE(absl::StrContains(other.out, "verified      output")) << other.out;
 }
@@ -122,8 +122,8 @@ TEST(ExportCliTest, RefusalsAreOneLine) {
   const std::string model = "--model=" + testing::FixturePath("export/mlp.pt2");
   ExpectOneLineError(RunTool({model, "--input=3x8:int64"}), 1, "input 0 (x) must be Float but is Long");
   ExpectOneLineError(RunTool({model, "--input=3x9:float32"}), 1, "must have size 8 in dimension 1 (exported static)");
-  ExpectOneLineError(RunTool({model, "--ab=cse"}), 1, "--passes, --freeze and --ab with passes apply to TorchScript modules");
-  ExpectOneLineError(RunTool({model, "--backward"}), 1, "--backward needs a TorchScript module");
+  ExpectOneLineError(RunTool({model, "--ab=cse"}), 1, "passes and freezing apply to TorchScript modules, not to a torch.export program");
+  ExpectOneLineError(RunTool({model, "--backward"}), 1, "training steps need a TorchScript module");
   ExpectOneLineError(RunTool({"--model=" + Write("garbage.pt2", "not a zip")}), 1, "not a readable zip archive");
   const Result sdpa = RunTool({"--model=" + testing::FixturePath("export/sdpa.pt2"), "--runs=2"});
   if (TORCH_VERSION_MAJOR < 2) {

@@ -1,66 +1,45 @@
-// What profile_graph profiles: a module method or an IR graph, prepared, with
-// its inputs and a way to run it natively for --verify.
+// profile_graph's way to a model source (sources/model_source.h): the
+// flags naming the model (--model, --ir, --zoo) and shaping it (--method,
+// --passes, --freeze, --device, --seed) turned into an opened source, and
+// its inputs (--inputs, --input, else what the source supplies), completed
+// by the source. Nothing here depends on the input format.
 #ifndef GRAPHPROF_TOOLS_MODEL_SOURCE_H_
 #define GRAPHPROF_TOOLS_MODEL_SOURCE_H_
 
 #include <torch/script.h>
 
-#include <functional>
-#include <optional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ir/export/exported_program.h"
-#include "ir/prepared_graph.h"
-#include "tools/input_spec.h"
+#include "sources/model_source.h"
 #include "tools/cli_options.h"
 
 namespace graphprof::cli {
 
-struct ModelSource {
-  std::string display_name;  // "zoo:resnet18", "model.pt", "model.pt:predict", "graph.ir"
-  PreparedGraph prepared;
-  std::optional<torch::jit::Module> module;  // the module as loaded (sizes, A/B, verify)
-  bool transformed = false;                  // passes (freeze included) were applied
-  bool saved_in_training = false;            // the file's module was in training mode (now .eval())
-  std::vector<InputSpec> default_inputs;     // zoo models only
-  c10::Device device = c10::kCPU;            // where the module and inputs live
-  // Runs the module as loaded (its method) or the IR graph natively.
-  // Unset for a torch.export program, which LibTorch cannot run itself: it
-  // is checked against the outputs PyTorch computed (ExportVerification).
-  std::function<absl::StatusOr<c10::IValue>(const std::vector<c10::IValue>&)> run_native;
-  // A torch.export program (--model=m.pt2): what it declares and carries
-  // (its graph is `prepared`).
-  std::shared_ptr<const ExportedProgram> exported;
-  // Which inputs LoadModelInputs took when none were given ("the archive's
-  // example inputs"); "" otherwise.
-  std::string inputs_from;
-  // The method's arguments LoadModelInputs filled with their defaults
-  // ("targets=None"); "" when every input was given.
-  std::string defaulted_inputs;
+// The source --model / --ir / --zoo name (the zoo's resnet18 when none),
+// checked against what the command will do with it (--ab's passes,
+// --backward).
+absl::StatusOr<std::unique_ptr<ModelSource>> OpenCliSource(const CliOptions& options);
+
+// --compare_model's source (B of the migration diff).
+absl::StatusOr<std::unique_ptr<ModelSource>> OpenCompareSource(const CliOptions& options);
+
+// Inputs and the notes a report gets about them.
+struct CliInputs {
+  std::vector<c10::IValue> values;
+  std::vector<std::string> notes;  // "inputs: the archive's example inputs", the defaults taken
 };
 
-absl::StatusOr<ModelSource> LoadModelSource(const CliOptions& options);
+// --inputs / --input, else what `supplier` supplies (the source itself, or
+// --compare_model's program), moved to the source's device and completed by
+// `source`.
+absl::StatusOr<CliInputs> LoadCliInputs(const CliOptions& options, const ModelSource& source,
+                                        const ModelSource* supplier = nullptr);
 
-// How a torch.export program's output is verified for `inputs`: against
-// graphprof.save_export's reference outputs when `inputs` are the ones they
-// were computed for (identical when this LibTorch's version and threads are
-// theirs, else within the tolerance), else not at all, and why.
-struct ExportVerification {
-  bool possible = false;
-  bool exact = false;       // same LibTorch version and thread count
-  c10::IValue expected;     // the reference outputs, as the graph returns them
-  std::string reference;    // "PyTorch 2.6.0's ep.module() (graphprof.save_export, 1 thread)"
-  std::string why_not;      // why not, when not possible
-};
-ExportVerification VerifyExport(const ExportedProgram& program, const std::vector<c10::IValue>& inputs);
-
-// The inputs from --input / --inputs / the zoo defaults / a torch.export
-// program's own (graphprof.save_export's reference inputs, else its example
-// inputs; source.inputs_from says which), checked against what a program
-// declares.
-absl::StatusOr<std::vector<c10::IValue>> LoadModelInputs(const CliOptions& options, ModelSource& source);
+// --rtol/--atol as the sources take them.
+Tolerance ToleranceOf(const CliOptions& options);
 
 }  // namespace graphprof::cli
 

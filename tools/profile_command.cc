@@ -16,7 +16,6 @@
 #include "absl/strings/str_join.h"
 #include "common/output_file.h"
 #include "common/status_util.h"
-#include "ir/export/exported_program.h"
 #include "ir/operator_libraries.h"
 #include "interpreter/graph_plan.h"
 #include "ir/ivalue_util.h"
@@ -38,6 +37,7 @@
 #include "profilers/report/verification_failure.h"
 #include "profilers/report/views.h"
 #include "profilers/session/session.h"
+#include "profilers/session/source_session.h"
 #include "profilers/time_source.h"
 #include "profilers/toolbox/cpu_tensor_counter.h"
 #include "profilers/toolbox/live_memory.h"
@@ -203,25 +203,14 @@ void SetUpObservers(const CliOptions& options, const CudaStatus& cuda, std::FILE
   if (o.kernels != nullptr) profile.observers.push_back(o.kernels.get());
 }
 
-// What the CLI adds to a report's description (RunProfileSession and
-// DescribeModel give the rest).
-void DescribeForCli(Report& report, const ModelSource& source, const Observers& observers) {
-  if (!observers.device_note.empty()) report.device_note = observers.device_note;
-  // The CLI profiles inference: LoadModelSource put the module in eval mode.
-  if (source.module.has_value() && source.saved_in_training) {
-    report.notes.push_back(
-        "the module was saved in training mode; profiled in eval mode (.eval(): dropout off, batch norm on "
-        "running statistics), as inference runs it");
-  }
-}
-
-// An A/B side's description: the session's, by hand (ProfileBeforeAfter
-// profiles both sides itself).
+// An A/B side's description: DescribeModel's (the session's, by hand: the
+// A/B profiles both sides itself), then the source's, then the CLI's.
 void DescribeSide(Report& report, const ModelSource& source, const std::vector<c10::IValue>& inputs,
                   const Observers& observers, const std::string& name, const Machine& machine,
                   const std::optional<Ceilings>& ceilings) {
-  DescribeModel(report, name, source.module.has_value() ? &*source.module : nullptr, inputs, machine, ceilings);
-  DescribeForCli(report, source, observers);
+  DescribeModel(report, name, source.module(), inputs, machine, ceilings);
+  source.Describe(report);
+  if (!observers.device_note.empty()) report.device_note = observers.device_note;
 }
 
 int VerificationExit(const Report& report, const CliOptions& options, std::FILE* err, const char* which) {
@@ -321,97 +310,86 @@ int EmitReport(const CliOptions& options, const std::optional<Report>& base, Rep
   return code;
 }
 
-// --compare_model: the TorchScript module (A) against its torch.export
-// program (B), interleaved, diffed with verdicts; outputs as --ab's.
-int RunMigrationDiff(const CliOptions& options, const ModelSource& source, ExportedProgram program,
-                     const std::vector<c10::IValue>& inputs,
-                     const ProfileOptions& profile, const Observers& observers, const Machine& machine,
-                     const std::optional<Ceilings>& ceilings, Progress& progress, std::FILE* out, std::FILE* err) {
-  if (!source.module.has_value()) {
-    return Fail(err, kExitUsage, "--compare_model: --model must be a TorchScript module (the A side)");
-  }
-  if (absl::Status fits = CheckExportedInputs(program.inputs, inputs); !fits.ok()) {
-    return Fail(err, kExitFailure, absl::StrCat(options.compare_model, ": ", fits.message()));
-  }
-  const BeforeAfterOptions ab_options = BeforeAfterOptionsOf(options, profile);
-  // The program's copies (own weights each): the archive read once more per
-  // copy after the first.
-  std::vector<std::shared_ptr<const GraphPlan>> plans;
-  for (int k = 0; k < CopiesPerSide(ab_options); ++k) {
-    absl::StatusOr<std::shared_ptr<const GraphPlan>> plan;
-    if (k == 0) {
-      plan = GraphPlan::Build(std::move(program.prepared), profile.plan);
-    } else {
-      absl::StatusOr<ExportedProgram> copy = LoadExportedProgram(options.compare_model);
-      if (!copy.ok()) return Fail(err, kExitFailure, copy.status());
-      plan = GraphPlan::Build(std::move(copy->prepared), profile.plan);
-    }
-    if (!plan.ok()) return Fail(err, kExitFailure, Annotate(plan.status(), options.compare_model));
-    plans.push_back(*std::move(plan));
-  }
-  absl::StatusOr<BeforeAfter> ab = ProfileAgainstGraph(*source.module, std::move(plans),
-                                                       absl::StrCat("B (", options.compare_model, ")"), inputs, ab_options);
-  progress.Finish();
-  if (!ab.ok()) return Fail(err, kExitFailure, ab.status());
-  DescribeSide(ab->before, source, inputs, observers, absl::StrCat(source.display_name, " (A: TorchScript)"), machine,
-               ceilings);
-  DescribeSide(ab->after, source, inputs, observers, absl::StrCat(options.compare_model, " (B: torch.export)"), machine,
-               ceilings);
-  ab->after.parameters = program.parameters;
-  ab->after.model_bytes = -1;
-  ab->diff.base_model = ab->before.model;
-  ab->diff.current_model = ab->after.model;
-  return EmitAb(options, *ab, out, err);
+// What every way of profiling in this process shares: the flags, the
+// machine and its ceilings, the profile's options and observers, where
+// progress and outputs go.
+struct Context {
+  const CliOptions& options;
+  Machine machine;
+  std::optional<Ceilings> ceilings;
+  ProfileOptions profile;
+  Observers observers;
+  Progress* progress;
+  std::FILE* out;
+  std::FILE* err;
+};
+
+// The two sides' names, the diff's models, then --ab's outputs.
+int FinishAb(Context& c, BeforeAfter& ab, const ModelSource& a, const std::string& a_name, const ModelSource& b,
+             const std::string& b_name, const std::vector<c10::IValue>& inputs) {
+  DescribeSide(ab.before, a, inputs, c.observers, a_name, c.machine, c.ceilings);
+  DescribeSide(ab.after, b, inputs, c.observers, b_name, c.machine, c.ceilings);
+  ab.diff.base_model = ab.before.model;
+  ab.diff.current_model = ab.after.model;
+  return EmitAb(c.options, ab, c.out, c.err);
 }
 
-// --ab=none on a torch.export program: copies of it a side (--ab_copies;
-// the archive read once per copy, so each has its own weights; A's first is
-// the one already loaded), interleaved; each side's output checked against
-// the program's reference outputs where it has them for these inputs.
-int RunProgramAa(const CliOptions& options, const ModelSource& source, const std::vector<c10::IValue>& inputs,
-                 const ProfileOptions& profile, const Observers& observers, const Machine& machine,
-                 const std::optional<Ceilings>& ceilings, Progress& progress, std::FILE* out, std::FILE* err) {
-  // Verified below against the program's reference outputs, not here.
-  const BeforeAfterOptions ab_options = BeforeAfterOptionsOf(options, profile);
-  std::vector<std::shared_ptr<const GraphPlan>> a, b;
-  const int copies = CopiesPerSide(ab_options);
-  for (int k = 0; k < 2 * copies; ++k) {
-    absl::StatusOr<std::shared_ptr<const GraphPlan>> plan;
-    if (k == 0) {
-      plan = GraphPlan::Build(source.prepared, profile.plan);
-    } else {
-      absl::StatusOr<ExportedProgram> again = LoadExportedProgram(options.model);
-      if (!again.ok()) return Fail(err, kExitFailure, again.status());
-      plan = GraphPlan::Build(std::move(again->prepared), profile.plan);
-    }
-    if (!plan.ok()) return Fail(err, kExitFailure, plan.status());
-    (k < copies ? a : b).push_back(*std::move(plan));
+// --compare_model: the module (A) against another source of the same model
+// (B: its torch.export program), interleaved, diffed with verdicts; outputs
+// as --ab's.
+int RunMigrationDiff(Context& c, const ModelSource& a, const ModelSource& b, const std::vector<c10::IValue>& inputs) {
+  std::vector<c10::IValue> for_b = inputs;
+  if (absl::StatusOr<std::vector<c10::IValue>> fits = b.CompleteInputs(for_b, nullptr); !fits.ok()) {
+    return Fail(c.err, kExitFailure, absl::StrCat("--compare_model: ", fits.status().message()));
   }
-  c10::IValue a_output, b_output;
-  absl::StatusOr<BeforeAfter> ab =
-      ProfileTwoPlans(std::move(a), std::move(b), "B", inputs, ab_options, &a_output, &b_output);
-  progress.Finish();
-  if (!ab.ok()) return Fail(err, kExitFailure, ab.status());
-  const ExportVerification v = VerifyExport(*source.exported, inputs);
-  for (auto [report, output, side] : {std::tuple{&ab->before, &a_output, " (A)"}, std::tuple{&ab->after, &b_output, " (B)"}}) {
-    DescribeSide(*report, source, inputs, observers, absl::StrCat(source.display_name, side), machine, ceilings);
-    report->parameters = source.exported->parameters;
-    report->notes.insert(report->notes.end(), source.exported->notes.begin(), source.exported->notes.end());
-    if (!options.verify) continue;
-    if (!v.possible) {
-      report->unverified_reason = v.why_not;
-      continue;
-    }
-    OutputCheck check;
-    check.transformed = !v.exact;
-    check.rtol = options.rtol;
-    check.atol = options.atol;
-    check.reference = v.reference;
-    report->verification = CheckOutput(v.expected, *output, check);
+  absl::StatusOr<BeforeAfter> ab = ProfileSourceAgainst(a, b, inputs, BeforeAfterOptionsOf(c.options, c.profile));
+  c.progress->Finish();
+  if (!ab.ok()) return Fail(c.err, kExitFailure, ab.status());
+  return FinishAb(c, *ab, a, absl::StrCat(a.name(), " (A: ", a.abilities().label, ")"), b,
+                  absl::StrCat(b.name(), " (B: ", b.abilities().label, ")"), inputs);
+}
+
+// --ab=PASSES (none: an A/A): A as loaded against B after the passes.
+int RunAb(Context& c, const ModelSource& source, const std::vector<c10::IValue>& inputs) {
+  absl::StatusOr<std::vector<Pass>> passes = ParsePasses(c.options.ab);
+  if (!passes.ok()) return Fail(c.err, kExitUsage, passes.status());
+  absl::StatusOr<BeforeAfter> ab = ProfileSourceAb(source, *passes, inputs, BeforeAfterOptionsOf(c.options, c.profile),
+                                                   ToleranceOf(c.options));
+  c.progress->Finish();
+  if (!ab.ok()) return Fail(c.err, kExitFailure, ab.status());
+  return FinishAb(c, *ab, source, absl::StrCat(source.name(), " (A: as loaded)"), source,
+                  absl::StrCat(source.name(), " (B: ", DescribePasses(*passes), ")"), inputs);
+}
+
+// One profiling session (profilers/session/source_session.h): --modules
+// checked against the plan first; then the report's CLI notes, and its
+// outputs.
+int RunSession(Context& c, const ModelSource& source, const CliInputs& inputs, const std::optional<Report>& base) {
+  const CliOptions& options = c.options;
+  SessionOptions session;
+  session.profile = c.profile;
+  session.verify = options.verify;
+  session.machine = c.machine;
+  session.ceilings = c.ceilings;
+  bool unknown_modules = false;
+  if (!options.modules.empty()) {
+    session.check_plan = [&](const GraphPlan& plan) -> absl::Status {
+      std::vector<std::string> node_modules;
+      for (const NodePlan& node : plan.nodes()) node_modules.push_back(node.identity.module);
+      absl::Status known = CheckModules(node_modules, source.name(), options.modules);
+      unknown_modules = !known.ok();
+      return known;
+    };
   }
-  ab->diff.base_model = ab->before.model;
-  ab->diff.current_model = ab->after.model;
-  return EmitAb(options, *ab, out, err);
+  absl::StatusOr<Report> report = ProfileSource(source, inputs.values, session, ToleranceOf(options));
+  c.progress->Finish();
+  if (unknown_modules) return Fail(c.err, kExitUsage, absl::StrCat("--modules: ", report.status().message()));
+  if (!report.ok()) return Fail(c.err, kExitFailure, report.status());
+  if (!c.observers.device_note.empty()) report->device_note = c.observers.device_note;
+  report->notes.insert(report->notes.end(), inputs.notes.begin(), inputs.notes.end());
+  if (options.memory) report->notes.push_back(absl::StrCat("live memory after the runs: ", FormatLiveMemory(ReadLiveMemory())));
+  if (!options.worker_dir.empty()) return WriteWorkerReports(options, {{kWorkerReport, &*report}}, c.err);
+  return EmitReport(options, base, *report, c.out, c.err);
 }
 
 // --workers=K: the profile (or A/B) in K worker processes, merged, then
@@ -438,23 +416,12 @@ int RunWithWorkers(const CliOptions& options, std::optional<Report> base, std::F
   return EmitAb(options, ab, out, err);
 }
 
-}  // namespace
 
-int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
-  if (options.list_zoo) {
-    std::fputs(ListZoo().c_str(), out);
-    return kExitOk;
-  }
-  if (options.list_passes) {
-    std::fputs(ListPasses().c_str(), out);
-    return kExitOk;
-  }
+// What the flags alone refuse, before anything is loaded or spawned: the
+// options, the sort key, the outputs, a worker's directory.
+int CheckBeforeLoading(const CliOptions& options, const CudaStatus& cuda, std::FILE* err) {
   if (absl::Status valid = Validate(options); !valid.ok()) return Fail(err, kExitUsage, valid);
-  // Probed once: the sort-key check and the collectors both follow it.
-  const CudaStatus cuda = options.cuda_profile ? ProbeCuda() : CudaStatus{};
   if (!options.sort.empty()) {
-    // Check the sort key now rather than after loading the model, spawning
-    // workers or a long run.
     if (absl::Status known = CheckSortKey(options, cuda); !known.ok()) return Fail(err, kExitUsage, known);
   }
   if (int code = CheckOutputs(options, err); code != kExitOk) return code;
@@ -468,78 +435,40 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
       }
     }
   }
-  std::optional<Report> base;
-  if (const std::string& base_path = BaseReportPath(options); !base_path.empty()) {
-    absl::StatusOr<Report> parsed = ReadReportFile(base_path);
-    if (!parsed.ok()) return Fail(err, kExitFailure, parsed.status());
-    base = *std::move(parsed);
-  }
-  if (options.workers > 0 && options.worker_dir.empty()) return RunWithWorkers(options, std::move(base), out, err);
+  return kExitOk;
+}
 
-  at::set_num_threads(options.threads);
-  torch::NoGradGuard no_grad;
-  MatchBlasThreads(options.threads);           // OpenBLAS's own threads, where it allows
-  const Machine machine = DescribeMachine();  // the load average before this run adds to it
-  // The roofline's ceilings: given, measured (before the runs, so they do
-  // not disturb them), or cached from an earlier measurement.
-  std::optional<Ceilings> ceilings;
+// The roofline's ceilings: given, measured (before the runs, so they do not
+// disturb them), or cached from an earlier measurement.
+std::optional<Ceilings> CeilingsOf(const CliOptions& options, const Machine& machine) {
   if (!options.peaks.empty()) {
     const std::pair<double, double> peaks = *ParsePeaks(options.peaks);
-    ceilings = Ceilings{peaks.first, peaks.second, -1, -1, options.threads, "given (--peaks)"};
-  } else if (options.roofline) {
-    ceilings = MeasureCeilings(machine, PeakOptions{options.threads, options.remeasure_peaks, ""});
-  } else {
-    ceilings = CachedCeilings(machine, PeakOptions{options.threads, false, ""});
+    return Ceilings{peaks.first, peaks.second, -1, -1, options.threads, "given (--peaks)"};
   }
-  // --memory: live CPU tensor bytes in the summary, counted from before the model loads.
-  if (options.memory) CountCpuTensorMemory().IgnoreError();  // if refused, the summary says why
+  if (options.roofline) return MeasureCeilings(machine, PeakOptions{options.threads, options.remeasure_peaks, ""});
+  return CachedCeilings(machine, PeakOptions{options.threads, false, ""});
+}
 
-  // The default clock calibrates itself (~20 ms, mostly asleep) while the
-  // model loads.
-  std::future<std::shared_ptr<TimeSource>> default_clock;
-  if (options.clock.empty()) {
-    try {
-      default_clock = std::async(std::launch::async, [] { return DefaultTimeSource(); });
-    } catch (const std::system_error&) {
-      // No thread to spare: calibrated below instead.
-    }
-  }
-  // Operator libraries first: the model may call their operators.
-  // One already loaded (the same file or the same bytes) is skipped with a note.
-  absl::StatusOr<std::vector<std::string>> library_notes = LoadOperatorLibrariesFromEnvironment();
-  if (!library_notes.ok()) return Fail(err, kExitFailure, library_notes.status());
+// Operator libraries (the environment's, --load_library), before the model:
+// it may call their operators. One already loaded is skipped with a note.
+int LoadLibraries(const CliOptions& options, std::FILE* err) {
+  absl::StatusOr<std::vector<std::string>> notes = LoadOperatorLibrariesFromEnvironment();
+  if (!notes.ok()) return Fail(err, kExitFailure, notes.status());
   for (const std::string& library : options.load_libraries) {
     absl::StatusOr<LoadedLibrary> loaded = LoadOperatorLibrary(library);
     if (!loaded.ok()) return Fail(err, kExitFailure, absl::StrCat("--load_library: ", loaded.status().message()));
-    if (loaded->skipped) library_notes->push_back(absl::StrCat("--load_library: ", loaded->note));
+    if (loaded->skipped) notes->push_back(absl::StrCat("--load_library: ", loaded->note));
   }
-  for (const std::string& note : *library_notes) {
+  for (const std::string& note : *notes) {
     std::fprintf(err, "profile_graph: note: %s\n", EscapeForTerminal(note).c_str());
   }
-  absl::StatusOr<ModelSource> source = LoadModelSource(options);
-  if (!source.ok()) return Fail(err, kExitFailure, source.status());
-  // --compare_model: the program, whose inputs serve both sides when none are given.
-  std::optional<ExportedProgram> other;
-  if (!options.compare_model.empty()) {
-    absl::StatusOr<ExportedProgram> program = LoadExportedProgram(options.compare_model);
-    if (!program.ok()) return Fail(err, kExitFailure, program.status());
-    other = *std::move(program);
-  }
-  absl::StatusOr<std::vector<c10::IValue>> inputs;
-  if (other.has_value() && options.inputs.empty() && options.input.empty() &&
-      (other->reference.has_value() || other->example_inputs.has_value())) {
-    inputs = other->reference.has_value() ? other->reference->inputs : *other->example_inputs;
-  } else {
-    inputs = LoadModelInputs(options, *source);
-  }
-  if (!inputs.ok()) return Fail(err, kExitFailure, inputs.status());
-  if (source->exported != nullptr && ((!options.ab.empty() && options.ab != "none") || options.backward)) {
-    return Fail(err, kExitUsage,
-                "--ab with passes and --backward need a TorchScript module; a torch.export program takes --ab=none (an A/A)");
-  }
+  return kExitOk;
+}
 
-  Progress progress(err, options.progress && IsTerminal(err));
-  Observers observers;
+// The profile's options from the flags (the clock: --clock's, else the
+// default one, calibrating in `default_clock` while the model loaded).
+absl::StatusOr<ProfileOptions> ProfileOptionsOf(const CliOptions& options,
+                                                std::future<std::shared_ptr<TimeSource>>& default_clock) {
   ProfileOptions profile;
   profile.warmup = options.warmup;
   profile.runs = options.runs;
@@ -552,109 +481,78 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   profile.backward.loss_output = options.loss_output;
   if (!options.clock.empty()) {
     absl::StatusOr<std::shared_ptr<TimeSource>> clock = MakeTimeSource(options.clock);
-    if (!clock.ok()) return Fail(err, kExitFailure, absl::StrCat("--clock: ", clock.status().message()));
+    if (!clock.ok()) return absl::InvalidArgumentError(absl::StrCat("--clock: ", clock.status().message()));
     profile.clock = *std::move(clock);
   } else {
     profile.clock = default_clock.valid() ? default_clock.get() : DefaultTimeSource();
   }
   profile.memory = true;
   profile.trace = !options.trace.empty() || !options.html.empty();
-  profile.progress = [&](const char* phase, int done, int total) { progress.Update(phase, done, total); };
-  profile.node_progress = [&](int64_t done, int64_t per_run) { progress.Nodes(done, per_run); };
-  SetUpObservers(options, cuda, err, observers, profile);
+  return profile;
+}
 
-  if (other.has_value()) {
-    return RunMigrationDiff(options, *source, *std::move(other), *inputs, profile, observers, machine, ceilings, progress,
-                            out, err);
+}  // namespace
+
+int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
+  if (options.list_zoo) {
+    std::fputs(ListZoo().c_str(), out);
+    return kExitOk;
   }
-
-  if (!options.ab.empty() && source->exported != nullptr) {
-    return RunProgramAa(options, *source, *inputs, profile, observers, machine, ceilings, progress, out, err);
+  if (options.list_passes) {
+    std::fputs(ListPasses().c_str(), out);
+    return kExitOk;
   }
-
-  if (!options.ab.empty()) {
-    const BeforeAfterOptions ab_options = BeforeAfterOptionsOf(options, profile);
-    absl::StatusOr<std::vector<Pass>> passes = ParsePasses(options.ab);
-    if (!passes.ok()) return Fail(err, kExitUsage, passes.status());
-    absl::StatusOr<BeforeAfter> ab = ProfileBeforeAfter(*source->module, *passes, *inputs, ab_options);
-    progress.Finish();
-    if (!ab.ok()) return Fail(err, kExitFailure, ab.status());
-    DescribeSide(ab->before, *source, *inputs, observers, absl::StrCat(source->display_name, " (A: as loaded)"),
-                 machine, ceilings);
-    DescribeSide(ab->after, *source, *inputs, observers,
-                 absl::StrCat(source->display_name, " (B: ", DescribePasses(*passes), ")"), machine, ceilings);
-    ab->diff.base_model = ab->before.model;
-    ab->diff.current_model = ab->after.model;
-    return EmitAb(options, *ab, out, err);
+  // Probed once: the sort-key check and the collectors both follow it.
+  const CudaStatus cuda = options.cuda_profile ? ProbeCuda() : CudaStatus{};
+  if (int code = CheckBeforeLoading(options, cuda, err); code != kExitOk) return code;
+  std::optional<Report> base;
+  if (const std::string& base_path = BaseReportPath(options); !base_path.empty()) {
+    absl::StatusOr<Report> parsed = ReadReportFile(base_path);
+    if (!parsed.ok()) return Fail(err, kExitFailure, parsed.status());
+    base = *std::move(parsed);
   }
+  if (options.workers > 0 && options.worker_dir.empty()) return RunWithWorkers(options, std::move(base), out, err);
 
-  // The session: plan (--modules checked against it first), profile,
-  // describe, verify (profilers/session/session.h).
-  SessionModel model;
-  model.name = source->display_name;
-  model.prepared = source->prepared;
-  model.module = source->module;
-  model.method = options.method;
-  model.run_native = source->run_native;
-  SessionOptions session;
-  session.profile = profile;
-  session.verify = options.verify;
-  std::string export_note;
-  if (source->exported != nullptr && options.verify) {
-    // No native executor for a torch.export program: its outputs are
-    // checked against those PyTorch computed, where the archive has them.
-    ExportVerification v = VerifyExport(*source->exported, *inputs);
-    if (v.possible) {
-      const c10::IValue expected = v.expected;
-      model.run_native = [expected](const std::vector<c10::IValue>&) -> absl::StatusOr<c10::IValue> { return expected; };
-      session.check.transformed = !v.exact;
-      session.check.float64_reference = false;
-      session.check.reference = v.reference;
-    } else {
-      session.verify = false;
-      export_note = v.why_not;
+  at::set_num_threads(options.threads);
+  torch::NoGradGuard no_grad;
+  MatchBlasThreads(options.threads);  // OpenBLAS's own threads, where it allows
+  Progress progress(err, options.progress && IsTerminal(err));
+  Context c{options, DescribeMachine(), std::nullopt, {}, {}, &progress, out, err};  // the load average before the runs
+  c.ceilings = CeilingsOf(options, c.machine);
+  // --memory: live CPU tensor bytes in the summary, counted from before the model loads.
+  if (options.memory) CountCpuTensorMemory().IgnoreError();  // if refused, the summary says why
+  // The default clock calibrates itself (~20 ms, mostly asleep) while the
+  // model loads.
+  std::future<std::shared_ptr<TimeSource>> default_clock;
+  if (options.clock.empty()) {
+    try {
+      default_clock = std::async(std::launch::async, [] { return DefaultTimeSource(); });
+    } catch (const std::system_error&) {
+      // No thread to spare: calibrated in ProfileOptionsOf instead.
     }
   }
-  if (source->exported == nullptr) {
-    session.check.transformed = source->transformed;
-    session.check.float64_reference = !options.tolerance_given;
-    session.check.reference = source->prepared.has_self() ? absl::StrCat("module.", options.method) : "native execution";
+  if (int code = LoadLibraries(options, err); code != kExitOk) return code;
+  absl::StatusOr<std::unique_ptr<ModelSource>> source = OpenCliSource(options);
+  if (!source.ok()) return Fail(err, kExitFailure, source.status());
+  // --compare_model: the other source, whose inputs serve both sides when none are given.
+  std::unique_ptr<ModelSource> other;
+  if (!options.compare_model.empty()) {
+    absl::StatusOr<std::unique_ptr<ModelSource>> opened = OpenCompareSource(options);
+    if (!opened.ok()) return Fail(err, kExitFailure, opened.status());
+    other = *std::move(opened);
   }
-  session.check.rtol = options.rtol;
-  session.check.atol = options.atol;
-  session.machine = machine;
-  session.ceilings = ceilings;
-  bool unknown_modules = false;
-  if (!options.modules.empty()) {
-    session.check_plan = [&](const GraphPlan& plan) -> absl::Status {
-      std::vector<std::string> node_modules;
-      for (const NodePlan& node : plan.nodes()) node_modules.push_back(node.identity.module);
-      absl::Status known = CheckModules(node_modules, source->display_name, options.modules);
-      unknown_modules = !known.ok();
-      return known;
-    };
-  }
-  absl::StatusOr<Report> report = RunProfileSession(std::move(model), *inputs, session);
-  progress.Finish();
-  if (unknown_modules) return Fail(err, kExitUsage, absl::StrCat("--modules: ", report.status().message()));
-  if (!report.ok()) return Fail(err, kExitFailure, report.status());
-  DescribeForCli(*report, *source, observers);
-  if (source->exported != nullptr) {
-    const ExportedProgram& program = *source->exported;
-    report->notes.push_back(absl::StrCat("a torch.export program (", program.layout, ", schema ", program.schema_version,
-                                         ", exported by PyTorch ", program.torch_version, ")"));
-    report->notes.insert(report->notes.end(), program.notes.begin(), program.notes.end());
-    report->parameters = program.parameters;
-  }
-  if (!source->inputs_from.empty()) report->notes.push_back(absl::StrCat("inputs: ", source->inputs_from));
-  if (!source->defaulted_inputs.empty()) {
-    report->notes.push_back(absl::StrCat("inputs not given took the method's defaults: ", source->defaulted_inputs));
-  }
-  report->unverified_reason = export_note;
-  if (options.memory) report->notes.push_back(absl::StrCat("live memory after the runs: ", FormatLiveMemory(ReadLiveMemory())));
+  absl::StatusOr<CliInputs> inputs = LoadCliInputs(options, **source, other.get());
+  if (!inputs.ok()) return Fail(err, kExitFailure, inputs.status());
+  absl::StatusOr<ProfileOptions> profile = ProfileOptionsOf(options, default_clock);
+  if (!profile.ok()) return Fail(err, kExitFailure, profile.status());
+  c.profile = *std::move(profile);
+  c.profile.progress = [&](const char* phase, int done, int total) { progress.Update(phase, done, total); };
+  c.profile.node_progress = [&](int64_t done, int64_t per_run) { progress.Nodes(done, per_run); };
+  SetUpObservers(options, cuda, err, c.observers, c.profile);
 
-  if (!options.worker_dir.empty()) return WriteWorkerReports(options, {{kWorkerReport, &*report}}, err);
-  return EmitReport(options, base, *report, out, err);
+  if (other != nullptr) return RunMigrationDiff(c, **source, *other, inputs->values);
+  if (!options.ab.empty()) return RunAb(c, **source, inputs->values);
+  return RunSession(c, **source, *inputs, base);
 }
 
 }  // namespace graphprof::cli

@@ -1,0 +1,123 @@
+#include "profilers/session/source_session.h"
+
+#include <memory>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "interpreter/graph_plan.h"
+#include "common/status_util.h"
+#include "ir/ivalue_util.h"
+#include "profilers/verification/reference_check.h"
+
+namespace graphprof {
+namespace {
+
+// `output` of a side against `reference` for `inputs`; no reference: why.
+absl::Status VerifySide(const ModelSource& source, const Reference& reference, const std::vector<c10::IValue>& inputs,
+                        const c10::IValue& output, Report& report) {
+  if (!reference.available()) {
+    report.unverified_reason = reference.why_not;
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::vector<c10::IValue>> copied = CopyInputs(inputs);
+  if (!copied.ok()) return copied.status();
+  absl::StatusOr<c10::IValue> expected = reference.run(*copied);
+  if (!expected.ok()) return expected.status();
+  absl::StatusOr<std::vector<c10::IValue>> again = CopyInputs(inputs);  // the float64 reference's
+  if (!again.ok()) return again.status();
+  report.verification =
+      CheckOutput(*expected, output, reference.check, source.module(), source.prepared().method, *again);
+  return absl::OkStatus();
+}
+
+// `count` plans of `source`: the first of `source` itself when `first_own`,
+// the others of copies loaded again (own weights each).
+absl::Status AddPlans(const ModelSource& source, int count, bool first_own, const PlanOptions& plan_options,
+                      std::vector<std::shared_ptr<const GraphPlan>>& plans) {
+  for (int k = 0; k < count; ++k) {
+    absl::StatusOr<std::shared_ptr<const GraphPlan>> plan;
+    if (k == 0 && first_own) {
+      plan = GraphPlan::Build(source.prepared(), plan_options);
+    } else {
+      absl::StatusOr<std::unique_ptr<ModelSource>> copy = source.Reload();
+      if (!copy.ok()) return copy.status();
+      plan = GraphPlan::Build((*copy)->prepared(), plan_options);
+    }
+    if (!plan.ok()) return plan.status();
+    plans.push_back(*std::move(plan));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Report> ProfileSource(const ModelSource& source, const std::vector<c10::IValue>& inputs,
+                                     SessionOptions session, const Tolerance& tolerance) {
+  SessionModel model;
+  model.name = source.name();
+  model.prepared = source.prepared();
+  if (source.module() != nullptr) model.module = *source.module();
+  model.method = source.prepared().method.empty() ? "forward" : source.prepared().method;
+  std::string unverified;
+  if (session.verify) {
+    Reference reference = source.ReferenceFor(inputs, tolerance);
+    if (reference.available()) {
+      model.run_native = std::move(reference.run);
+      session.check = reference.check;
+    } else {
+      session.verify = false;
+      unverified = reference.why_not;
+    }
+  }
+  absl::StatusOr<Report> report = RunProfileSession(std::move(model), inputs, session);
+  if (!report.ok()) return report.status();
+  source.Describe(*report);
+  report->unverified_reason = unverified;
+  return report;
+}
+
+absl::StatusOr<BeforeAfter> ProfileSourceAa(const ModelSource& source, const std::vector<c10::IValue>& inputs,
+                                            const BeforeAfterOptions& options, const Tolerance& tolerance) {
+  const int copies = CopiesPerSide(options);
+  std::vector<std::shared_ptr<const GraphPlan>> a, b;
+  if (absl::Status made = AddPlans(source, copies, true, options.profile.plan, a); !made.ok()) return made;
+  if (absl::Status made = AddPlans(source, copies, false, options.profile.plan, b); !made.ok()) return made;
+  c10::IValue a_output, b_output;
+  absl::StatusOr<BeforeAfter> ab = ProfileTwoPlans(std::move(a), std::move(b), "B", inputs, options, &a_output, &b_output);
+  if (!ab.ok()) return ab.status();
+  if (options.verify) {
+    const Reference reference = source.ReferenceFor(inputs, tolerance);
+    if (absl::Status checked = VerifySide(source, reference, inputs, a_output, ab->before); !checked.ok()) return checked;
+    if (absl::Status checked = VerifySide(source, reference, inputs, b_output, ab->after); !checked.ok()) return checked;
+  }
+  return ab;
+}
+
+absl::StatusOr<BeforeAfter> ProfileSourceAb(const ModelSource& source, const std::vector<Pass>& passes,
+                                            const std::vector<c10::IValue>& inputs, const BeforeAfterOptions& options,
+                                            const Tolerance& tolerance) {
+  if (source.module() != nullptr) return ProfileBeforeAfter(*source.module(), passes, inputs, options);
+  if (!passes.empty()) {
+    if (absl::Status refused = CheckPassesLater(source); !refused.ok()) return refused;
+  }
+  return ProfileSourceAa(source, inputs, options, tolerance);
+}
+
+absl::StatusOr<BeforeAfter> ProfileSourceAgainst(const ModelSource& a, const ModelSource& b,
+                                                 const std::vector<c10::IValue>& inputs,
+                                                 const BeforeAfterOptions& options) {
+  if (a.module() == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(a.name(), ": the A side of a migration diff is a TorchScript module, not ",
+                                                   a.abilities().kind));
+  }
+  std::vector<std::shared_ptr<const GraphPlan>> plans;
+  if (absl::Status made = AddPlans(b, CopiesPerSide(options), true, options.profile.plan, plans); !made.ok()) {
+    return Annotate(made, b.name());
+  }
+  absl::StatusOr<BeforeAfter> ab =
+      ProfileAgainstGraph(*a.module(), std::move(plans), absl::StrCat("B (", b.name(), ")"), inputs, options);
+  if (!ab.ok()) return ab.status();
+  return ab;
+}
+
+}  // namespace graphprof

@@ -1,0 +1,48 @@
+#include "sources/model_source.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace graphprof {
+
+absl::StatusOr<SuppliedInputs> ModelSource::SupplyInputs(uint64_t seed) const {
+  return absl::NotFoundError(absl::StrCat(name(), " supplies no inputs"));
+}
+
+absl::StatusOr<std::vector<c10::IValue>> ModelSource::CompleteInputs(std::vector<c10::IValue> inputs,
+                                                                     std::string* note) const {
+  if (note != nullptr) note->clear();
+  const size_t expected = prepared().num_user_inputs();
+  if (inputs.size() != expected) {
+    return absl::InvalidArgumentError(absl::StrCat(name(), " takes ", expected, " input", expected == 1 ? "" : "s",
+                                                   " (", prepared().DescribeUserInputs(), ") but ", inputs.size(),
+                                                   inputs.size() == 1 ? " was" : " were", " given"));
+  }
+  return inputs;
+}
+
+absl::Status CheckRequest(const ModelSource& source, const SourceRequest& request) {
+  const SourceAbilities& can = source.abilities();
+  if (!can.methods && request.method != "forward") {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source.name(), ": ", can.kind, " has no methods (", request.method_flag, ")"));
+  }
+  if (!can.devices && !request.device.is_cpu()) {
+    return absl::InvalidArgumentError(absl::StrCat(source.name(), ": ", can.kind, " runs on the CPU here"));
+  }
+  if (!can.passes && (request.freeze || !request.passes.empty() || request.passes_later)) {
+    return CheckPassesLater(source);
+  }
+  if (!can.backward && request.backward) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        source.name(), ": training steps need a TorchScript module; ", can.kind, " has no trainable parameters here"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPassesLater(const ModelSource& source) {
+  if (source.abilities().passes) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(source.name(), ": passes and freezing apply to TorchScript modules, not to ",
+                                                 source.abilities().kind, " (an A/A of it: passes none)"));
+}
+
+}  // namespace graphprof
