@@ -1,8 +1,6 @@
 // graphprof.profile() and ab() (ext_profile.h).
 #include "python/ext_profile.h"
 
-#include "ir/export/exported_program.h"
-
 #include <memory>
 #include <utility>
 
@@ -11,6 +9,8 @@
 #include "profilers/report/report_diff.h"
 #include "profilers/machine.h"
 #include "profilers/session/session.h"
+#include "profilers/session/source_session.h"
+#include "sources/model_source.h"
 #include "python/ext_errors.h"
 
 namespace graphprof::python {
@@ -95,9 +95,9 @@ Target MakeTarget(py::handle object, const std::string& method, const std::strin
                                     py::str(py::type::handle_of(object).attr("__name__")).cast<std::string>()));
 }
 
-std::vector<c10::IValue> ConvertInputs(const PreparedGraph& prepared, const py::tuple& args) {
+std::vector<c10::IValue> ConvertInputs(const PreparedGraph& prepared, const py::tuple& args, bool fewer_ok) {
   const size_t expected = prepared.num_user_inputs();
-  if (args.size() != expected) {
+  if (args.size() != expected && !(fewer_ok && args.size() < expected)) {
     // Interpreter::BindInputs's message.
     Throw(absl::InvalidArgumentError(absl::StrCat(prepared.name, " takes ", expected, " input",
                                                   expected == 1 ? "" : "s", " (", prepared.DescribeUserInputs(),
@@ -152,44 +152,49 @@ ReportPtr ProfileTarget(py::handle object, const py::tuple& args, const std::str
   return std::make_shared<Report>(Take(std::move(report)));
 }
 
-ReportPtr ProfileExportFile(const std::string& path, const py::tuple& args, const CommonOptions& options,
-                            const std::string& name) {
+ReportPtr ProfileSourceFile(const std::string& path, const py::tuple& args, const std::string& method,
+                            const std::string& passes, const CommonOptions& options, const std::string& name) {
   CheckOptions(options);
-  ExportedProgram program = Take(LoadExportedProgram(path));
-  std::vector<c10::IValue> inputs = ConvertInputs(program.prepared, args);
-  Check(CheckExportedInputs(program.inputs, inputs));
-  SessionModel model;
-  model.name = name;
+  SourceRequest request;
+  request.method = method;
+  request.passes = passes;
+  request.backward = options.backward;
+  request.method_flag = "method";
+  std::unique_ptr<ModelSource> source;
+  {
+    py::gil_scoped_release no_gil;  // loading and passes can take a while
+    source = Take(OpenModelSource(path, request));
+  }
+  std::vector<c10::IValue> inputs;
+  std::string inputs_note;
+  if (args.empty() && source->prepared().num_user_inputs() > 0) {
+    absl::StatusOr<SuppliedInputs> supplied = source->SupplyInputs(0);
+    if (absl::IsNotFound(supplied.status())) {
+      Throw(absl::InvalidArgumentError(absl::StrCat(source->name(), " needs inputs for (",
+                                                    source->prepared().DescribeUserInputs(), "): pass them")));
+    }
+    inputs = Take(std::move(supplied)).values;
+  } else {
+    inputs = ConvertInputs(source->prepared(), args, /*fewer_ok=*/true);  // the rest: defaults
+  }
+  std::string defaulted;
+  inputs = Take(source->CompleteInputs(std::move(inputs), &defaulted));
   SessionOptions session;
   session.profile = MakeProfileOptions(options);
-  session.verify = false;
-  if (options.verify) {
-    // graphprof.profile(ep) saved the program with ep.module()'s outputs
-    // for these inputs, computed by this process's PyTorch: identical.
-    if (!program.reference.has_value()) {
-      Throw(absl::InternalError("profile(ep): the saved program has no reference outputs"));
-    }
-    const c10::IValue expected = program.reference->Expected();
-    model.run_native = [expected](const std::vector<c10::IValue>&) -> absl::StatusOr<c10::IValue> { return expected; };
-    session.verify = true;
-    session.check.reference = "ep.module()";
-    // Identical unless the caller gave a tolerance (rtol/atol).
-    session.check.transformed = options.tolerance_given;
-    session.check.float64_reference = false;
-    session.check.rtol = options.rtol;
-    session.check.atol = options.atol;
-  }
-  model.prepared = std::move(program.prepared);
+  session.verify = options.verify;
+  Tolerance tolerance;
+  tolerance.rtol = options.rtol;
+  tolerance.atol = options.atol;
+  tolerance.given = options.tolerance_given;
   absl::StatusOr<Report> report;
   {
     py::gil_scoped_release no_gil;
     torch::NoGradGuard no_grad;
-    report = RunProfileSession(std::move(model), inputs, session);
+    report = ProfileSource(*source, inputs, session, tolerance);
   }
   ReportPtr result = std::make_shared<Report>(Take(std::move(report)));
-  result->parameters = program.parameters;
-  result->notes.push_back(absl::StrCat("a torch.export program (exported by PyTorch ", program.torch_version, ")"));
-  result->notes.insert(result->notes.end(), program.notes.begin(), program.notes.end());
+  if (!name.empty()) result->model = name;
+  if (!defaulted.empty()) result->notes.push_back(absl::StrCat("inputs not given took the method's defaults: ", defaulted));
   return result;
 }
 

@@ -54,7 +54,9 @@ Target MakeTarget(py::handle object, const std::string& method, const std::strin
 
 // Python arguments -> the graph's inputs, converted as TorchScript converts
 // the arguments of a call (torch::jit::toIValue against the input's type).
-std::vector<c10::IValue> ConvertInputs(const PreparedGraph& prepared, const py::tuple& args);
+// `fewer_ok`: fewer arguments than inputs are converted (the caller fills
+// the rest with defaults); else the counts must match.
+std::vector<c10::IValue> ConvertInputs(const PreparedGraph& prepared, const py::tuple& args, bool fewer_ok = false);
 
 // The options graphprof.profile() and ab() share.
 struct CommonOptions {
@@ -74,13 +76,16 @@ struct CommonOptions {
   bool allow_side_effects = false;
 };
 
-// graphprof.profile(): profile_command.cc's flow for one module.
-// graphprof.profile(ep, *args) for a torch.export program: `path` is the
-// program as graphprof.save_export wrote it (with ep.module()'s outputs for
-// `args`, which verification compares with).
-ReportPtr ProfileExportFile(const std::string& path, const py::tuple& args, const CommonOptions& options,
-                            const std::string& name);
+// graphprof.profile(path) and profile(ep) (saved to a file first): the
+// model source at `path` (sources/, any format profile_graph --model
+// opens), profiled by the session profile_graph runs for it
+// (profilers/session/source_session.h): its reference and verification
+// rule, its supplied inputs when `args` is empty, its description.
+ReportPtr ProfileSourceFile(const std::string& path, const py::tuple& args, const std::string& method,
+                            const std::string& passes, const CommonOptions& options, const std::string& name);
 
+// graphprof.profile() of a live module or function: the session
+// profile_graph runs for one module.
 ReportPtr ProfileTarget(py::handle object, const py::tuple& args, const std::string& method,
                         const std::string& passes, const CommonOptions& options, const std::string& name);
 

@@ -209,17 +209,19 @@ PYBIND11_MODULE(_graphprof, m) {
       py::arg("tolerance_given") = false, py::arg("allow_side_effects") = false);
 
   m.def(
-      "profile_export",
-      [](const std::string& path, const py::tuple& args, int runs, int warmup, bool verify, double rtol, double atol,
-         const std::string& name, const std::string& clock, bool compensate, bool tolerance_given,
-         bool allow_side_effects) {
-        CommonOptions options{runs, warmup, verify, rtol, atol, false, -1, clock, compensate, tolerance_given,
-                              allow_side_effects};
-        return ProfileExportFile(path, args, options, name);
+      "profile_file",
+      [](const std::string& path, const py::tuple& args, int runs, int warmup, const std::string& passes, bool verify,
+         double rtol, double atol, const std::string& method, const std::string& name, bool backward,
+         int loss_output, const std::string& clock, bool compensate, bool tolerance_given, bool allow_side_effects) {
+        return ProfileSourceFile(path, args, method, passes,
+                                 CommonOptions{runs, warmup, verify, rtol, atol, backward, loss_output, clock,
+                                               compensate, tolerance_given, allow_side_effects},
+                                 name);
       },
-      py::arg("path"), py::arg("args"), py::arg("runs"), py::arg("warmup"), py::arg("verify"), py::arg("rtol"),
-      py::arg("atol"), py::arg("name"), py::arg("clock") = "", py::arg("compensate") = true,
-      py::arg("tolerance_given") = false, py::arg("allow_side_effects") = false);
+      py::arg("path"), py::arg("args"), py::arg("runs"), py::arg("warmup"), py::arg("passes") = "",
+      py::arg("verify") = true, py::arg("rtol") = 1e-4, py::arg("atol") = 1e-5, py::arg("method") = "forward",
+      py::arg("name") = "", py::arg("backward") = false, py::arg("loss_output") = -1, py::arg("clock") = "",
+      py::arg("compensate") = true, py::arg("tolerance_given") = false, py::arg("allow_side_effects") = false);
 
   // What an operator does outside the process ("" for nothing): Python
   // checks a torch.export program with it before running ep.module().

@@ -23,6 +23,7 @@ list_passes()  the passes `passes=` and ab() accept
 import inspect
 import math
 import numbers
+import os
 
 import torch  # first: registers torch's pybind11 types the extension uses
 
@@ -193,7 +194,11 @@ def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backw
 
     module   a torch.jit.ScriptModule (scripted, traced, frozen, loaded), a
              torch.jit.ScriptFunction, or an nn.Module / function, which is
-             scripted (or traced on `inputs` with trace=True)
+             scripted (or traced on `inputs` with trace=True); a
+             torch.export program; or a file's path (str or os.PathLike):
+             anything profile_graph --model opens (.pt, TorchScript source,
+             .pt2), profiled and verified as profile_graph profiles it
+             (a .pt2 given no inputs takes the archive's own)
     inputs   the positional inputs (tensors, ints, lists, tuples, dicts,
              None...), converted as TorchScript converts call arguments;
              never modified (each run gets fresh copies)
@@ -245,14 +250,16 @@ def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backw
             raise InvalidArgumentError("profile(ep): passes, backward, loss_output, trace and method apply to "
                                        "TorchScript modules, not to torch.export programs")
         return _profile_export(module, inputs, memory, common)
+    if isinstance(module, (str, os.PathLike)):
+        if trace:
+            raise InvalidArgumentError("trace=True applies to nn.Modules and functions, not to a file")
+        r = _graphprof.profile_file(os.fspath(module), tuple(inputs), passes=passes, method=method,
+                                    backward=backward, loss_output=loss_output, **common)
+        return _checked_report(r, memory, method)
     target = _target(module, inputs, trace, method)
     r = _graphprof.profile(target, tuple(inputs), passes=passes, method=method, backward=backward,
                            loss_output=loss_output, **common)
-    report = Report(r, memory=memory, method=method)
-    failure = r.verification_failure(method)
-    if failure is not None:
-        raise VerificationError(failure, report=report)
-    return report
+    return _checked_report(r, memory, method)
 
 
 def _is_exported_program(value):
@@ -328,9 +335,14 @@ def _profile_export(ep, inputs, memory, common):
     with tempfile.TemporaryDirectory() as d:
         path = d + "/program.pt2"
         save_export(ep, path, *inputs)
-        r = _graphprof.profile_export(path, tuple(flat), **common)
-    report = Report(r, memory=memory)
-    failure = r.verification_failure("forward")
+        r = _graphprof.profile_file(path, tuple(flat), **common)
+    return _checked_report(r, memory, "forward")
+
+
+def _checked_report(r, memory, method):
+    """The Report of `r`; VerificationError (with it) when its output differs."""
+    report = Report(r, memory=memory, method=method)
+    failure = r.verification_failure(method)
     if failure is not None:
         raise VerificationError(failure, report=report)
     return report

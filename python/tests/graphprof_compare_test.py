@@ -209,7 +209,11 @@ class ExportTest(unittest.TestCase):
         ep = torch.export.export(module, (x,))
         r = graphprof.profile(ep, x, runs=4, warmup=1)
         self.assertIs(r.verified, True)
-        self.assertEqual(r.verification["reference"], "ep.module()")
+        # Saved and profiled by this process's PyTorch at its thread count:
+        # identical (profilers/verification/saved_outputs.h).
+        self.assertRegex(r.verification["reference"],
+                         r"^PyTorch .*'s ep\.module\(\) \(graphprof\.save_export, \d+ threads?\)$")
+        self.assertNotIn("within", r.verification["detail"])
         ops = [n for n in r.nodes if n["kind"] != "prim::Constant"]
         self.assertEqual([n["kind"] for n in ops][:2], ["aten::conv2d", "aten::batch_norm"])
         self.assertEqual(ops[0]["module"], "conv")
@@ -229,6 +233,43 @@ class ExportTest(unittest.TestCase):
         self.assertLessEqual(d.matched_time_fraction, 1)
         with self.assertRaises(graphprof.InvalidArgumentError):
             graphprof.profile(ep, x, passes="cse")
+
+    def test_saved_outputs_one_rule_for_cli_and_python(self):
+        """A program saved at 1 thread, profiled at 2 by profile_graph and by
+        graphprof.profile(path): both verify within the tolerance, with one
+        reference text; at 1 thread both require identical outputs."""
+        cli = _runfile("tools/profile_graph")
+        if not os.path.exists(cli):
+            self.skipTest("no profile_graph binary")
+        torch.manual_seed(0)
+        module = ConvBn().eval()
+        x = torch.randn(1, 3, 32, 32)
+        ep = torch.export.export(module, (x,))
+        threads = torch.get_num_threads()
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "p.pt2")
+            try:
+                torch.set_num_threads(1)
+                graphprof.save_export(ep, path, x)
+                verdicts = {}
+                for n in (1, 2):
+                    torch.set_num_threads(n)
+                    py = graphprof.profile(path, runs=2, warmup=0).verification
+                    out = os.path.join(d, "cli%d.json" % n)
+                    subprocess.run([cli, "--model=" + path, "--threads=%d" % n, "--runs=2", "--warmup=0",
+                                    "--format=json", "--output=" + out], check=True, capture_output=True)
+                    with open(out) as f:
+                        verdicts[n] = (py, json.load(f)["verification"])
+            finally:
+                torch.set_num_threads(threads)
+        for n, (py, from_cli) in verdicts.items():
+            with self.subTest(threads=n):
+                self.assertEqual(py["reference"], from_cli["reference"])
+                self.assertEqual(py["passed"], from_cli["passed"])
+                self.assertEqual(py["detail"], from_cli["detail"])
+                self.assertIs(py["passed"], True)
+        self.assertNotIn("within", verdicts[1][0]["reference"])
+        self.assertIn("2 threads: compared within rtol/atol", verdicts[2][0]["reference"])
 
     def test_the_callers_inputs_are_never_changed(self):
         class Mutates(torch.nn.Module):
@@ -339,6 +380,9 @@ class SessionTest(unittest.TestCase):
             with open(os.path.join(d, "cli.json")) as f:
                 from_cli = json.load(f)
             loaded = torch.jit.load(os.path.join(d, "m.pt"))
+            # The file by its path: the model source profile_graph opens.
+            from_path = json.loads(graphprof.profile(pathlib.Path(d) / "m.pt", x, runs=2, warmup=1,
+                                                     name="m.pt").to_json())
         from_python = json.loads(graphprof.profile(loaded, x, runs=2, warmup=1, name="m.pt").to_json())
         # The module serialized again: the Python-side module's compilation
         # unit writes a few bytes more code.
@@ -347,6 +391,8 @@ class SessionTest(unittest.TestCase):
         self.assertTrue(from_cli["verified"])
         self.assertIsNotNone(from_cli.get("machine"))
         self.assertEqual(_without_timings(from_cli), _without_timings(from_python))
+        self.assertEqual(from_path.pop("model_bytes"), a)
+        self.assertEqual(_without_timings(from_cli), _without_timings(from_path))
 
     def test_scripted(self):
         self._compare(torch.jit.script(ConvBn().eval()), torch.randn(1, 3, 16, 16))
