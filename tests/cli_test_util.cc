@@ -31,12 +31,14 @@ bool Exists(const std::string& path) {
   return stat(path.c_str(), &st) == 0;
 }
 
-Result RunTool(std::vector<std::string> args) {
+Result RunTool(std::vector<std::string> args) { return RunBinary("tools/profile_graph", std::move(args)); }
+
+Result RunBinary(const std::string& binary, std::vector<std::string> args) {
   static int counter = 0;
   const std::string dir = TempDir("cli");
   const std::string out_path = dir + "/out" + std::to_string(counter);
   const std::string err_path = dir + "/err" + std::to_string(counter++);
-  args.insert(args.begin(), "tools/profile_graph");
+  args.insert(args.begin(), binary);
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -47,7 +49,7 @@ Result RunTool(std::vector<std::string> args) {
   pid_t pid;
   Result result;
   if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) {
-    ADD_FAILURE() << "cannot start tools/profile_graph";
+    ADD_FAILURE() << "cannot start " << binary;
     return result;
   }
   posix_spawn_file_actions_destroy(&actions);
@@ -56,7 +58,7 @@ Result RunTool(std::vector<std::string> args) {
   do {
     waited = waitpid(pid, &status, 0);
   } while (waited < 0 && errno == EINTR);  // else a signal would read a running tool's partial output
-  if (waited != pid) ADD_FAILURE() << "waitpid for tools/profile_graph: " << std::strerror(errno);
+  if (waited != pid) ADD_FAILURE() << "waitpid for " << binary << ": " << std::strerror(errno);
   result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   result.out = Slurp(out_path);
   result.err = Slurp(err_path);

@@ -16,6 +16,8 @@ struct Result {
 
 // Runs tools/profile_graph (a data dependency) with `args`.
 Result RunTool(std::vector<std::string> args);
+// Runs `binary` (a path in the runfiles) with `args`.
+Result RunBinary(const std::string& binary, std::vector<std::string> args);
 
 // {"--warmup=1", "--runs=2", extra...}: fast settings for a small model.
 std::vector<std::string> Quick(std::vector<std::string> extra);
