@@ -259,15 +259,18 @@ class ExportTest(unittest.TestCase):
                     subprocess.run([cli, "--model=" + path, "--threads=%d" % n, "--runs=2", "--warmup=0",
                                     "--format=json", "--output=" + out], check=True, capture_output=True)
                     with open(out) as f:
-                        verdicts[n] = (py, json.load(f)["verification"])
+                        from_cli = json.load(f)
+                    self.assertIs(from_cli["verified"], True)
+                    verdicts[n] = (py, from_cli["verification"])
             finally:
                 torch.set_num_threads(threads)
         for n, (py, from_cli) in verdicts.items():
             with self.subTest(threads=n):
-                self.assertEqual(py["reference"], from_cli["reference"])
-                self.assertEqual(py["passed"], from_cli["passed"])
-                self.assertEqual(py["detail"], from_cli["detail"])
+                for key in ("reference", "identical", "within_tolerance", "detail"):
+                    self.assertEqual(py[key], from_cli[key], key)
                 self.assertIs(py["passed"], True)
+                if n == 1:
+                    self.assertIs(py["identical"], True)  # required, not merely found
         self.assertNotIn("within", verdicts[1][0]["reference"])
         self.assertIn("2 threads: compared within rtol/atol", verdicts[2][0]["reference"])
 
