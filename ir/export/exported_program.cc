@@ -1,6 +1,8 @@
-// LoadExportedProgram (exported_program.h): which layout the archive has,
-// where its program, weights, example inputs and reference outputs are,
-// and tensors made from the archive's bytes.
+// LoadExportedProgram (exported_program.h) in stages: the archive opened
+// once, its layout found (archive_layout.h), then the program JSON and its
+// version, the weights, the graph, the example inputs and the reference;
+// tensors made from the archive's bytes. One error type inside (Refused),
+// one status out.
 #include "ir/export/exported_program.h"
 
 #include <nlohmann/json.hpp>
@@ -13,13 +15,22 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "common/status_util.h"
+#include "ir/export/archive_layout.h"
 #include "ir/export/program_graph.h"
 #include "ir/export/torch_save_pickle.h"
 
 namespace graphprof {
 namespace {
 
+using export_internal::ArchiveLayout;
+using export_internal::FindLayout;
 using export_internal::Need;
+using export_internal::WeightConfig;
+using export_internal::kLegacyProgram;
+using export_internal::kModelSuffix;
+using export_internal::kModelsFolder;
+using export_internal::kReferenceHex;
+using export_internal::kReferenceMeta;
 using export_internal::Refused;
 using nlohmann::json;
 
@@ -178,6 +189,197 @@ std::vector<c10::IValue> Positional(const c10::IValue& v, const std::string& wha
   return std::vector<c10::IValue>(args.begin(), args.end());
 }
 
+// A small entry's text (up to kMaxJsonBytes); Refused, `context` first, if unreadable.
+std::string ReadText(const ZipArchive& archive, const std::string& entry, absl::string_view context = "") {
+  absl::StatusOr<std::string> text = archive.ReadEntry(entry, kMaxJsonBytes);
+  if (!text.ok()) throw Refused(absl::StrCat(context, text.status().message()));
+  return *std::move(text);
+}
+
+// A stored zip inside the archive (a torch.save file).
+ZipArchive Nested(const ZipArchive& archive, const std::string& entry) {
+  absl::StatusOr<ZipArchive> nested = archive.OpenNested(entry);
+  if (!nested.ok()) throw Refused(std::string(nested.status().message()));
+  return *std::move(nested);
+}
+
+// The stages of LoadExportedProgram, as torch/_export/serde's deserializer
+// has them: the program JSON (its version first), the weights, the graph
+// assembled from both, then the inputs the archive carries. Each throws
+// Refused; LoadExportedProgram turns that into its one error.
+
+// The program JSON, its schema version checked (major 8) and recorded.
+json ReadProgramJson(const ZipArchive& archive, const ArchiveLayout& layout, ExportedProgram& program) {
+  json j = json::parse(ReadText(archive, layout.program), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) throw Refused(absl::StrCat(layout.program, " is not valid JSON"));
+  const json& version = Need(j, "schema_version", layout.program);
+  // Whole numbers only: "8", 8.0 or 2**64 are not a version (nlohmann
+  // reads 2**64 as unsigned, above int64).
+  for (const char* part : {"major", "minor"}) {
+    const json& v = Need(version, part, "schema_version");
+    if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<uint64_t>() > 1000000)) {
+      throw Refused(absl::StrCat("schema_version.", part, " is ", v.dump().substr(0, 40),
+                                 ", not a version number (graphprof reads major version 8)"));
+    }
+  }
+  const int64_t major = version.at("major").get<int64_t>();
+  program.schema_version = absl::StrCat(major, ".", version.at("minor").get<int64_t>());
+  if (major != 8) {
+    throw Refused(absl::StrCat("export schema version ", program.schema_version,
+                               "; graphprof reads major version 8 (PyTorch 2.5 to 2.11)"));
+  }
+  if (j.contains("torch_version") && j.at("torch_version").is_string()) program.torch_version = j.at("torch_version");
+  return j;
+}
+
+// One tensor of a weights config: its metadata checked (sizes, strides and
+// offset within 2^63 elements), its blob read.
+at::Tensor ReadConfiguredTensor(const ZipArchive& archive, const json& meta, const std::string& blob_folder,
+                                const std::string& what) {
+  if (Need(meta, "use_pickle", what).is_boolean() && meta.at("use_pickle").get<bool>()) {
+    throw Refused(absl::StrCat(what, " is pickled (a custom object or tensor subclass), which graphprof does not read"));
+  }
+  const json& tm = Need(meta, "tensor_meta", what);
+  std::vector<int64_t> sizes, strides;
+  for (const json& s : Need(tm, "sizes", what)) sizes.push_back(Need(s, "as_int", what).get<int64_t>());
+  for (const json& s : Need(tm, "strides", what)) strides.push_back(Need(s, "as_int", what).get<int64_t>());
+  const int64_t offset = Need(Need(tm, "storage_offset", what), "as_int", what).get<int64_t>();
+  if (sizes.size() != strides.size()) throw Refused(absl::StrCat(what, " has sizes and strides of other lengths"));
+  if (offset < 0) throw Refused(absl::StrCat(what, " has a negative storage offset"));
+  int64_t numel = offset + 1;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (sizes[d] < 0 || strides[d] < 0) throw Refused(absl::StrCat(what, " has a negative size or stride"));
+    if (sizes[d] == 0) numel = 0;
+  }
+  for (size_t d = 0; numel > 0 && d < sizes.size(); ++d) {
+    int64_t span = 0;
+    if (__builtin_mul_overflow(sizes[d] - 1, strides[d], &span) || __builtin_add_overflow(numel, span, &numel)) {
+      throw Refused(absl::StrCat(what, "'s sizes and strides reach past 2^63 elements (damaged?)"));
+    }
+  }
+  const std::string blob = absl::StrCat(blob_folder, Need(meta, "path_name", what).get<std::string>());
+  const ZipArchive::Entry* entry = archive.Find(blob);
+  if (entry == nullptr) throw Refused(absl::StrCat(what, ": ", blob, " is missing"));
+  const c10::ScalarType dtype = export_internal::ScalarTypeOf(Need(tm, "dtype", what).get<int64_t>());
+  return ReadBlob(archive, *entry, dtype, numel, what).as_strided(sizes, strides, offset);
+}
+
+// Every weight and constant by name, in either layout; their bytes in
+// `program.weight_bytes`.
+std::map<std::string, at::Tensor> ReadWeights(const ZipArchive& archive, const ArchiveLayout& layout,
+                                              ExportedProgram& program) {
+  std::map<std::string, at::Tensor> weights;
+  for (const std::string& file : layout.pickled_weights) {
+    if (archive.Find(file) == nullptr) continue;
+    TorchSaveFile saved(Nested(archive, file), file);
+    for (auto& [k, t] : saved.TensorDict()) weights[k] = t;
+    program.weight_bytes += saved.bytes();
+  }
+  for (const WeightConfig& weight_config : layout.weight_configs) {
+    if (archive.Find(weight_config.config) == nullptr) continue;
+    json config = json::parse(ReadText(archive, weight_config.config), nullptr, false);
+    if (config.is_discarded()) throw Refused(absl::StrCat(weight_config.config, " is not valid JSON"));
+    for (const auto& [fqn, meta] : Need(config, "config", weight_config.config).items()) {
+      const std::string what = absl::StrCat(weight_config.config, " '", fqn, "'");
+      at::Tensor tensor = ReadConfiguredTensor(archive, meta, weight_config.blob_folder, what);
+      program.weight_bytes += tensor.storage().nbytes();
+      weights[fqn] = std::move(tensor);
+    }
+  }
+  return weights;
+}
+
+// The graph from the program JSON and the weights, prepared and named after
+// the file; the user inputs as declared; what the program writes.
+void AssembleGraph(const json& j, const std::string& program_json, const std::map<std::string, at::Tensor>& weights,
+                   const std::string& name, ExportedProgram& program) {
+  const json& graph_module = Need(j, "graph_module", program_json);
+  export_internal::BuiltGraph built =
+      export_internal::BuildProgramGraph(graph_module, [&](const std::string& fqn, const std::string& kind) {
+        auto it = weights.find(fqn);
+        if (it == weights.end()) throw Refused(absl::StrCat("the archive has no weights for ", kind, " '", fqn, "'"));
+        return it->second;
+      });
+  program.parameters = built.parameters;
+  if (!built.written_inputs.empty()) {
+    program.notes.push_back(absl::StrCat("the program writes its input", built.written_inputs.size() == 1 ? "" : "s",
+                                         " in place (", absl::StrJoin(built.written_inputs, "; "),
+                                         "): every run starts from a copy of the inputs as given, and the "
+                                         "caller's are never changed"));
+  }
+  // User inputs as declared (tensor_values).
+  const json& values = Need(Need(graph_module, "graph", "graph_module"), "tensor_values", "the graph");
+  for (const std::string& input : built.user_inputs) {
+    ExportedInput in;
+    in.name = input;
+    if (values.contains(input)) {
+      const json& meta = values.at(input);
+      in.dtype = export_internal::ScalarTypeOf(Need(meta, "dtype", input).get<int64_t>());
+      for (const json& s : Need(meta, "sizes", input)) {
+        in.sizes.push_back(s.contains("as_int") && s.at("as_int").is_number_integer() ? s.at("as_int").get<int64_t>() : -1);
+      }
+    }
+    program.inputs.push_back(std::move(in));
+  }
+  absl::StatusOr<PreparedGraph> prepared = PrepareOwnedGraph(built.graph, name.substr(name.rfind('/') + 1));
+  if (!prepared.ok()) throw Refused(std::string(prepared.status().message()));
+  program.prepared = *std::move(prepared);
+  program.prepared.origins = std::move(built.origins);
+}
+
+// The archive's example inputs, when it has them.
+void ReadExampleInputs(const ZipArchive& archive, const ArchiveLayout& layout, ExportedProgram& program) {
+  if (archive.Find(layout.example_inputs) == nullptr) return;
+  TorchSaveFile saved(Nested(archive, layout.example_inputs), layout.example_inputs);
+  const c10::IValue v = saved.Value(*saved.Root());
+  if (layout.examples_are_args_kwargs) {
+    program.example_inputs = Leaves(Positional(v, layout.example_inputs), /*tensors_only=*/true);
+  } else if (v.isTuple() || v.isList()) {
+    program.example_inputs = Leaves({v}, /*tensors_only=*/true);
+  }
+}
+
+// Hex text (torch.export.save's extra files are str) as bytes.
+std::string DecodeHex(const std::string& hex, const std::string& what) {
+  if (hex.size() % 2 != 0) throw Refused(absl::StrCat(what, " has an odd number of digits (cut short?)"));
+  auto digit = [&](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    throw Refused(absl::StrCat(what, " is not hexadecimal"));
+  };
+  std::string bytes;
+  bytes.reserve(hex.size() / 2);
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) bytes.push_back(static_cast<char>(digit(hex[i]) * 16 + digit(hex[i + 1])));
+  return bytes;
+}
+
+// graphprof.save_export's reference: its metadata, and torch.save((inputs,
+// outputs)) as hex text.
+void ReadReference(const ZipArchive& archive, const ArchiveLayout& layout, ExportedProgram& program) {
+  const std::string meta_name = layout.extra_files + kReferenceMeta;
+  if (archive.Find(meta_name) == nullptr) return;
+  json m = json::parse(ReadText(archive, meta_name), nullptr, false);
+  if (m.is_discarded() || !m.is_object()) throw Refused(absl::StrCat(kReferenceMeta, " is not a JSON object"));
+  const std::string hex = ReadText(archive, layout.extra_files + kReferenceHex, "graphprof's reference: ");
+  absl::StatusOr<ZipArchive> ref_archive = ZipArchive::Open(MemorySource(DecodeHex(hex, kReferenceHex)));
+  if (!ref_archive.ok()) throw Refused(absl::StrCat("graphprof's reference: ", ref_archive.status().message()));
+  TorchSaveFile saved(*std::move(ref_archive), "graphprof's reference");
+  const c10::IValue v = saved.Value(*saved.Root());
+  if (!v.isTuple() || v.toTupleRef().elements().size() != 2) throw Refused("graphprof's reference is not (inputs, outputs)");
+  ExportReference reference;
+  reference.inputs = Leaves(Positional(v.toTupleRef().elements()[0], "graphprof's reference inputs"), true);
+  reference.outputs = Leaves({v.toTupleRef().elements()[1]}, /*tensors_only=*/false);
+  if (m.contains("torch_version") && m.at("torch_version").is_string()) reference.torch_version = m.at("torch_version");
+  if (m.contains("threads")) {
+    const json& threads = m.at("threads");
+    if (!threads.is_number_integer() || threads.get<int64_t>() < 1 || threads.get<int64_t>() > 100000) {
+      throw Refused(absl::StrCat(kReferenceMeta, ": threads is ", threads.dump().substr(0, 40), ", not a thread count"));
+    }
+    reference.threads = threads.get<int>();
+  }
+  program.reference = std::move(reference);
+}
+
 }  // namespace
 
 c10::IValue ExportReference::Expected() const {
@@ -189,12 +391,7 @@ bool IsExportedProgramFile(const std::string& path) {
   absl::StatusOr<std::shared_ptr<const ByteSource>> source = OpenFileSource(path);
   if (!source.ok()) return false;
   absl::StatusOr<ZipArchive> archive = ZipArchive::Open(*source);
-  if (!archive.ok()) return false;
-  if (archive->Find("serialized_exported_program.json") != nullptr) return true;
-  for (const ZipArchive::Entry& e : archive->entries()) {
-    if (absl::StartsWith(e.name, "models/") && absl::EndsWith(e.name, ".json")) return true;
-  }
-  return false;
+  return archive.ok() && FindLayout(*archive).has_value();
 }
 
 absl::StatusOr<ExportedProgram> LoadExportedProgram(const std::string& path) {
@@ -205,192 +402,21 @@ absl::StatusOr<ExportedProgram> LoadExportedProgram(const std::string& path) {
 
 absl::StatusOr<ExportedProgram> LoadExportedProgram(std::shared_ptr<const ByteSource> source, const std::string& name) {
   auto refuse = [&](absl::string_view why) { return absl::InvalidArgumentError(absl::StrCat(name, ": ", why)); };
-  absl::StatusOr<ZipArchive> opened = ZipArchive::Open(std::move(source));
-  if (!opened.ok()) return refuse(opened.status().message());
-  const ZipArchive& archive = *opened;
+  absl::StatusOr<ZipArchive> archive = ZipArchive::Open(std::move(source));
+  if (!archive.ok()) return refuse(archive.status().message());
+  const std::optional<ArchiveLayout> layout = FindLayout(*archive);
+  if (!layout.has_value()) {
+    return refuse(absl::StrCat("not a torch.export program (no ", kLegacyProgram, " or ", kModelsFolder, "<name>",
+                               kModelSuffix, ")"));
+  }
   ExportedProgram program;
+  program.layout = layout->description;
   try {
-    // Which layout: 2.6-2.7's files, or the PT2 archive's models/<name>.json.
-    std::string json_entry, model;
-    if (archive.Find("serialized_exported_program.json") != nullptr) {
-      json_entry = "serialized_exported_program.json";
-      program.layout = "torch.export.save (PyTorch 2.6-2.7 layout)";
-    } else {
-      for (const ZipArchive::Entry& e : archive.entries()) {
-        if (absl::StartsWith(e.name, "models/") && absl::EndsWith(e.name, ".json") && json_entry.empty()) {
-          json_entry = e.name;
-          model = e.name.substr(7, e.name.size() - 12);
-        }
-      }
-      if (json_entry.empty()) {
-        return refuse("not a torch.export program (no serialized_exported_program.json or models/<name>.json)");
-      }
-      program.layout = absl::StrCat("PT2 archive (model ", model, ")");
-    }
-    absl::StatusOr<std::string> text = archive.ReadEntry(json_entry, kMaxJsonBytes);
-    if (!text.ok()) return refuse(text.status().message());
-    json j = json::parse(*text, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) return refuse(absl::StrCat(json_entry, " is not valid JSON"));
-    const json& version = Need(j, "schema_version", json_entry);
-    // Whole numbers only: "8", 8.0 or 2**64 are not a version (nlohmann
-    // reads 2**64 as unsigned, above int64).
-    for (const char* part : {"major", "minor"}) {
-      const json& v = Need(version, part, "schema_version");
-      if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<uint64_t>() > 1000000)) {
-        return refuse(absl::StrCat("schema_version.", part, " is ", v.dump().substr(0, 40),
-                                   ", not a version number (graphprof reads major version 8)"));
-      }
-    }
-    const int64_t major = version.at("major").get<int64_t>();
-    const int64_t minor = version.at("minor").get<int64_t>();
-    program.schema_version = absl::StrCat(major, ".", minor);
-    if (major != 8) {
-      return refuse(absl::StrCat("export schema version ", program.schema_version,
-                                 "; graphprof reads major version 8 (PyTorch 2.5 to 2.11)"));
-    }
-    if (j.contains("torch_version") && j.at("torch_version").is_string()) program.torch_version = j.at("torch_version");
-
-    // Weights: by name, made when the graph asks for them.
-    std::map<std::string, at::Tensor> weights;
-    int64_t weight_bytes = 0;
-    if (model.empty()) {
-      for (const char* file : {"serialized_state_dict.pt", "serialized_constants.pt"}) {
-        if (archive.Find(file) == nullptr) continue;
-        absl::StatusOr<ZipArchive> nested = archive.OpenNested(file);
-        if (!nested.ok()) return refuse(nested.status().message());
-        TorchSaveFile saved(*std::move(nested), file);
-        for (auto& [k, t] : saved.TensorDict()) weights[k] = t;
-        weight_bytes += saved.bytes();
-      }
-    } else {
-      for (const char* folder : {"weights", "constants"}) {
-        const std::string config_name = absl::StrCat("data/", folder, "/", model,
-                                                     folder[0] == 'w' ? "_model_param_config.json" : "_model_constants_config.json");
-        if (archive.Find(config_name) == nullptr) continue;
-        absl::StatusOr<std::string> config_text = archive.ReadEntry(config_name, kMaxJsonBytes);
-        if (!config_text.ok()) return refuse(config_text.status().message());
-        json config = json::parse(*config_text, nullptr, false);
-        if (config.is_discarded()) return refuse(absl::StrCat(config_name, " is not valid JSON"));
-        for (const auto& [fqn, meta] : Need(config, "config", config_name).items()) {
-          const std::string what = absl::StrCat(config_name, " '", fqn, "'");
-          if (Need(meta, "use_pickle", what).is_boolean() && meta.at("use_pickle").get<bool>()) {
-            throw Refused(absl::StrCat(what, " is pickled (a custom object or tensor subclass), which graphprof does not read"));
-          }
-          const json& tm = Need(meta, "tensor_meta", what);
-          std::vector<int64_t> sizes, strides;
-          for (const json& s : Need(tm, "sizes", what)) sizes.push_back(Need(s, "as_int", what).get<int64_t>());
-          for (const json& s : Need(tm, "strides", what)) strides.push_back(Need(s, "as_int", what).get<int64_t>());
-          const int64_t offset = Need(Need(tm, "storage_offset", what), "as_int", what).get<int64_t>();
-          if (sizes.size() != strides.size()) throw Refused(absl::StrCat(what, " has sizes and strides of other lengths"));
-          if (offset < 0) throw Refused(absl::StrCat(what, " has a negative storage offset"));
-          int64_t numel = offset + 1;
-          for (size_t d = 0; d < sizes.size(); ++d) {
-            if (sizes[d] < 0 || strides[d] < 0) throw Refused(absl::StrCat(what, " has a negative size or stride"));
-            if (sizes[d] == 0) numel = 0;
-          }
-          for (size_t d = 0; numel > 0 && d < sizes.size(); ++d) {
-            int64_t span = 0;
-            if (__builtin_mul_overflow(sizes[d] - 1, strides[d], &span) || __builtin_add_overflow(numel, span, &numel)) {
-              throw Refused(absl::StrCat(what, "'s sizes and strides reach past 2^63 elements (damaged?)"));
-            }
-          }
-          const std::string blob = absl::StrCat("data/", folder, "/", Need(meta, "path_name", what).get<std::string>());
-          const ZipArchive::Entry* entry = archive.Find(blob);
-          if (entry == nullptr) throw Refused(absl::StrCat(what, ": ", blob, " is missing"));
-          const c10::ScalarType dtype = export_internal::ScalarTypeOf(Need(tm, "dtype", what).get<int64_t>());
-          at::Tensor flat = ReadBlob(archive, *entry, dtype, numel, what);
-          weight_bytes += flat.nbytes();
-          weights[fqn] = flat.as_strided(sizes, strides, offset);
-        }
-      }
-    }
-    program.weight_bytes = weight_bytes;
-    export_internal::BuiltGraph built = export_internal::BuildProgramGraph(
-        Need(j, "graph_module", json_entry), [&](const std::string& fqn, const std::string& kind) {
-          auto it = weights.find(fqn);
-          if (it == weights.end()) throw Refused(absl::StrCat("the archive has no weights for ", kind, " '", fqn, "'"));
-          return it->second;
-        });
-    program.parameters = built.parameters;
-    if (!built.written_inputs.empty()) {
-      program.notes.push_back(absl::StrCat("the program writes its input", built.written_inputs.size() == 1 ? "" : "s",
-                                           " in place (", absl::StrJoin(built.written_inputs, "; "),
-                                           "): every run starts from a copy of the inputs as given, and the "
-                                           "caller's are never changed"));
-    }
-    // User inputs as declared (tensor_values).
-    const json& values = Need(Need(Need(j, "graph_module", json_entry), "graph", "graph_module"), "tensor_values", "the graph");
-    for (const std::string& input : built.user_inputs) {
-      ExportedInput in;
-      in.name = input;
-      if (values.contains(input)) {
-        const json& meta = values.at(input);
-        in.dtype = export_internal::ScalarTypeOf(Need(meta, "dtype", input).get<int64_t>());
-        for (const json& s : Need(meta, "sizes", input)) {
-          in.sizes.push_back(s.contains("as_int") && s.at("as_int").is_number_integer() ? s.at("as_int").get<int64_t>() : -1);
-        }
-      }
-      program.inputs.push_back(std::move(in));
-    }
-    std::string base = name.substr(name.rfind('/') + 1);
-    absl::StatusOr<PreparedGraph> prepared = PrepareOwnedGraph(built.graph, base);
-    if (!prepared.ok()) return refuse(prepared.status().message());
-    program.prepared = *std::move(prepared);
-    program.prepared.origins = std::move(built.origins);
-
-    // Example inputs, and graphprof.save_export's reference.
-    const std::string examples = model.empty() ? "serialized_example_inputs.pt" : absl::StrCat("data/sample_inputs/", model, ".pt");
-    if (archive.Find(examples) != nullptr) {
-      absl::StatusOr<ZipArchive> nested = archive.OpenNested(examples);
-      if (!nested.ok()) return refuse(nested.status().message());
-      TorchSaveFile saved(*std::move(nested), examples);
-      const c10::IValue v = saved.Value(*saved.Root());
-      if (model.empty()) {
-        program.example_inputs = Leaves(Positional(v, examples), /*tensors_only=*/true);
-      } else if (v.isTuple() || v.isList()) {
-        program.example_inputs = Leaves({v}, /*tensors_only=*/true);
-      }
-    }
-    const std::string extra = model.empty() ? "extra_files/" : "extra/";
-    // graphprof.save_export's reference: its metadata, and torch.save((inputs,
-    // outputs)) as hex text (torch.export.save's extra files are str).
-    if (const ZipArchive::Entry* meta = archive.Find(extra + "graphprof_reference.json"); meta != nullptr) {
-      absl::StatusOr<std::string> meta_text = archive.ReadEntry(meta->name, kMaxJsonBytes);
-      if (!meta_text.ok()) return refuse(meta_text.status().message());
-      json m = json::parse(*meta_text, nullptr, false);
-      if (m.is_discarded() || !m.is_object()) return refuse("graphprof_reference.json is not a JSON object");
-      absl::StatusOr<std::string> hex = archive.ReadEntry(extra + "graphprof_reference.hex", kMaxJsonBytes);
-      if (!hex.ok()) return refuse(absl::StrCat("graphprof's reference: ", hex.status().message()));
-      if (hex->size() % 2 != 0) return refuse("graphprof_reference.hex has an odd number of digits (cut short?)");
-      std::string bytes;
-      bytes.reserve(hex->size() / 2);
-      for (size_t i = 0; i + 1 < hex->size(); i += 2) {
-        auto digit = [&](char c) -> int {
-          if (c >= '0' && c <= '9') return c - '0';
-          if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-          throw Refused("graphprof_reference.hex is not hexadecimal");
-        };
-        bytes.push_back(static_cast<char>(digit((*hex)[i]) * 16 + digit((*hex)[i + 1])));
-      }
-      absl::StatusOr<ZipArchive> ref_archive = ZipArchive::Open(MemorySource(std::move(bytes)));
-      if (!ref_archive.ok()) return refuse(absl::StrCat("graphprof's reference: ", ref_archive.status().message()));
-      TorchSaveFile saved(*std::move(ref_archive), "graphprof's reference");
-      const c10::IValue v = saved.Value(*saved.Root());
-      if (!v.isTuple() || v.toTupleRef().elements().size() != 2) return refuse("graphprof's reference is not (inputs, outputs)");
-      ExportReference reference;
-      reference.inputs = Leaves(Positional(v.toTupleRef().elements()[0], "graphprof's reference inputs"), true);
-      reference.outputs = Leaves({v.toTupleRef().elements()[1]}, /*tensors_only=*/false);
-      if (m.contains("torch_version") && m.at("torch_version").is_string()) reference.torch_version = m.at("torch_version");
-      if (m.contains("threads")) {
-        const json& threads = m.at("threads");
-        if (!threads.is_number_integer() || threads.get<int64_t>() < 1 || threads.get<int64_t>() > 100000) {
-          return refuse(absl::StrCat("graphprof_reference.json: threads is ", threads.dump().substr(0, 40),
-                                     ", not a thread count"));
-        }
-        reference.threads = threads.get<int>();
-      }
-      program.reference = std::move(reference);
-    }
+    const json j = ReadProgramJson(*archive, *layout, program);
+    const std::map<std::string, at::Tensor> weights = ReadWeights(*archive, *layout, program);
+    AssembleGraph(j, layout->program, weights, name, program);
+    ReadExampleInputs(*archive, *layout, program);
+    ReadReference(*archive, *layout, program);
   } catch (const Refused& e) {
     return refuse(e.what());
   } catch (const json::exception& e) {
