@@ -160,11 +160,12 @@ ReportPtr ProfileSourceFile(const std::string& path, const py::tuple& args, cons
   request.passes = passes;
   request.backward = options.backward;
   request.method_flag = "method";
-  std::unique_ptr<ModelSource> source;
+  absl::StatusOr<std::unique_ptr<ModelSource>> opened;
   {
     py::gil_scoped_release no_gil;  // loading and passes can take a while
-    source = Take(OpenModelSource(path, request));
+    opened = OpenModelSource(path, request);
   }
+  std::unique_ptr<ModelSource> source = Take(std::move(opened));  // raises: needs the GIL
   std::vector<c10::IValue> inputs;
   std::string inputs_note;
   if (args.empty() && source->prepared().num_user_inputs() > 0) {
@@ -173,7 +174,9 @@ ReportPtr ProfileSourceFile(const std::string& path, const py::tuple& args, cons
       Throw(absl::InvalidArgumentError(absl::StrCat(source->name(), " needs inputs for (",
                                                     source->prepared().DescribeUserInputs(), "): pass them")));
     }
-    inputs = Take(std::move(supplied)).values;
+    SuppliedInputs given = Take(std::move(supplied));
+    inputs = std::move(given.values);
+    inputs_note = std::move(given.note);
   } else {
     inputs = ConvertInputs(source->prepared(), args, /*fewer_ok=*/true);  // the rest: defaults
   }
@@ -194,6 +197,7 @@ ReportPtr ProfileSourceFile(const std::string& path, const py::tuple& args, cons
   }
   ReportPtr result = std::make_shared<Report>(Take(std::move(report)));
   if (!name.empty()) result->model = name;
+  if (!inputs_note.empty()) result->notes.push_back(absl::StrCat("inputs: ", inputs_note));
   if (!defaulted.empty()) result->notes.push_back(absl::StrCat("inputs not given took the method's defaults: ", defaulted));
   return result;
 }

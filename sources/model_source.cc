@@ -42,7 +42,7 @@ absl::Status CheckRequest(const ModelSource& source, const SourceRequest& reques
 absl::Status CheckPassesLater(const ModelSource& source) {
   if (source.abilities().passes) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrCat(source.name(), ": passes and freezing apply to TorchScript modules, not to ",
-                                                 source.abilities().kind, " (an A/A of it: passes none)"));
+                                                 source.abilities().kind, "; an A/A of it takes no passes"));
 }
 
 }  // namespace graphprof

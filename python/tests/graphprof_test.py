@@ -506,6 +506,31 @@ class SideEffectsTest(unittest.TestCase):
             self.assertTrue(os.path.exists(path))
 
 
+class FilePathTest(unittest.TestCase):
+    """graphprof.profile(path): the file opened by the model-source layer, as
+    profile_graph --model opens it; what it cannot open is one error line."""
+
+    def test_a_saved_module_with_defaults_and_bad_paths(self):
+        class WithDefault(torch.nn.Module):
+            def forward(self, x, scale: float = 0.5):
+                return torch.relu(x) * scale
+
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "m.pt")
+            torch.jit.script(WithDefault()).save(path)
+            r = graphprof.profile(path, torch.randn(3), runs=1, warmup=0)
+            self.assertIs(r.verified, True)
+            self.assertEqual(r.model, path)
+            self.assertIn("inputs not given took the method's defaults: scale=0.5", r.notes)
+            with self.assertRaises(graphprof.InvalidArgumentError) as e:
+                graphprof.profile(path, runs=1)  # a module supplies no inputs
+            self.assertIn("needs inputs for (x: Tensor, scale: float)", str(e.exception))
+            for bad in (os.path.join(d, "missing.pt"), d):
+                with self.assertRaises(graphprof.GraphprofError) as e:
+                    graphprof.profile(bad, torch.randn(3), runs=1)
+                self.assertNotIn("\n", str(e.exception))
+
+
 class ImportTest(unittest.TestCase):
     def test_pandas_not_imported_until_used(self):
         code = "import sys, graphprof; print('pandas' in sys.modules)"
