@@ -28,6 +28,7 @@
 #include "interpreter/interpreter.h"
 #include "profilers/autograd/training_step.h"
 #include "profilers/backward_pass.h"
+#include "profilers/collected.h"
 #include "profilers/profiler.h"
 #include "profilers/profiling_interpreter.h"
 #include "profilers/time_source.h"
@@ -101,7 +102,10 @@ Result Measure(const std::string& zoo_name, std::vector<c10::IValue> inputs, int
   profiler.EndRecording();
   const Report report = BuildReport(profiler, 0);
   Report with_backward = report;
-  Check(pass.Contribute(with_backward), "backward contribution");
+  absl::StatusOr<Collected> collected = pass.Collect(with_backward.runs);
+  Check(collected.status(), "backward values");
+  Check(InsertCollected(pass.Columns(), *std::move(collected), with_backward), "backward values inserted");
+  with_backward.Finalize();
   const double coverage = with_backward.CoverageOf(with_backward.FindMetric("backward"));
   std::printf("%-14s native=%9.1f us  interpreter=%.3f  profiled=%.3f  backward coverage=%.4f\n", zoo_name.c_str(),
               ns[0] / 1e3, ns[1] / ns[0], ns[2] / ns[0], coverage);

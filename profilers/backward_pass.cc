@@ -37,12 +37,6 @@ absl::Status BackwardPass::AfterForward(Phase phase, int run, const c10::IValue&
   return absl::OkStatus();
 }
 
-absl::Status BackwardPass::Contribute(Report& report) {
-  AddTo(report, interpreter_.run_start_ns().empty() ? 0 : interpreter_.run_start_ns()[0]);
-  report.Finalize();
-  return absl::OkStatus();
-}
-
 void BackwardPass::BeforeInspection() {
   MemoryTracker* tracker = interpreter_.memory_tracker().get();
   if (tracker == nullptr) return;
@@ -109,69 +103,49 @@ absl::Status BackwardPass::AfterTimed(const c10::IValue& output, int run) {
   return absl::OkStatus();
 }
 
-void BackwardPass::DeclareMetrics(Report& report) {
+std::vector<Column> BackwardPass::MetricColumns() {
   Column backward;
   backward.name = "backward";
   backward.description =
       "backward: the autograd functions each node created, with the engine's work after each (freeing what it "
       "saved)";
   backward.scope = Column::Scope::kSelf;
-  report.AddMetric(std::move(backward));
   Column functions;
   functions.name = "backward_fns";
   functions.description = "autograd functions run in backward";
   functions.unit = Unit::kCount;
   functions.scope = Column::Scope::kSelf;
-  report.AddMetric(std::move(functions));
+  return {std::move(backward), std::move(functions)};
 }
 
-void BackwardPass::AddTo(Report& report, int64_t origin_ns) const {
-  const int runs = report.runs;
-  report.loss = training_.DescribeLoss();
-
-  DeclareMetrics(report);
-  const int time_index = report.FindMetric("backward");
-  const int count_index = report.FindMetric("backward_fns");
-  report.columns[time_index].run_total.assign(run_ns_.begin(), run_ns_.begin() + runs);
-  report.columns[time_index].unattributed.assign(unattributed_ns_.begin(), unattributed_ns_.begin() + runs);
-  for (size_t id = 0; id < report.nodes.size() && id < num_nodes_; ++id) {
-    std::vector<int64_t>& ns = report.nodes[id].metrics[time_index].self;
-    std::vector<int64_t>& count = report.nodes[id].metrics[count_index].self;
-    for (int r = 0; r < runs; ++r) {
-      ns[r] = node_ns_[static_cast<size_t>(r) * num_nodes_ + id];
-      count[r] = node_functions_[static_cast<size_t>(r) * num_nodes_ + id];
-    }
-  }
-
-  report.backward_events.reserve(events_.size());
+absl::StatusOr<Collected> BackwardPass::Collect(int runs) {
+  runs = std::min(runs, static_cast<int>(run_ns_.size()));
+  const size_t values = static_cast<size_t>(runs) * num_nodes_;
+  Collected collected;
+  collected.columns.push_back(ColumnValues{"backward", {node_ns_.begin(), node_ns_.begin() + values}, {},
+                                           {run_ns_.begin(), run_ns_.begin() + runs},
+                                           {unattributed_ns_.begin(), unattributed_ns_.begin() + runs}});
+  collected.columns.push_back(
+      ColumnValues{"backward_fns", {node_functions_.begin(), node_functions_.begin() + values}, {}, {}, {}});
+  CollectedTraining& training = collected.training.emplace();
+  training.loss = training_.DescribeLoss();
+  const int64_t origin_ns = interpreter_.run_start_ns().empty() ? 0 : interpreter_.run_start_ns()[0];
+  training.events.reserve(events_.size());
   for (const TraceEvent& e : events_) {
-    report.backward_events.push_back(TraceEvent{e.node, e.run, e.start_ns - origin_ns, e.duration_ns});
+    training.events.push_back(TraceEvent{e.node, e.run, e.start_ns - origin_ns, e.duration_ns});
   }
-
-  if (backward_memory_.has_value() && report.memory.has_value()) {
-    report.memory->backward = true;
-    report.memory->backward_peak_bytes = backward_memory_->backward_peak_bytes;
-    report.memory->backward_peak_node = backward_memory_->backward_peak_node;
-    // Inclusive saved bytes: children come after their parent in id order.
-    std::vector<int64_t> inclusive(saved_bytes_);
-    inclusive.resize(report.nodes.size(), 0);
-    int64_t all = 0;
-    for (int id = static_cast<int>(report.nodes.size()) - 1; id >= 0; --id) {
-      const int parent = report.nodes[id].identity.parent;
-      if (parent >= 0 && parent < id) inclusive[parent] += inclusive[id];
-    }
-    const int saved = report.FindQuantity("saved_bytes");
-    for (size_t id = 0; id < report.nodes.size(); ++id) {
-      if (saved >= 0) report.nodes[id].quantities[saved] = static_cast<double>(inclusive[id]);
-      if (id < saved_bytes_.size()) all += saved_bytes_[id];
-    }
-    report.memory->saved_bytes = all;
+  training.gradient_bytes = training_.GradientBytes();
+  if (backward_memory_.has_value()) {
+    training.memory = true;
+    training.backward_peak_bytes = backward_memory_->backward_peak_bytes;
+    training.backward_peak_node = backward_memory_->backward_peak_node;
+    training.saved_bytes = saved_bytes_;
   }
-  report.gradient_bytes = training_.GradientBytes();
   if (dropped_functions_ > 0) {
-    report.notes.push_back(absl::StrCat(dropped_functions_,
-                                        " backward functions did not fit the recorder; their time is unattributed"));
+    collected.notes.push_back(absl::StrCat(dropped_functions_,
+                                           " backward functions did not fit the recorder; their time is unattributed"));
   }
+  return collected;
 }
 
 }  // namespace graphprof

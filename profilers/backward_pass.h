@@ -15,9 +15,9 @@
 //
 // and resets the parameters' gradients before the next forward: a collector
 // (NodeObserver) that observes no nodes, acting before and after each
-// forward. Contribute puts it all in the Report: the "backward" metric (ns, per node, self) with the
-// backward wall time as its run total and the unattributed rest,
-// "backward_functions" (count), the backward trace events, saved bytes per
+// forward. Collect returns it all: the "backward" metric (ns, per node,
+// self) with the backward wall time as its run total and the unattributed
+// rest, "backward_fns" (count), the backward trace events, saved bytes per
 // node, and gradient bytes per module.
 #ifndef GRAPHPROF_PROFILERS_BACKWARD_PASS_H_
 #define GRAPHPROF_PROFILERS_BACKWARD_PASS_H_
@@ -54,19 +54,17 @@ class BackwardPass final : public NodeObserver {
   // Loss and backward of the forward that just ran: untimed after warm-ups,
   // tracked after the inspection, every function timed after timed runs.
   absl::Status AfterForward(Phase phase, int run, const c10::IValue& output) override;
-  // The metrics, events, memory and notes, with the first timed run's start
-  // as the trace's origin; then Finalize.
-  absl::Status Contribute(Report& report) override;
-  void Declare(Report& report) const override { DeclareMetrics(report); }
-  // The metrics it adds ("backward", "backward_fns"), without values.
-  static void DeclareMetrics(Report& report);
+  // The metrics, events, memory and notes of the first `runs` timed runs,
+  // with the first timed run's start as the trace's origin.
+  absl::StatusOr<Collected> Collect(int runs) override;
+  std::vector<Column> Columns() const override { return MetricColumns(); }
+  // The metrics it fills ("backward", "backward_fns"), without values.
+  static std::vector<Column> MetricColumns();
 
  private:
   void BeforeInspection();
   absl::Status AfterInspection(const c10::IValue& output);
   absl::Status AfterTimed(const c10::IValue& output, int run);
-  // `origin_ns`: the clock's time of the first timed run's start (trace events).
-  void AddTo(Report& report, int64_t origin_ns) const;
 
   // Loss and backward of the forward that just ran, with the recorder when
   // there is one (and `tracker` tagging memory); the wall time into `wall_ns`.

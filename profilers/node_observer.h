@@ -1,15 +1,17 @@
 // NodeObserver: the collector protocol. A collector acts on the runs of a
-// profile and adds what it measured to the Report: NVTX ranges, CUDA events
+// profile and returns what it measured for the Report: NVTX ranges, CUDA events
 // and CUPTI correlation ids around every node of the timed runs; the
 // backward half of training steps (BackwardPass) after every forward.
 //
-//   Declare            the metrics/quantities it adds, before any run
+//   Columns            the metrics/quantities it fills, declared once: the
+//                      runner checks them when it registers the collector
 //   BeforeForward /    around every run's forward (warm-up, inspection,
 //   AfterForward       timed), outside the timing, with the output
 //   Prepare            before the timed runs (sizes buffers)
 //   BeginRun/EndRun,   the timed runs: around each run and each node
 //   BeginNode/EndNode  (only when ObservesNodes())
-//   Contribute         after the runs, into the built Report
+//   Collect            after the runs: returns what it measured (Collected);
+//                      the runner inserts it and finalizes the report once
 //
 // BeginNode/EndNode run on the hot path, just outside the host timestamps (so
 // an observer's own cost is not charged to the node): they must not allocate,
@@ -20,8 +22,12 @@
 #ifndef GRAPHPROF_PROFILERS_NODE_OBSERVER_H_
 #define GRAPHPROF_PROFILERS_NODE_OBSERVER_H_
 
+#include <vector>
+
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "interpreter/graph_plan.h"
+#include "profilers/collected.h"
 #include "profilers/report/report.h"
 
 namespace graphprof {
@@ -54,15 +60,18 @@ class NodeObserver {
   virtual void BeginNode(const NodePlan& node) {}
   virtual void EndNode(const NodePlan& node) {}
   virtual void EndRun(int run) {}
-  // After the runs, once the Report is built. The report is finalized
-  // (Report::Finalize) after every collector contributed.
-  virtual absl::Status Contribute(Report& report) { return absl::OkStatus(); }
-  // The metrics and quantities Contribute adds, added to `report` with no
-  // values (Report::AddMetric / AddQuantity). A report skeleton declared
-  // before the runs (DeclaredReport, profiler.h) knows every column the
-  // session's report will have: profile_graph checks --sort against it.
-  // Contribute declares through this too, so the two cannot disagree.
-  virtual void Declare(Report& report) const {}
+  // The columns Collect fills, without values, each with its sampling
+  // (Column::sampling: kPerRun, a metric, or kOnce, a quantity). The runner checks them when the
+  // collector is registered (ProfileRunner::Create; CheckColumns in
+  // collected.h) and adds them to the report; a report skeleton declared
+  // before the runs (DeclaredReport, profiler.h) has them too: profile_graph
+  // checks --sort against it.
+  virtual std::vector<Column> Columns() const { return {}; }
+  // After the `runs` timed runs made: what the collector measured, as
+  // values (collected.h). The runner inserts them into the columns Columns()
+  // declared (values for any other column fail the profile, nothing
+  // written) and finalizes the report after every collector's are in.
+  virtual absl::StatusOr<Collected> Collect(int runs) { return Collected{}; }
 };
 
 }  // namespace graphprof

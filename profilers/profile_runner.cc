@@ -19,7 +19,21 @@ absl::StatusOr<std::unique_ptr<ProfileRunner>> ProfileRunner::Create(std::shared
   if (options.runs < 1) return absl::InvalidArgumentError("runs must be at least 1");
   if (options.warmup < 0) return absl::InvalidArgumentError("warmup must not be negative");
   std::shared_ptr<TimeSource> clock = options.clock ? options.clock : DefaultTimeSource();
-  return std::unique_ptr<ProfileRunner>(new ProfileRunner(std::move(plan), inputs, options, std::move(clock)));
+  std::unique_ptr<ProfileRunner> runner(new ProfileRunner(std::move(plan), inputs, options, std::move(clock)));
+  if (absl::Status registered = runner->RegisterColumns(); !registered.ok()) return registered;
+  return runner;
+}
+
+absl::Status ProfileRunner::RegisterColumns() {
+  Report skeleton;
+  DeclareWork(skeleton);
+  if (options_.memory) skeleton.DeclareMemory();
+  for (size_t i = 0; i < collectors_.size(); ++i) {
+    declared_.push_back(collectors_[i]->Columns());
+    const std::string who = absl::StrCat("collector ", i + 1, " of ", collectors_.size());
+    if (absl::Status checked = CheckColumns(declared_.back(), who, skeleton); !checked.ok()) return checked;
+  }
+  return absl::OkStatus();
 }
 
 ProfileRunner::ProfileRunner(std::shared_ptr<const GraphPlan> plan, const std::vector<c10::IValue>& inputs,
@@ -155,10 +169,14 @@ bool ProfileRunner::Converged(double width, std::vector<std::string>* wide) cons
 absl::StatusOr<Report> ProfileRunner::Finish() {
   interpreter_.EndRecording();
   Report report = BuildReport(interpreter_, options_.warmup, timer_, options_.compensate && !observes_nodes_);
-  for (NodeObserver* collector : collectors_) {
-    if (absl::Status contributed = collector->Contribute(report); !contributed.ok()) return contributed;
+  for (size_t i = 0; i < collectors_.size(); ++i) {
+    absl::StatusOr<Collected> collected = collectors_[i]->Collect(report.runs);
+    if (!collected.ok()) return collected.status();
+    if (absl::Status inserted = InsertCollected(declared_[i], *std::move(collected), report); !inserted.ok()) {
+      return inserted;
+    }
   }
-  report.Finalize();  // what the collectors filled, derived (idempotent)
+  report.Finalize();  // once, every collector's values in
   for (const Interpreter::RaisedWarning& warning : interpreter_.warnings()) {
     const NodeIdentity& id = report.nodes[warning.node].identity;
     report.notes.push_back(absl::StrCat("warning raised by node ", warning.node, " ", id.label,

@@ -31,7 +31,8 @@ namespace graphprof {
 
 class ProfileRunner {
  public:
-  // Checks the options and measures the timer's cost.
+  // Checks the options and the collectors' declared columns
+  // (NodeObserver::Columns, CheckColumns) and measures the timer's cost.
   static absl::StatusOr<std::unique_ptr<ProfileRunner>> Create(std::shared_ptr<const GraphPlan> plan,
                                                                const std::vector<c10::IValue>& inputs,
                                                                const ProfileOptions& options);
@@ -60,6 +61,9 @@ class ProfileRunner {
   // autograd when a collector needs it), their AfterForward.
   absl::Status RunOnce(NodeObserver::Phase phase, int run, c10::IValue* output = nullptr);
   void Progress(const char* phase, int done, int total) const;
+  // Registration: each collector's Columns(), checked against the report's
+  // own columns and each other's, into declared_.
+  absl::Status RegisterColumns();
 
   const std::vector<c10::IValue>& inputs_;
   ProfileOptions options_;
@@ -70,6 +74,7 @@ class ProfileRunner {
   // Every collector (NodeObserver protocol): the backward pass of training
   // steps first, then ProfileOptions::observers.
   std::vector<NodeObserver*> collectors_;
+  std::vector<std::vector<Column>> declared_;  // [collector]: its Columns()
   bool observes_nodes_ = false;  // some collector needs the per-node hooks
   bool gradients_ = false;       // some collector needs autograd
   std::vector<c10::IValue> fresh_;  // this run's copy of the inputs

@@ -127,8 +127,18 @@ Report DeclaredReport(const ProfileOptions& options) {
   Report report;
   DeclareWork(report);
   if (options.memory) report.DeclareMemory();
-  if (options.backward.enabled) BackwardPass::DeclareMetrics(report);
-  for (const NodeObserver* observer : options.observers) observer->Declare(report);
+  std::vector<Column> columns;
+  if (options.backward.enabled) columns = BackwardPass::MetricColumns();
+  for (const NodeObserver* observer : options.observers) {
+    for (Column& column : observer->Columns()) columns.push_back(std::move(column));
+  }
+  for (Column& column : columns) {
+    if (column.per_run()) {
+      report.AddMetric(std::move(column));
+    } else {
+      report.AddQuantity(std::move(column));
+    }
+  }
   return report;
 }
 

@@ -89,7 +89,7 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
 // A report skeleton with every metric and quantity a Profile() with
 // `options` adds, without values: host time, the work quantities
 // (DeclareWork), backward's metrics for training steps and each observer's
-// (NodeObserver::Declare). SortKeys() of it are the sort keys the report
+// (NodeObserver::Columns). SortKeys() of it are the sort keys the report
 // will have, known before any run.
 Report DeclaredReport(const ProfileOptions& options);
 // The work quantities every profile's report has ("flops", "bytes"),

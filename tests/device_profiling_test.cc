@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "profilers/report/chrome_trace.h"
 #include "profilers/report/csv_report.h"
+#include "profilers/collected.h"
 #include "profilers/gpu/cuda_runtime.h"
 #include "profilers/gpu/cupti_collector.h"
 #include "profilers/gpu/device_timer.h"
@@ -136,7 +137,10 @@ TEST(DeviceEventTimerTest, ExhaustedPoolDropsInsteadOfAllocating) {
   profiler.BeginTimedRuns(1, 0);
   ASSERT_TRUE(profiler.Run({torch::ones({1}), int64_t{30}}).ok());
   Report report = BuildReport(profiler, 0);
-  ASSERT_TRUE(timer.Contribute(report).ok());
+  absl::StatusOr<Collected> collected = timer.Collect(report.runs);
+  ASSERT_TRUE(collected.ok()) << collected.status();
+  ASSERT_TRUE(InsertCollected(timer.Columns(), *std::move(collected), report).ok());
+  report.Finalize();
   EXPECT_EQ(timer.dropped(), 3 + 1 + 30 - 16);
   EXPECT_TRUE(absl::StrContains(report.device_note, "not timed on the device")) << report.device_note;
   EXPECT_EQ(Values(report, 5, "device")[0], 50 * (16 - 4));
@@ -169,7 +173,11 @@ TEST(KernelAttributionTest, JoinsCorrelationsAndActivities) {
     report.nodes[i].metrics = {Series{{0, 0}, {}}};
   }
   report.Finalize();
-  attribution.Contribute(report, [](int64_t t) { return t - 1000; }, /*top_names=*/2);
+  ASSERT_TRUE(InsertCollected(KernelAttribution::Columns(),
+                              attribution.Collect(report.runs, [](int64_t t) { return t - 1000; }, /*top_names=*/2),
+                              report)
+                  .ok());
+  report.Finalize();
   EXPECT_EQ(Values(report, 1, "kernels"), (std::vector<int64_t>{3, 1}));
   EXPECT_EQ(Values(report, 1, "kernel_time"), (std::vector<int64_t>{750, 400}));
   const std::vector<std::pair<std::string, int64_t>>& top = report.nodes[1].top_kernels;

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "profilers/collected.h"
 #include "profilers/node_observer.h"
 #include "profilers/profiler.h"
 #include "profilers/report/csv_report.h"
@@ -56,26 +57,28 @@ class WidgetCollector final : public NodeObserver {
   void BeginRun(int run) override { run_ = static_cast<size_t>(run); }
   void EndNode(const NodePlan& node) override { ++counts_[run_ * nodes_ + node.id]; }
 
-  void Declare(Report& report) const override {
-    report.AddQuantity(Column{"widgets", "widgets made per run (test)", Unit::kCount, Column::Scope::kOwn});
+  std::vector<Column> Columns() const override {
+    Column widgets{"widgets", "widgets made per run (test)", Unit::kCount, Column::Scope::kOwn};
+    widgets.sampling = Column::Sampling::kOnce;
     Column gizmo;
     gizmo.name = "gizmo";
     gizmo.description = "gizmo time (test)";
     gizmo.scope = Column::Scope::kSelf;
-    report.AddMetric(gizmo);
+    return {widgets, gizmo};
   }
 
-  absl::Status Contribute(Report& report) override {
-    Declare(report);
-    const int q = report.FindQuantity("widgets");
-    const int m = report.FindMetric("gizmo");
+  absl::StatusOr<Collected> Collect(int runs) override {
+    ColumnValues widgets{"widgets", {}, std::vector<double>(nodes_), {}, {}};
+    ColumnValues gizmo{"gizmo", std::vector<int64_t>(static_cast<size_t>(runs) * nodes_), {}, {}, {}};
     for (size_t id = 0; id < nodes_; ++id) {
-      report.nodes[id].quantities[q] = widgets_per_call_ * static_cast<double>(counts_[id]);
-      std::vector<int64_t>& self = report.nodes[id].metrics[m].self;
-      for (size_t r = 0; r < self.size(); ++r) self[r] = gizmo_ns_per_call_ * counts_[r * nodes_ + id];
+      widgets.once[id] = widgets_per_call_ * static_cast<double>(counts_[id]);
+      for (size_t r = 0; r < static_cast<size_t>(runs); ++r) {
+        gizmo.per_run[r * nodes_ + id] = gizmo_ns_per_call_ * counts_[r * nodes_ + id];
+      }
     }
-    report.Finalize();
-    return absl::OkStatus();
+    Collected collected;
+    collected.columns = {std::move(widgets), std::move(gizmo)};
+    return collected;
   }
 
  private:
@@ -179,6 +182,122 @@ TEST(MetricModelTest, ACollectorsQuantityAndMetricAreInEveryViewAndTable) {
     for (size_t at = html.find(key); at != std::string::npos; at = html.find(key, at + 1)) ++count;
     EXPECT_GE(count, 4u) << key;
   }
+}
+
+// A collector whose Columns() and Collect() disagree, or whose Columns()
+// clash with the report's own, as the test says.
+class MisdeclaredCollector final : public NodeObserver {
+ public:
+  explicit MisdeclaredCollector(std::vector<Column> columns, std::string fills = "")
+      : columns_(std::move(columns)), fills_(std::move(fills)) {}
+  bool ObservesNodes() const override { return false; }
+  std::vector<Column> Columns() const override { return columns_; }
+  absl::StatusOr<Collected> Collect(int runs) override {
+    ++collected_;
+    Collected collected;
+    if (!fills_.empty()) {
+      collected.columns.push_back(ColumnValues{fills_, std::vector<int64_t>(static_cast<size_t>(runs) * 64, 7), {}, {}, {}});
+    }
+    collected.notes.push_back("misdeclared collector's note");
+    return collected;
+  }
+  int collected_ = 0;
+
+ private:
+  std::vector<Column> columns_;
+  std::string fills_;
+};
+
+Column Metric(std::string name) {
+  Column metric;
+  metric.name = std::move(name);
+  metric.scope = Column::Scope::kSelf;
+  return metric;
+}
+
+// No collector writes the report: one that returns values for a column it
+// never declared fails the profile in one line naming the column, and the
+// values reach no index (FindMetric's -1 is never used).
+TEST(CollectorProtocolTest, ValuesForAnUndeclaredColumnFailTheProfile) {
+  torch::jit::Module module = TwoModules();
+  auto plan = PlanModule(module);
+  ASSERT_NE(plan, nullptr);
+  MisdeclaredCollector forgot({}, /*fills=*/"gizmo");
+  absl::StatusOr<Report> report = Profile(plan, {torch::ones({2})}, Options(&forgot, 3));
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.status().message(),
+            "a collector returned values for column 'gizmo', which it did not declare (NodeObserver::Columns)");
+  EXPECT_EQ(forgot.collected_, 1);
+
+  // Declared, the same values go in.
+  MisdeclaredCollector declared({Metric("gizmo")}, /*fills=*/"gizmo");
+  report = Profile(plan, {torch::ones({2})}, Options(&declared, 3));
+  ASSERT_TRUE(report.ok()) << report.status();
+  const int m = report->FindMetric("gizmo");
+  ASSERT_GE(m, 0);
+  EXPECT_EQ(report->nodes[0].metrics[m].self, (std::vector<int64_t>{7, 7, 7}));
+  EXPECT_EQ(report->notes, std::vector<std::string>{"misdeclared collector's note"});
+}
+
+// Registration: columns are checked before any run, so a collector whose
+// declarations clash fails the profile before it starts (Collect never
+// called).
+TEST(CollectorProtocolTest, ClashingDeclarationsFailAtRegistration) {
+  torch::jit::Module module = TwoModules();
+  auto plan = PlanModule(module);
+  ASSERT_NE(plan, nullptr);
+  Column quantity = Metric("widgets");
+  quantity.sampling = Column::Sampling::kOnce;
+  const struct {
+    std::vector<Column> columns;
+    bool memory;
+    std::string message;
+  } cases[] = {
+      {{Metric("time")}, false, "collector 1 of 1 declares column 'time', which the report already has"},
+      {{Metric("flops")}, false, "collector 1 of 1 declares column 'flops', which the report already has"},
+      {{Metric("peak_bytes")}, true, "collector 1 of 1 declares column 'peak_bytes', which the report already has"},
+      {{Metric("gizmo"), quantity, Metric("gizmo")}, false, "collector 1 of 1 declares column 'gizmo', which the report already has"},
+      {{Metric("")}, false, "collector 1 of 1 declares a column without a name"},
+  };
+  for (const auto& c : cases) {
+    MisdeclaredCollector collector(c.columns);
+    ProfileOptions options = Options(&collector, 2);
+    options.memory = c.memory;
+    absl::StatusOr<Report> report = Profile(plan, {torch::ones({2})}, options);
+    ASSERT_FALSE(report.ok()) << c.message;
+    EXPECT_EQ(report.status().message(), c.message);
+    EXPECT_EQ(collector.collected_, 0) << "checked before any run";
+  }
+  // Two collectors may not both declare a column.
+  MisdeclaredCollector first({Metric("gizmo")}), second({Metric("gizmo")});
+  ProfileOptions options = Options(&first, 2);
+  options.observers.push_back(&second);
+  absl::StatusOr<Report> report = Profile(plan, {torch::ones({2})}, options);
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.status().message(), "collector 2 of 2 declares column 'gizmo', which the report already has");
+  // Memory off, "peak_bytes" is a collector's to declare.
+  MisdeclaredCollector peak({quantity});
+  EXPECT_TRUE(Profile(plan, {torch::ones({2})}, Options(&peak, 2)).ok());
+}
+
+// Values of the wrong length are refused, not written past a node's series.
+TEST(CollectorProtocolTest, ValuesOfTheWrongLengthAreRefused) {
+  Report report;
+  report.runs = 2;
+  report.nodes.resize(3);
+  for (NodeRecord& node : report.nodes) report.FitNode(node);
+  Collected short_series;
+  short_series.columns.push_back(ColumnValues{"gizmo", {1, 2, 3}, {}, {}, {}});
+  absl::Status inserted = InsertCollected({Metric("gizmo")}, short_series, report);
+  EXPECT_FALSE(inserted.ok());
+  EXPECT_EQ(report.FindMetric("gizmo"), -1) << "nothing written";
+  Collected fits;
+  fits.columns.push_back(ColumnValues{"gizmo", {1, 2, 3, 4, 5, 6}, {}, {10, 20}, {}});
+  ASSERT_TRUE(InsertCollected({Metric("gizmo")}, fits, report).ok());
+  report.Finalize();
+  const int m = report.FindMetric("gizmo");
+  EXPECT_EQ(report.nodes[2].metrics[m].self, (std::vector<int64_t>{3, 6}));
+  EXPECT_EQ(report.columns[m].run_total, (std::vector<int64_t>{10, 20}));
 }
 
 // Every "columns" array of the page's data, as its keys.

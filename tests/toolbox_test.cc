@@ -450,10 +450,11 @@ class RecordingObserver : public NodeObserver {
   void BeginNode(const NodePlan& node) override { calls.push_back("+" + std::to_string(node.id)); }
   void EndNode(const NodePlan& node) override { calls.push_back("-" + std::to_string(node.id)); }
   void EndRun(int run) override { calls.push_back("end " + std::to_string(run)); }
-  absl::Status Contribute(Report& report) override {
-    calls.push_back("contribute");
-    report.model = "observed";
-    return absl::OkStatus();
+  absl::StatusOr<Collected> Collect(int runs) override {
+    calls.push_back("collect " + std::to_string(runs));
+    Collected collected;
+    collected.notes.push_back("observed");
+    return collected;
   }
   std::vector<std::string> calls;
 };
@@ -477,9 +478,9 @@ graph(%x : Tensor, %c : bool):
   options.observers = {&observer};
   absl::StatusOr<Report> report = Profile(plan, {torch::ones({2}), true}, options);
   ASSERT_TRUE(report.ok()) << report.status();
-  EXPECT_EQ(report->model, "observed");
+  EXPECT_EQ(report->notes, std::vector<std::string>{"observed"});
   EXPECT_EQ(observer.calls, (std::vector<std::string>{"prepare 2 2", "run 0", "+0", "+1", "-1", "-0", "end 0", "run 1",
-                                                       "+0", "+1", "-1", "-0", "end 1", "contribute"}));
+                                                       "+0", "+1", "-1", "-0", "end 1", "collect 2"}));
 }
 
 TEST(NvtxTest, RangesAreSafeWithOrWithoutNvtx) {

@@ -92,8 +92,8 @@ absl::Status CheckSortKey(const CliOptions& options, const CudaStatus& cuda) {
   profile.memory = true;  // as RunProfile's
   Report declared = DeclaredReport(profile);
   Report with_device = declared;
-  DeviceEventTimer::DeclareMetric(with_device);
-  KernelAttribution::Declare(with_device);
+  with_device.AddMetric(DeviceEventTimer::MetricColumn());
+  for (const Column& column : KernelAttribution::Columns()) with_device.AddMetric(column);
   if (DeviceCollectorsRun(options, cuda)) declared = with_device;
   const std::vector<std::string> keys = SortKeys(declared);
   if (std::find(keys.begin(), keys.end(), options.sort) != keys.end()) return absl::OkStatus();

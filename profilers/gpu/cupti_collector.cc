@@ -148,10 +148,11 @@ void CuptiKernelCollector::EndNode(const NodePlan& node) {
   if (enabled_) cuptiActivityPopExternalCorrelationId(kCorrelationKind, &last);
 }
 
-absl::Status CuptiKernelCollector::Contribute(Report& report) {
+absl::StatusOr<Collected> CuptiKernelCollector::Collect(int runs) {
+  Collected disabled;
   if (!enabled_) {
-    if (!why_.empty()) report.device_note = absl::StrCat(why_, ": kernel columns disabled");
-    return absl::OkStatus();
+    if (!why_.empty()) disabled.device_notes.push_back(absl::StrCat(why_, ": kernel columns disabled"));
+    return disabled;
   }
   // cuptiActivityFlushAll does not synchronise: wait for the device first so
   // that the last run's kernels have records (the event timer synchronises
@@ -159,8 +160,8 @@ absl::Status CuptiKernelCollector::Contribute(Report& report) {
   cudaDeviceSynchronize();
   if (CUptiResult r = cuptiActivityFlushAll(1); r != CUPTI_SUCCESS) {
     Disable(CuptiError("cuptiActivityFlushAll", r));
-    report.device_note = absl::StrCat(why_, ": kernel columns disabled");
-    return absl::OkStatus();
+    disabled.device_notes.push_back(absl::StrCat(why_, ": kernel columns disabled"));
+    return disabled;
   }
   StopActivities();
   KernelAttribution attribution(num_nodes_, runs_);
@@ -175,13 +176,12 @@ absl::Status CuptiKernelCollector::Contribute(Report& report) {
     std::free(buffer);
   }
   const int64_t origin = static_cast<int64_t>(device_origin_ns_);
-  attribution.Contribute(report, [origin](int64_t t) { return t - origin; });
+  Collected collected = attribution.Collect(runs, [origin](int64_t t) { return t - origin; });
   if (int64_t lost = attribution.unattributed(); lost > 0) {
     // Beside what another observer noted (the event timer's dropped events).
-    report.device_note = absl::StrCat(report.device_note, report.device_note.empty() ? "" : "; ", lost,
-                                      " device operations could not be attributed to a node");
+    collected.device_notes.push_back(absl::StrCat(lost, " device operations could not be attributed to a node"));
   }
-  return absl::OkStatus();
+  return collected;
 }
 
 #else  // !GRAPHPROF_WITH_CUDA
@@ -200,13 +200,14 @@ absl::Status CuptiKernelCollector::Prepare(const GraphPlan&, int, int64_t) {
 void CuptiKernelCollector::BeginRun(int) {}
 void CuptiKernelCollector::BeginNode(const NodePlan&) {}
 void CuptiKernelCollector::EndNode(const NodePlan&) {}
-absl::Status CuptiKernelCollector::Contribute(Report& report) {
-  report.device_note = absl::StrCat(why_, ": kernel columns disabled");
-  return absl::OkStatus();
+absl::StatusOr<Collected> CuptiKernelCollector::Collect(int) {
+  Collected disabled;
+  disabled.device_notes.push_back(absl::StrCat(why_, ": kernel columns disabled"));
+  return disabled;
 }
 
 #endif
 
-void CuptiKernelCollector::Declare(Report& report) const { KernelAttribution::Declare(report); }
+std::vector<Column> CuptiKernelCollector::Columns() const { return KernelAttribution::Columns(); }
 
 }  // namespace graphprof

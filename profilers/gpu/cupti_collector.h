@@ -26,8 +26,8 @@ class CuptiKernelCollector : public NodeObserver {
   void BeginRun(int run) override;
   void BeginNode(const NodePlan& node) override;
   void EndNode(const NodePlan& node) override;
-  absl::Status Contribute(Report& report) override;
-  void Declare(Report& report) const override;  // KernelAttribution's metrics
+  absl::StatusOr<Collected> Collect(int runs) override;
+  std::vector<Column> Columns() const override;  // KernelAttribution's metrics
 
   // False after a CUPTI error (or when built without CUDA); why() says why.
   bool enabled() const { return enabled_; }

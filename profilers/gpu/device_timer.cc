@@ -76,32 +76,34 @@ void DeviceEventTimer::EndRun(int run) {
   }
 }
 
-void DeviceEventTimer::DeclareMetric(Report& report) {
+Column DeviceEventTimer::MetricColumn() {
   Column metric;
   metric.name = kMetricName;
   metric.description = "device time (CUDA events around each node)";
   metric.scope = Column::Scope::kSelf;  // leaf nodes only; If/Loop add their blocks'
-  report.AddMetric(metric);
+  return metric;
 }
 
-absl::Status DeviceEventTimer::Contribute(Report& report) {
+absl::StatusOr<Collected> DeviceEventTimer::Collect(int runs) {
   if (!error_.ok()) return error_;
-  if (report.nodes.size() != num_nodes_) return absl::InternalError("device timer: report does not match the plan");
-  const size_t runs = num_nodes_ == 0 ? 0 : device_ns_.size() / num_nodes_;
-  DeclareMetric(report);
-  const int m = report.FindMetric(kMetricName);
-  for (size_t id = 0; id < num_nodes_; ++id) {
-    std::vector<int64_t>& series = report.nodes[id].metrics[m].self;
-    for (size_t r = 0; r < runs && r < series.size(); ++r) {
-      series[r] = has_blocks_[id] ? 0 : device_ns_[r * num_nodes_ + id];
+  const size_t measured = num_nodes_ == 0 ? 0 : device_ns_.size() / num_nodes_;
+  if (static_cast<size_t>(runs) > measured) {
+    return absl::InternalError(absl::StrCat("device timer: ", runs, " timed runs, ", measured, " prepared"));
+  }
+  ColumnValues device{kMetricName, std::vector<int64_t>(static_cast<size_t>(runs) * num_nodes_, 0), {}, {}, {}};
+  for (size_t r = 0; r < static_cast<size_t>(runs); ++r) {
+    for (size_t id = 0; id < num_nodes_; ++id) {
+      if (!has_blocks_[id]) device.per_run[r * num_nodes_ + id] = device_ns_[r * num_nodes_ + id];
     }
   }
-  report.Finalize();
-  report.device = api_->DeviceName();
+  Collected collected;
+  collected.columns.push_back(std::move(device));
+  collected.device = api_->DeviceName();
   if (dropped_ > 0) {
-    report.device_note = absl::StrCat(dropped_, " node executions had no free event pair and were not timed on the device");
+    collected.device_notes.push_back(
+        absl::StrCat(dropped_, " node executions had no free event pair and were not timed on the device"));
   }
-  return absl::OkStatus();
+  return collected;
 }
 
 }  // namespace graphprof

@@ -5,7 +5,7 @@
 // tests. DeviceEventTimer is a NodeObserver: BeginNode/EndNode record an
 // event pair from a pool sized in Prepare (two per node execution of the
 // inspection run), EndRun waits for the run's last event and adds each pair's
-// elapsed time to its node, Contribute adds the "device" metric to the Report.
+// elapsed time to its node; Collect returns the "device" metric's values.
 //
 // Only nodes without blocks are timed: an If/Loop would contain its body's
 // device time again, so leaf nodes carry all of it (the metric is recorded
@@ -52,11 +52,11 @@ class DeviceEventTimer : public NodeObserver {
   void BeginNode(const NodePlan& node) override;
   void EndNode(const NodePlan& node) override;
   void EndRun(int run) override;
-  absl::Status Contribute(Report& report) override;
-  void Declare(Report& report) const override { DeclareMetric(report); }
+  absl::StatusOr<Collected> Collect(int runs) override;
+  std::vector<Column> Columns() const override { return {MetricColumn()}; }
   // kMetricName, without values (no device needed: profile_graph checks
   // --sort against it before anything is probed).
-  static void DeclareMetric(Report& report);
+  static Column MetricColumn();
 
   // Node executions that found the event pool exhausted (untimed).
   int64_t dropped() const { return dropped_; }

@@ -39,7 +39,7 @@ int64_t KernelAttribution::unattributed() const {
   return count;
 }
 
-void KernelAttribution::Declare(Report& report) {
+std::vector<Column> KernelAttribution::Columns() {
   Column count_metric;
   count_metric.name = kCountMetric;
   count_metric.description = "kernels, memcpys and memsets launched (CUPTI)";
@@ -49,41 +49,41 @@ void KernelAttribution::Declare(Report& report) {
   time_metric.name = kTimeMetric;
   time_metric.description = "device time of the kernels, memcpys and memsets launched (CUPTI)";
   time_metric.scope = Column::Scope::kSelf;
-  report.AddMetric(count_metric);
-  report.AddMetric(time_metric);
+  return {std::move(count_metric), std::move(time_metric)};
 }
 
-void KernelAttribution::Contribute(Report& report, const std::function<int64_t(int64_t)>& to_report_ns,
-                                   int top_names) const {
-  const int runs = report.runs;
-  Declare(report);
-  const int count_m = report.FindMetric(kCountMetric);
-  const int time_m = report.FindMetric(kTimeMetric);
-  std::vector<std::map<std::string, int64_t>> by_name(num_nodes_);
+Collected KernelAttribution::Collect(int runs, const std::function<int64_t(int64_t)>& to_report_ns,
+                                     int top_names) const {
+  runs = std::max(0, std::min(runs, runs_));
+  const size_t nodes = static_cast<size_t>(num_nodes_);
+  ColumnValues count{kCountMetric, std::vector<int64_t>(static_cast<size_t>(runs) * nodes, 0), {}, {}, {}};
+  ColumnValues time{kTimeMetric, std::vector<int64_t>(static_cast<size_t>(runs) * nodes, 0), {}, {}, {}};
+  Collected collected;
+  std::vector<std::map<std::string, int64_t>> by_name(nodes);
   for (const ActivityRecord& a : activities_) {
     int node = -1, run = -1;
     if (!Resolve(a.correlation_id, &run, &node)) node = run = -1;
     const int64_t duration = std::max<int64_t>(a.end_ns - a.start_ns, 0);
-    if (node >= 0 && node < static_cast<int>(report.nodes.size()) && run < runs) {
-      NodeRecord& record = report.nodes[node];
-      ++record.metrics[count_m].self[run];
-      record.metrics[time_m].self[run] += duration;
+    if (node >= 0 && run < runs) {
+      const size_t at = static_cast<size_t>(run) * nodes + static_cast<size_t>(node);
+      ++count.per_run[at];
+      time.per_run[at] += duration;
       by_name[node][a.name] += duration;
     }
-    report.device_events.push_back(
+    collected.device_events.push_back(
         DeviceEvent{node, run, a.name, KindName(a.kind), to_report_ns(a.start_ns), duration});
   }
   const int64_t divisor = std::max(runs, 1);
-  for (int id = 0; id < num_nodes_ && id < static_cast<int>(report.nodes.size()); ++id) {
-    if (by_name[id].empty()) continue;
+  collected.top_kernels.resize(nodes);
+  for (size_t id = 0; id < nodes; ++id) {
     std::vector<std::pair<std::string, int64_t>> names(by_name[id].begin(), by_name[id].end());
     std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     if (static_cast<int>(names.size()) > top_names) names.resize(top_names);
-    for (auto& [name, ns] : names) report.nodes[id].top_kernels.emplace_back(name, ns / divisor);
+    for (auto& [name, ns] : names) collected.top_kernels[id].emplace_back(name, ns / divisor);
   }
-  std::sort(report.device_events.begin(), report.device_events.end(),
-            [](const DeviceEvent& a, const DeviceEvent& b) { return a.start_ns < b.start_ns; });
-  report.Finalize();
+  collected.columns.push_back(std::move(count));
+  collected.columns.push_back(std::move(time));
+  return collected;
 }
 
 }  // namespace graphprof

@@ -6,7 +6,7 @@
 // meanwhile, a correlation record (correlation id -> external id), and for
 // the device work those calls caused, activity records carrying the same
 // correlation id. Joining the two gives each kernel its node. Records may
-// arrive in any order; everything is resolved in Contribute.
+// arrive in any order; everything is resolved in Collect.
 //
 // This class is plain logic over plain records, so it is tested here with
 // synthetic records; cupti_collector.h feeds it real ones on a GPU.
@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "profilers/collected.h"
 #include "profilers/report/report.h"
 
 namespace graphprof {
@@ -39,7 +40,7 @@ struct CorrelationRecord {
 
 class KernelAttribution {
  public:
-  // The Report metrics Contribute adds: operations launched and their device time.
+  // The Report metrics Collect fills: operations launched and their device time.
   static constexpr const char* kCountMetric = "kernels";
   static constexpr const char* kTimeMetric = "kernel_time";
 
@@ -53,13 +54,14 @@ class KernelAttribution {
   void AddCorrelation(const CorrelationRecord& record);
   void AddActivity(ActivityRecord record);
 
-  // Adds the kernel count and kernel time metrics (per node and run, self),
-  // NodeRecord::top_kernels (the `top_names` most expensive names, device
-  // time per run) and Report::device_events, mapping device timestamps to the
-  // report's time base with `to_report_ns`.
-  void Contribute(Report& report, const std::function<int64_t(int64_t)>& to_report_ns, int top_names = 3) const;
-  // The two metrics Contribute adds, without values (NodeObserver::Declare).
-  static void Declare(Report& report);
+  // The kernel count and kernel time metrics of the first `runs` timed runs
+  // (per node and run, self), each node's top kernels (the `top_names` most
+  // expensive names, device time per run) and the device events, device
+  // timestamps mapped to the report's time base with `to_report_ns`: values
+  // for the runner to insert (collected.h).
+  Collected Collect(int runs, const std::function<int64_t(int64_t)>& to_report_ns, int top_names = 3) const;
+  // The two metrics Collect fills, without values (NodeObserver::Columns).
+  static std::vector<Column> Columns();
 
   // Activity records whose node could not be found.
   int64_t unattributed() const;

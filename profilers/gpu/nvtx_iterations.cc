@@ -134,7 +134,7 @@ void NvtxIterationObserver::EndNode(const NodePlan& node) {
   if (node_ranges_ && iterations_->recording()) iterations_->control()->PopRange();
 }
 
-absl::Status NvtxIterationObserver::Contribute(Report& report) {
+absl::StatusOr<Collected> NvtxIterationObserver::Collect(int runs) {
   iterations_->Finish();  // closes a capture range still open
   const int recorded = iterations_->recorded();
   std::string note = recorded == 0
@@ -144,8 +144,9 @@ absl::Status NvtxIterationObserver::Contribute(Report& report) {
                                         node_ranges_ ? " (with node ranges)" : "",
                                         ", inside cudaProfilerStart/Stop");
   if (!iterations_->note().empty()) absl::StrAppend(&note, " (", iterations_->note(), ")");
-  report.notes.push_back(std::move(note));
-  return absl::OkStatus();
+  Collected collected;
+  collected.notes.push_back(std::move(note));
+  return collected;
 }
 
 }  // namespace graphprof

@@ -107,7 +107,7 @@ class NvtxIterations {
 
 // profile_graph's --nvtx_warmup/--nvtx_iters: NvtxIterations over the timed
 // runs (each run one call, named after the graph), and with `node_ranges`
-// (--nvtx) a range per node inside the recorded runs only. Contributes a
+// (--nvtx) a range per node inside the recorded runs only. Collect returns a
 // note saying which runs were recorded, and what failed if anything did.
 class NvtxIterationObserver : public NodeObserver {
  public:
@@ -120,7 +120,7 @@ class NvtxIterationObserver : public NodeObserver {
   void EndRun(int run) override;
   void BeginNode(const NodePlan& node) override;
   void EndNode(const NodePlan& node) override;
-  absl::Status Contribute(Report& report) override;
+  absl::StatusOr<Collected> Collect(int runs) override;
 
  private:
   int n_warmups_;
