@@ -7,13 +7,18 @@
 #include <algorithm>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <functional>
+#include <iterator>
 #include <set>
 #include <string>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "tools/zoo/zoo.h"
 #include "profilers/report/annotated_ir.h"
 #include "profilers/report/chrome_trace.h"
@@ -24,6 +29,7 @@
 #include "common/text_sink.h"
 #include "profilers/profiler.h"
 #include "profilers/report/report_json.h"
+#include "profilers/report/table_columns.h"
 #include "profilers/report/text_report.h"
 #include "profilers/report/verification_failure.h"
 #include "profilers/report/views.h"
@@ -244,6 +250,24 @@ TEST(ReportJsonTest, RejectsValuesThatOverflowWhenAddedUp) {
   for (const auto& [status, expected] : cases) EXPECT_TRUE(absl::StrContains(status, expected)) << status;
 }
 
+// Found by report_json_fuzzer: a version-1 report saying 555555553 runs
+// over 3 run times had the reader size each node's device time by 'runs'
+// (4 GiB) before the run count was checked against run_ns. The count is now
+// checked first, in the words of ValidateReport's check.
+TEST(ReportJsonTest, RunCountIsCheckedBeforeNodesAreRead) {
+  std::ifstream in("tests/fuzz/regressions/report_json_fuzzer/runs_555555553_for_3_run_times.json");
+  ASSERT_TRUE(in.good());
+  const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  absl::StatusOr<Report> report = ReportFromJson(json);
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.status().message(), "report has 3 run times for 555555553 runs");
+  std::string fixed = json;
+  fixed.replace(fixed.find("555555553"), 9, "3");
+  absl::StatusOr<Report> three = ReportFromJson(fixed);
+  EXPECT_FALSE(three.ok() && three->runs != 3) << three.status();
+  if (!three.ok()) EXPECT_FALSE(absl::StrContains(three.status().message(), "run times for")) << three.status();
+}
+
 // Found in review: the backward fields (saved bytes per node, the backward
 // peak, gradient bytes per module, backward events) are added up by views
 // and the summary too; INT64_MAX there wrapped around in a kind view.
@@ -269,6 +293,80 @@ TEST(ReportJsonTest, RejectsBackwardValuesThatOverflowWhenAddedUp) {
        "values of backward_events add up past 2^60"},
   };
   for (const auto& [status, expected] : cases) EXPECT_TRUE(absl::StrContains(status, expected)) << status;
+}
+
+// The legend in table_columns.h is the fixed columns' presence rules as
+// FixedColumnsLegend renders them (so a rule changed without the legend,
+// or the legend without the rule, fails here).
+TEST(TableColumnsTest, HeaderLegendIsTheRules) {
+  std::ifstream in("profilers/report/table_columns.h");
+  ASSERT_TRUE(in.good());
+  std::string line, legend;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (absl::StartsWith(line, "// The columns, in order.")) inside = true;
+    if (absl::StartsWith(line, "// The name column is headed")) break;
+    if (!inside || !absl::StartsWith(line, "//   ")) continue;
+    std::string entries(absl::StripPrefix(line, "//   "));
+    entries = absl::StrReplaceAll(entries, {{"[the columns below, then:]  ", ""}});
+    absl::StrAppend(&legend, legend.empty() ? "" : "  ", entries);
+  }
+  EXPECT_EQ(legend, FixedColumnsLegend());
+}
+
+// Each table has exactly the fixed columns the legend says it has, in the
+// legend's order, for every rendering and view ("T H: node; C": the text
+// table and the page in the node view, CSV in all; no parentheses: all).
+TEST(TableColumnsTest, TablesHaveTheFixedColumnsTheLegendGives) {
+  struct Entry {
+    std::string key;
+    std::map<char, std::set<std::string>> views;  // rendering letter -> views
+  };
+  const std::vector<std::string> all_views = {"node", "kind", "module", "shape"};
+  std::vector<Entry> entries;
+  for (absl::string_view text : absl::StrSplit(FixedColumnsLegend(), "  ")) {
+    Entry e;
+    const size_t paren = text.find(" (");
+    e.key = std::string(text.substr(0, paren));
+    if (paren == absl::string_view::npos) {
+      for (char r : {'T', 'H', 'C'}) e.views[r] = {all_views.begin(), all_views.end()};
+    } else {
+      ASSERT_TRUE(absl::EndsWith(text, ")")) << text;
+      for (absl::string_view group : absl::StrSplit(text.substr(paren + 2, text.size() - paren - 3), "; ")) {
+        const std::vector<std::string> parts = absl::StrSplit(group, ": ");
+        std::set<std::string> views;
+        if (parts.size() == 1) views = {all_views.begin(), all_views.end()};
+        else if (parts[1] == "grouped") views = {"kind", "module", "shape"};
+        else for (absl::string_view v : absl::StrSplit(parts[1], ", ")) views.insert(std::string(v));
+        for (absl::string_view letter : absl::StrSplit(parts[0], ' ')) e.views[letter[0]] = views;
+      }
+    }
+    entries.push_back(std::move(e));
+  }
+  ASSERT_EQ(entries.size(), 19u);
+  Report report = ProfileOnTestClock(kGraph, {torch::ones({3}), int64_t{2}}, 2);
+  const std::pair<char, Rendering> renderings[] = {
+      {'T', Rendering::kText}, {'H', Rendering::kHtml}, {'C', Rendering::kCsv}};
+  for (GroupBy group_by : {GroupBy::kNode, GroupBy::kKind, GroupBy::kModule, GroupBy::kShape}) {
+    const std::string view = GroupByName(group_by);
+    for (const auto& [letter, rendering] : renderings) {
+      SCOPED_TRACE(absl::StrCat(view, " ", std::string(1, letter)));
+      // The page keys the name column of the kind and module views by the view.
+      const bool renamed = letter == 'H' && (group_by == GroupBy::kKind || group_by == GroupBy::kModule);
+      std::vector<std::string> expected, fixed;
+      std::set<std::string> fixed_keys;
+      for (const Entry& e : entries) {
+        const std::string key = renamed && e.key == "name" ? view : e.key;
+        fixed_keys.insert(key);
+        auto shown = e.views.find(letter);
+        if (shown != e.views.end() && shown->second.count(view) > 0) expected.push_back(key);
+      }
+      for (const TableColumn& c : TableColumns(report, group_by, rendering)) {
+        if (fixed_keys.count(c.key) > 0) fixed.push_back(c.key);
+      }
+      EXPECT_EQ(absl::StrJoin(fixed, " "), absl::StrJoin(expected, " "));
+    }
+  }
 }
 
 TEST(CsvTest, OneHeaderAndOneLinePerRowWithFixedColumns) {

@@ -223,6 +223,131 @@ void WriteNodes(JsonWriter& w, const Report& report, size_t parallel_nodes) {
   }
 }
 
+// The declared per-run metrics, "time" first.
+void WriteMetricDeclarations(JsonWriter& w, const Report& report) {
+  w.Key("metrics");
+  w.BeginArray();
+  for (int index : report.Metrics()) {
+    const Column& m = report.columns[index];
+    w.BeginObject();
+    w.Key("name"); w.String(m.name);
+    w.Key("description"); w.String(m.description);
+    w.Key("unit"); w.String(UnitName(m.unit));
+    w.Key("recorded"); w.String(RecordedName(m.scope));
+    w.Key("run_total"); w.IntArray(m.run_total);
+    w.Key("unattributed"); w.IntArray(m.unattributed);
+    w.EndObject();
+}
+w.EndArray();
+}
+
+// The run's memory summary (each node's values are in its own "memory").
+void WriteMemorySummary(JsonWriter& w, const MemorySummary& m) {
+  w.BeginObject();
+  w.Key("peak_bytes"); w.Int(m.peak_bytes);
+  w.Key("peak_node"); w.Int(m.peak_node);
+  w.Key("allocated_bytes"); w.Int(m.allocated_bytes);
+  w.Key("freed_bytes"); w.Int(m.freed_bytes);
+  w.Key("allocations"); w.Int(m.allocations);
+  if (m.backward) {
+    w.Key("backward_peak_bytes"); w.Int(m.backward_peak_bytes);
+    w.Key("backward_peak_node"); w.Int(m.backward_peak_node);
+    w.Key("saved_bytes"); w.Int(m.saved_bytes);
+  }
+  w.Key("timeline");
+  w.Tuples(m.timeline, [&w](const MemoryPoint& p) {
+    w.Int(p.node);
+    w.Int(p.live_bytes);
+  });
+  w.EndObject();
+}
+
+// The declared work quantities and the kinds whose work is not counted.
+void WriteWorkDeclarations(JsonWriter& w, const Report& report) {
+  w.Key("quantities");
+  w.BeginArray();
+  for (const Column& q : report.columns) {
+    if (q.per_run() || q.memory) continue;  // memory: in each node's "memory" object
+    w.BeginObject();
+    w.Key("name"); w.String(q.name);
+    w.Key("unit");
+    w.String(UnitName(q.unit));
+    w.Key("description"); w.String(q.description);
+    w.EndObject();
+}
+w.EndArray();
+// Kinds whose work is not counted, and their share of the run.
+w.Key("uncounted");
+w.BeginArray();
+for (const UncountedKind& u : report.uncounted) {
+  w.BeginObject();
+  w.Key("kind"); w.String(u.kind);
+  w.Key("nodes"); w.Int(u.nodes);
+  w.Key("percent"); w.Approx(u.percent);
+  w.EndObject();
+}
+w.EndArray();
+}
+
+void WriteCeilings(JsonWriter& w, const Ceilings& c) {
+  w.Key("peak_gflops"); w.Approx(c.peak_gflops);
+  w.Key("peak_gbps"); w.Approx(c.peak_gbps);
+  w.Key("blas_gflops"); w.Approx(c.blas_gflops);
+  w.Key("conv_gflops"); w.Approx(c.conv_gflops);
+  if (!c.bandwidth.empty()) {
+    w.Key("bandwidth");
+    WriteBandwidthLevels(c.bandwidth, w);
+  }
+  w.Key("ceilings_threads"); w.Int(c.threads);
+  w.Key("ceilings_source"); w.String(c.source);
+}
+
+void WriteDevice(JsonWriter& w, const Report& report) {
+  w.Key("device"); w.String(report.device);
+  w.Key("device_note"); w.String(report.device_note);
+  w.Key("device_events");
+  w.Tuples(report.device_events, [&w](const DeviceEvent& e) {
+    w.Int(e.node);
+    w.Int(e.run);
+    w.String(e.name);
+    w.String(e.kind);
+    w.Int(e.start_ns);
+    w.Int(e.duration_ns);
+  });
+}
+
+void WriteMachine(JsonWriter& w, const Machine& m) {
+  w.Key("machine");
+  w.BeginObject();
+  w.Key("host"); w.String(m.host);
+  w.Key("cpu"); w.String(m.cpu);
+  w.Key("governor"); w.String(m.governor);
+  w.Key("cpu_mhz"); w.Approx(m.cpu_mhz);
+  w.Key("cores"); w.Int(m.cores);
+  w.Key("threads"); w.Int(m.threads);
+  w.Key("interop_threads"); w.Int(m.interop_threads);
+  w.Key("parallel"); w.String(m.parallel);
+  w.Key("blas"); w.String(m.blas);
+  w.Key("blas_threads"); w.Int(m.blas_threads);
+  w.Key("blas_core"); w.String(m.blas_core);
+  w.Key("vector_isa"); w.String(m.vector_isa);
+  w.Key("libtorch"); w.String(m.libtorch);
+  w.Key("kernel"); w.String(m.kernel);
+  w.Key("load_average"); w.Approx(m.load_average);
+  w.EndObject();
+}
+
+void WriteRunSources(JsonWriter& w, const std::vector<RunSource>& run_sources) {
+  w.Key("run_sources");
+  w.Tuples(run_sources, [&w](const RunSource& source) {
+    w.String(source.name);
+    w.Int(source.first_run);
+    w.Int(source.runs);
+    if (!source.process.empty() || !source.report.empty()) w.String(source.process);
+    if (!source.report.empty()) w.String(source.report);
+  });
+}
+
 }  // namespace
 
 void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes) {
@@ -243,20 +368,7 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
   w.Key("total_us"); w.Approx(report.total_us());
   w.Key("run_ns"); w.IntArray(report.run_ns());
   w.Key("run_start_ns"); w.IntArray(report.run_start_ns);
-  w.Key("metrics");
-  w.BeginArray();
-  for (int index : report.Metrics()) {
-    const Column& m = report.columns[index];
-    w.BeginObject();
-    w.Key("name"); w.String(m.name);
-    w.Key("description"); w.String(m.description);
-    w.Key("unit"); w.String(UnitName(m.unit));
-    w.Key("recorded"); w.String(RecordedName(m.scope));
-    w.Key("run_total"); w.IntArray(m.run_total);
-    w.Key("unattributed"); w.IntArray(m.unattributed);
-    w.EndObject();
-  }
-  w.EndArray();
+  WriteMetricDeclarations(w, report);
   w.Key("verified");
   w.OrNull(report.verification.has_value() || report.gradient_verification.has_value(),
            [&] { w.Bool(report.verified()); });
@@ -277,64 +389,9 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
   w.OptionalString("passes", report.passes);
   WriteOptionalCount(w, "peak_bytes", report.memory.has_value() ? report.memory->peak_bytes : -1);
   w.Key("memory");
-  w.OrNull(report.memory.has_value(), [&] {
-    const MemorySummary& m = *report.memory;
-    w.BeginObject();
-    w.Key("peak_bytes"); w.Int(m.peak_bytes);
-    w.Key("peak_node"); w.Int(m.peak_node);
-    w.Key("allocated_bytes"); w.Int(m.allocated_bytes);
-    w.Key("freed_bytes"); w.Int(m.freed_bytes);
-    w.Key("allocations"); w.Int(m.allocations);
-    if (m.backward) {
-      w.Key("backward_peak_bytes"); w.Int(m.backward_peak_bytes);
-      w.Key("backward_peak_node"); w.Int(m.backward_peak_node);
-      w.Key("saved_bytes"); w.Int(m.saved_bytes);
-    }
-    w.Key("timeline");
-    w.Tuples(m.timeline, [&w](const MemoryPoint& p) {
-      w.Int(p.node);
-      w.Int(p.live_bytes);
-    });
-    w.EndObject();
-  });
-  if (report.counts_work()) {
-    w.Key("quantities");
-    w.BeginArray();
-    for (const Column& q : report.columns) {
-      if (q.per_run() || q.memory) continue;  // memory: in each node's "memory" object
-      w.BeginObject();
-      w.Key("name"); w.String(q.name);
-      w.Key("unit");
-      w.String(UnitName(q.unit));
-      w.Key("description"); w.String(q.description);
-      w.EndObject();
-    }
-    w.EndArray();
-    // Kinds whose work is not counted, and their share of the run.
-    w.Key("uncounted");
-    w.BeginArray();
-    for (const UncountedKind& u : report.uncounted) {
-      w.BeginObject();
-      w.Key("kind"); w.String(u.kind);
-      w.Key("nodes"); w.Int(u.nodes);
-      w.Key("percent"); w.Approx(u.percent);
-      w.EndObject();
-    }
-    w.EndArray();
-  }
-  if (report.ceilings.has_value()) {
-    const Ceilings& c = *report.ceilings;
-    w.Key("peak_gflops"); w.Approx(c.peak_gflops);
-    w.Key("peak_gbps"); w.Approx(c.peak_gbps);
-    w.Key("blas_gflops"); w.Approx(c.blas_gflops);
-    w.Key("conv_gflops"); w.Approx(c.conv_gflops);
-    if (!c.bandwidth.empty()) {
-      w.Key("bandwidth");
-      WriteBandwidthLevels(c.bandwidth, w);
-    }
-    w.Key("ceilings_threads"); w.Int(c.threads);
-    w.Key("ceilings_source"); w.String(c.source);
-  }
+  w.OrNull(report.memory.has_value(), [&] { WriteMemorySummary(w, *report.memory); });
+  if (report.counts_work()) WriteWorkDeclarations(w, report);
+  if (report.ceilings.has_value()) WriteCeilings(w, *report.ceilings);
   if (report.machine.has_value()) {
     w.Key("blas"); w.String(report.machine->blas);
     w.Key("blas_threads"); w.Int(report.machine->blas_threads);
@@ -356,52 +413,13 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
   w.Key("events"); WriteEvents(w, report.events);
   w.Key("backward_events"); WriteEvents(w, report.backward_events);
   w.Key("dropped_events"); w.Int(report.dropped_events);
-  w.Key("device"); w.String(report.device);
-  w.Key("device_note"); w.String(report.device_note);
-  w.Key("device_events");
-  w.Tuples(report.device_events, [&w](const DeviceEvent& e) {
-    w.Int(e.node);
-    w.Int(e.run);
-    w.String(e.name);
-    w.String(e.kind);
-    w.Int(e.start_ns);
-    w.Int(e.duration_ns);
-  });
-  if (report.machine.has_value()) {
-    const Machine& m = *report.machine;
-    w.Key("machine");
-    w.BeginObject();
-    w.Key("host"); w.String(m.host);
-    w.Key("cpu"); w.String(m.cpu);
-    w.Key("governor"); w.String(m.governor);
-    w.Key("cpu_mhz"); w.Approx(m.cpu_mhz);
-    w.Key("cores"); w.Int(m.cores);
-    w.Key("threads"); w.Int(m.threads);
-    w.Key("interop_threads"); w.Int(m.interop_threads);
-    w.Key("parallel"); w.String(m.parallel);
-    w.Key("blas"); w.String(m.blas);
-    w.Key("blas_threads"); w.Int(m.blas_threads);
-    w.Key("blas_core"); w.String(m.blas_core);
-    w.Key("vector_isa"); w.String(m.vector_isa);
-    w.Key("libtorch"); w.String(m.libtorch);
-    w.Key("kernel"); w.String(m.kernel);
-    w.Key("load_average"); w.Approx(m.load_average);
-    w.EndObject();
-  }
+  WriteDevice(w, report);
+  if (report.machine.has_value()) WriteMachine(w, *report.machine);
   w.Key("notes");
   w.BeginArray();
   for (const std::string& note : report.notes) w.String(note);
   w.EndArray();
-  if (!report.run_sources.empty()) {
-    w.Key("run_sources");
-    w.Tuples(report.run_sources, [&w](const RunSource& source) {
-      w.String(source.name);
-      w.Int(source.first_run);
-      w.Int(source.runs);
-      if (!source.process.empty() || !source.report.empty()) w.String(source.process);
-      if (!source.report.empty()) w.String(source.report);
-    });
-  }
+  if (!report.run_sources.empty()) WriteRunSources(w, report.run_sources);
   w.EndObject();
 }
 

@@ -176,6 +176,199 @@ double NumberOr(const Json& j, const char* key) {
   return j.contains(key) && j.at(key).is_number() ? j.at(key).get<double>() : -1.0;
 }
 
+// The top-level scalars: model, identity, run counts, the timer.
+void ReadHeader(const Json& j, Report& report) {
+  report.model = j.at("model").get<std::string>();
+  report.clock = j.value("clock", "steady_clock");
+  report.process = j.value("process", "");
+  report.report_id = j.value("report_id", "");
+  report.graph_hash = j.value("graph_hash", "");
+  report.runs = j.at("runs").get<int>();
+  report.warmup = j.at("warmup").get<int>();
+  report.timer_overhead_ns = j.at("timer_overhead_ns").get<double>();
+  report.timer_inner_ns = j.value("timer_inner_ns", 0.0);
+  report.timer_block_ns = j.value("timer_block_ns", 0.0);
+  report.compensated = j.value("compensated", false);
+}
+
+// Version 2 and later: the declared metrics ("time" first), both
+// verifications, the training step's loss and gradient bytes.
+absl::Status ReadColumnsAndVerification(const Json& j, Report& report) {
+  report.columns.clear();
+  for (const Json& m : j.at("metrics")) {
+    Column metric = MetricFromJson(m);
+    if (IndexByName(report.columns, metric.name) >= 0) {
+      return absl::InvalidArgumentError(absl::StrCat("report has metric '", metric.name, "' twice"));
+    }
+    report.columns.push_back(std::move(metric));
+  }
+  if (report.columns.empty() || report.columns[0].name != "time") {
+    return absl::InvalidArgumentError("report metrics must start with 'time'");
+  }
+  report.verification = VerificationFromJson(j, "verification");
+  report.gradient_verification = VerificationFromJson(j, "gradient_verification");
+  report.loss = j.value("loss", "");
+  if (j.contains("gradient_bytes")) {
+    for (const Json& m : j.at("gradient_bytes")) {
+      report.gradient_bytes.push_back(ModuleBytes{m.at(0).get<std::string>(), m.at(1).get<int64_t>()});
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The declared quantities (work counters; memory is declared by its nodes).
+absl::Status ReadQuantities(const Json& j, Report& report) {
+  if (!j.contains("quantities")) return absl::OkStatus();
+  for (const Json& q : j.at("quantities")) {
+    Column quantity = ColumnFromJson(q, Unit::kCount);
+    quantity.scope = Column::Scope::kOwn;
+    if (IndexByName(report.columns, quantity.name) >= 0) {
+      return absl::InvalidArgumentError(absl::StrCat("report has quantity '", quantity.name, "' twice"));
+    }
+    report.AddQuantity(std::move(quantity));
+  }
+  return absl::OkStatus();
+}
+
+// The machine's ceilings, when the report has them.
+absl::Status ReadCeilings(const Json& j, Report& report) {
+  if (!j.contains("peak_gflops")) return absl::OkStatus();
+  Ceilings c;
+  c.peak_gflops = NumberOr(j, "peak_gflops");
+  c.peak_gbps = NumberOr(j, "peak_gbps");
+  c.blas_gflops = NumberOr(j, "blas_gflops");
+  c.conv_gflops = NumberOr(j, "conv_gflops");
+  if (j.contains("bandwidth")) {
+    for (const Json& level : j.at("bandwidth")) {
+      const BandwidthLevel l{level.at(0).get<int64_t>(), level.at(1).get<double>()};
+      if (l.bytes <= 0 || !(l.gbps > 0) || (!c.bandwidth.empty() && l.bytes <= c.bandwidth.back().bytes)) {
+        return absl::InvalidArgumentError("'bandwidth': expected [bytes, GB/s] pairs above 0 with growing bytes");
+      }
+      c.bandwidth.push_back(l);
+    }
+  }
+  c.threads = j.value("ceilings_threads", -1);
+  c.source = j.value("ceilings_source", "");
+  report.ceilings = c;
+  return absl::OkStatus();
+}
+
+// The run's memory summary (the per-node values are read with the nodes).
+std::optional<MemorySummary> MemorySummaryFromJson(const Json& j) {
+  if (!j.contains("memory") || j.at("memory").is_null()) return std::nullopt;
+  const Json& m = j.at("memory");
+  MemorySummary memory;
+  memory.peak_bytes = m.at("peak_bytes").get<int64_t>();
+  memory.peak_node = m.at("peak_node").get<int>();
+  memory.allocated_bytes = m.at("allocated_bytes").get<int64_t>();
+  memory.freed_bytes = m.at("freed_bytes").get<int64_t>();
+  memory.allocations = m.at("allocations").get<int64_t>();
+  memory.backward = m.contains("backward_peak_bytes");
+  memory.backward_peak_bytes = m.value("backward_peak_bytes", int64_t{0});
+  memory.backward_peak_node = m.value("backward_peak_node", -1);
+  memory.saved_bytes = m.value("saved_bytes", int64_t{0});
+  for (const Json& p : m.at("timeline")) memory.timeline.push_back(MemoryPoint{p.at(0).get<int>(), p.at(1).get<int64_t>()});
+  return memory;
+}
+
+// The device's name, note and events.
+void ReadDevice(const Json& j, Report& report) {
+  report.device = j.value("device", "");
+  report.device_note = j.value("device_note", "");
+  if (!j.contains("device_events")) return;
+  for (const Json& e : j.at("device_events")) {
+    report.device_events.push_back(DeviceEvent{e.at(0).get<int32_t>(), e.at(1).get<int32_t>(),
+                                               e.at(2).get<std::string>(), e.at(3).get<std::string>(),
+                                               e.at(4).get<int64_t>(), e.at(5).get<int64_t>()});
+  }
+}
+
+std::optional<Machine> MachineFromJson(const Json& j) {
+  if (!j.contains("machine") || !j.at("machine").is_object()) return std::nullopt;
+  const Json& jm = j.at("machine");
+  Machine m;
+  m.host = jm.value("host", "");
+  m.cpu = jm.value("cpu", "");
+  m.governor = jm.value("governor", "");
+  m.cpu_mhz = NumberOr(jm, "cpu_mhz");
+  m.cores = jm.value("cores", -1);
+  m.threads = jm.value("threads", -1);
+  m.interop_threads = jm.value("interop_threads", -1);
+  m.parallel = jm.value("parallel", "");
+  m.blas = jm.value("blas", "");
+  m.blas_threads = jm.value("blas_threads", -1);
+  m.blas_core = jm.value("blas_core", "");
+  m.vector_isa = jm.value("vector_isa", "");
+  m.libtorch = jm.value("libtorch", "");
+  m.kernel = jm.value("kernel", "");
+  m.load_average = NumberOr(jm, "load_average");
+  return m;
+}
+
+// A merged report's sources: each a range of the runs.
+absl::Status ReadRunSources(const Json& j, Report& report) {
+  if (!j.contains("run_sources")) return absl::OkStatus();
+  for (const Json& source : j.at("run_sources")) {
+    RunSource rs{source.at(0).get<std::string>(), source.at(1).get<int>(), source.at(2).get<int>()};
+    if (source.size() > 3) rs.process = source.at(3).get<std::string>();
+    if (source.size() > 4) rs.report = source.at(4).get<std::string>();
+    if (rs.first_run < 0 || rs.runs < 0 || rs.first_run > report.runs || rs.runs > report.runs - rs.first_run) {
+      return absl::InvalidArgumentError(absl::StrCat("report run source '", rs.name, "' is out of range"));
+    }
+    report.run_sources.push_back(rs);
+  }
+  return absl::OkStatus();
+}
+
+// Reads the report in `j` (schema `version`) into `report`, in the order the
+// fields depend on each other: the columns and the run count before the
+// nodes (whose per-run values they size), the nodes before the memory
+// summary. Throws Malformed or std::invalid_argument for a missing key or a
+// wrong type; returns InvalidArgument for values no graphprof writes.
+absl::Status ReadReport(const Json& j, int version, Report& report) {
+  ReadHeader(j, report);
+  if (report.runs < 0 || report.warmup < 0) return absl::InvalidArgumentError("report has negative run counts");
+  if (version >= 2) {
+    if (absl::Status read = ReadColumnsAndVerification(j, report); !read.ok()) return read;
+  } else if (!j.at("verified").is_null()) {
+    Verification verification;
+    verification.identical = j.at("verified").get<bool>();
+    report.verification = verification;
+  }
+  report.columns[0].run_total = j.at("run_ns").get<std::vector<int64_t>>();
+  // Checked here, before any node is read: the nodes' per-run values are
+  // sized by runs (found by report_json_fuzzer: runs 555555553 with 3 run
+  // times had the reader allocate 4 GiB for a version-1 node's device time).
+  if (report.run_ns().size() != static_cast<size_t>(report.runs)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("report has ", report.run_ns().size(), " run times for ", report.runs, " runs"));
+  }
+  report.run_start_ns = j.value("run_start_ns", std::vector<int64_t>{});
+  report.parameters = OptionalCount(j, "parameters");
+  report.trainable_parameters = OptionalCount(j, "trainable_parameters");
+  report.model_bytes = OptionalCount(j, "model_bytes");
+  report.input_bytes = OptionalCount(j, "input_bytes");
+  report.inputs = j.value("inputs", "");
+  report.passes = j.value("passes", "");
+  report.unverified_reason = j.value("unverified_reason", "");
+  if (absl::Status read = ReadQuantities(j, report); !read.ok()) return read;
+  if (absl::Status read = ReadCeilings(j, report); !read.ok()) return read;
+  report.nodes.reserve(j.at("nodes").size());
+  for (const Json& node : j.at("nodes")) report.nodes.push_back(NodeFromJson(node, report, version));
+  for (NodeRecord& node : report.nodes) report.FitNode(node);
+  report.memory = MemorySummaryFromJson(j);
+  if (j.contains("ir")) {
+    for (const Json& line : j.at("ir")) report.ir.push_back(IrLine{line.at(0).get<std::string>(), line.at(1).get<int>()});
+  }
+  report.events = EventsFromJson(j, "events");
+  report.backward_events = EventsFromJson(j, "backward_events");
+  report.dropped_events = j.value("dropped_events", int64_t{0});
+  ReadDevice(j, report);
+  report.notes = j.value("notes", std::vector<std::string>{});
+  report.machine = MachineFromJson(j);
+  return ReadRunSources(j, report);
+}
+
 // Parses `text`; `padded`: kJsonPadding readable bytes follow it, so
 // simdjson reads it in place instead of from a padded copy.
 absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place) {
@@ -229,147 +422,7 @@ absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place)
                                                      " (this graphprof reads 1 to ", Report::kSchemaVersion, ")"));
     }
     Report report;
-    report.model = j.at("model").get<std::string>();
-    report.clock = j.value("clock", "steady_clock");
-    report.process = j.value("process", "");
-    report.report_id = j.value("report_id", "");
-    report.graph_hash = j.value("graph_hash", "");
-    report.runs = j.at("runs").get<int>();
-    report.warmup = j.at("warmup").get<int>();
-    if (report.runs < 0 || report.warmup < 0) return absl::InvalidArgumentError("report has negative run counts");
-    report.timer_overhead_ns = j.at("timer_overhead_ns").get<double>();
-    report.timer_inner_ns = j.value("timer_inner_ns", 0.0);
-    report.timer_block_ns = j.value("timer_block_ns", 0.0);
-    report.compensated = j.value("compensated", false);
-    if (version >= 2) {
-      report.columns.clear();
-      for (const Json& m : j.at("metrics")) {
-        Column metric = MetricFromJson(m);
-        if (IndexByName(report.columns, metric.name) >= 0) {
-          return absl::InvalidArgumentError(absl::StrCat("report has metric '", metric.name, "' twice"));
-        }
-        report.columns.push_back(std::move(metric));
-      }
-      if (report.columns.empty() || report.columns[0].name != "time") {
-        return absl::InvalidArgumentError("report metrics must start with 'time'");
-      }
-      report.verification = VerificationFromJson(j, "verification");
-      report.gradient_verification = VerificationFromJson(j, "gradient_verification");
-      report.loss = j.value("loss", "");
-      if (j.contains("gradient_bytes")) {
-        for (const Json& m : j.at("gradient_bytes")) {
-          report.gradient_bytes.push_back(ModuleBytes{m.at(0).get<std::string>(), m.at(1).get<int64_t>()});
-        }
-      }
-    } else if (!j.at("verified").is_null()) {
-      Verification verification;
-      verification.identical = j.at("verified").get<bool>();
-      report.verification = verification;
-    }
-    report.columns[0].run_total = j.at("run_ns").get<std::vector<int64_t>>();
-    report.run_start_ns = j.value("run_start_ns", std::vector<int64_t>{});
-    report.parameters = OptionalCount(j, "parameters");
-    report.trainable_parameters = OptionalCount(j, "trainable_parameters");
-    report.model_bytes = OptionalCount(j, "model_bytes");
-    report.input_bytes = OptionalCount(j, "input_bytes");
-    report.inputs = j.value("inputs", "");
-    report.passes = j.value("passes", "");
-    report.unverified_reason = j.value("unverified_reason", "");
-    if (j.contains("quantities")) {
-      for (const Json& q : j.at("quantities")) {
-        Column quantity = ColumnFromJson(q, Unit::kCount);
-        quantity.scope = Column::Scope::kOwn;
-        if (IndexByName(report.columns, quantity.name) >= 0) {
-          return absl::InvalidArgumentError(absl::StrCat("report has quantity '", quantity.name, "' twice"));
-        }
-        report.AddQuantity(std::move(quantity));
-      }
-    }
-    if (j.contains("peak_gflops")) {
-      Ceilings c;
-      c.peak_gflops = NumberOr(j, "peak_gflops");
-      c.peak_gbps = NumberOr(j, "peak_gbps");
-      c.blas_gflops = NumberOr(j, "blas_gflops");
-      c.conv_gflops = NumberOr(j, "conv_gflops");
-      if (j.contains("bandwidth")) {
-        for (const Json& level : j.at("bandwidth")) {
-          const BandwidthLevel l{level.at(0).get<int64_t>(), level.at(1).get<double>()};
-          if (l.bytes <= 0 || !(l.gbps > 0) || (!c.bandwidth.empty() && l.bytes <= c.bandwidth.back().bytes)) {
-            return absl::InvalidArgumentError(
-                "'bandwidth': expected [bytes, GB/s] pairs above 0 with growing bytes");
-          }
-          c.bandwidth.push_back(l);
-        }
-      }
-      c.threads = j.value("ceilings_threads", -1);
-      c.source = j.value("ceilings_source", "");
-      report.ceilings = c;
-    }
-    report.nodes.reserve(j.at("nodes").size());
-    for (const Json& node : j.at("nodes")) report.nodes.push_back(NodeFromJson(node, report, version));
-    for (NodeRecord& node : report.nodes) report.FitNode(node);
-    if (j.contains("memory") && !j.at("memory").is_null()) {
-      const Json& m = j.at("memory");
-      MemorySummary memory;
-      memory.peak_bytes = m.at("peak_bytes").get<int64_t>();
-      memory.peak_node = m.at("peak_node").get<int>();
-      memory.allocated_bytes = m.at("allocated_bytes").get<int64_t>();
-      memory.freed_bytes = m.at("freed_bytes").get<int64_t>();
-      memory.allocations = m.at("allocations").get<int64_t>();
-      memory.backward = m.contains("backward_peak_bytes");
-      memory.backward_peak_bytes = m.value("backward_peak_bytes", int64_t{0});
-      memory.backward_peak_node = m.value("backward_peak_node", -1);
-      memory.saved_bytes = m.value("saved_bytes", int64_t{0});
-      for (const Json& p : m.at("timeline")) memory.timeline.push_back(MemoryPoint{p.at(0).get<int>(), p.at(1).get<int64_t>()});
-      report.memory = memory;
-    }
-    if (j.contains("ir")) {
-      for (const Json& line : j.at("ir")) report.ir.push_back(IrLine{line.at(0).get<std::string>(), line.at(1).get<int>()});
-    }
-    report.events = EventsFromJson(j, "events");
-    report.backward_events = EventsFromJson(j, "backward_events");
-    report.dropped_events = j.value("dropped_events", int64_t{0});
-    report.device = j.value("device", "");
-    report.device_note = j.value("device_note", "");
-    if (j.contains("device_events")) {
-      for (const Json& e : j.at("device_events")) {
-        report.device_events.push_back(DeviceEvent{e.at(0).get<int32_t>(), e.at(1).get<int32_t>(),
-                                                   e.at(2).get<std::string>(), e.at(3).get<std::string>(),
-                                                   e.at(4).get<int64_t>(), e.at(5).get<int64_t>()});
-      }
-    }
-    report.notes = j.value("notes", std::vector<std::string>{});
-    if (j.contains("machine") && j.at("machine").is_object()) {
-      const Json& jm = j.at("machine");
-      Machine m;
-      m.host = jm.value("host", "");
-      m.cpu = jm.value("cpu", "");
-      m.governor = jm.value("governor", "");
-      m.cpu_mhz = NumberOr(jm, "cpu_mhz");
-      m.cores = jm.value("cores", -1);
-      m.threads = jm.value("threads", -1);
-      m.interop_threads = jm.value("interop_threads", -1);
-      m.parallel = jm.value("parallel", "");
-      m.blas = jm.value("blas", "");
-      m.blas_threads = jm.value("blas_threads", -1);
-      m.blas_core = jm.value("blas_core", "");
-      m.vector_isa = jm.value("vector_isa", "");
-      m.libtorch = jm.value("libtorch", "");
-      m.kernel = jm.value("kernel", "");
-      m.load_average = NumberOr(jm, "load_average");
-      report.machine = m;
-    }
-    if (j.contains("run_sources")) {
-      for (const Json& source : j.at("run_sources")) {
-        RunSource rs{source.at(0).get<std::string>(), source.at(1).get<int>(), source.at(2).get<int>()};
-        if (source.size() > 3) rs.process = source.at(3).get<std::string>();
-        if (source.size() > 4) rs.report = source.at(4).get<std::string>();
-        if (rs.first_run < 0 || rs.runs < 0 || rs.first_run > report.runs || rs.runs > report.runs - rs.first_run) {
-          return absl::InvalidArgumentError(absl::StrCat("report run source '", rs.name, "' is out of range"));
-        }
-        report.run_sources.push_back(rs);
-      }
-    }
+    if (absl::Status read = ReadReport(j, version, report); !read.ok()) return read;
     if (absl::Status valid = ValidateReport(report); !valid.ok()) return valid;
     report.Finalize();
     return report;
