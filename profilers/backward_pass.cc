@@ -105,7 +105,7 @@ absl::Status BackwardPass::AfterTimed(const c10::IValue& output, int run) {
 
 std::vector<Column> BackwardPass::MetricColumns() {
   Column backward;
-  backward.name = "backward";
+  backward.name = Report::kBackwardMetric;
   backward.description =
       "backward: the autograd functions each node created, with the engine's work after each (freeing what it "
       "saved)";
@@ -122,7 +122,7 @@ absl::StatusOr<Collected> BackwardPass::Collect(int runs) {
   runs = std::min(runs, static_cast<int>(run_ns_.size()));
   const size_t values = static_cast<size_t>(runs) * num_nodes_;
   Collected collected;
-  collected.columns.push_back(ColumnValues{"backward", {node_ns_.begin(), node_ns_.begin() + values}, {},
+  collected.columns.push_back(ColumnValues{Report::kBackwardMetric, {node_ns_.begin(), node_ns_.begin() + values}, {},
                                            {run_ns_.begin(), run_ns_.begin() + runs},
                                            {unattributed_ns_.begin(), unattributed_ns_.begin() + runs}});
   collected.columns.push_back(

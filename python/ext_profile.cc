@@ -12,6 +12,7 @@
 #include "profilers/session/source_session.h"
 #include "sources/model_source.h"
 #include "python/ext_errors.h"
+#include "python/ext_reports.h"
 
 namespace graphprof::python {
 namespace {
@@ -219,6 +220,7 @@ AbResult ProfileAb(py::handle object, const std::string& passes, const py::tuple
   ab.diff.include_unexecuted = diff_all;
   ab.diff.verdict.min_effect = min_effect;
   ab.diff.verdict.alpha = alpha;
+  ab.diff.names = PythonOptionNames();
   ab.verify = options.verify;
   ab.rtol = options.rtol;
   ab.atol = options.atol;

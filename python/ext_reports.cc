@@ -76,6 +76,15 @@ void DiffColumnsInto(const ReportDiff& diff, const std::vector<Row>& rows, py::d
 
 }  // namespace
 
+OptionNames PythonOptionNames() {
+  OptionNames names;
+  names.backward = "backward=True";
+  names.allow_graph_change = "allow_graph_change=True";
+  names.allow_input_change = "allow_input_change=True";
+  names.diff_all = "diff_all=True";
+  return names;
+}
+
 double Nan() { return std::numeric_limits<double>::quiet_NaN(); }
 
 py::dict ViewColumns(const Report& report, const View& view) {

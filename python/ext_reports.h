@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "profilers/report/option_names.h"
 #include "profilers/report/report.h"
 #include "profilers/report/report_diff.h"
 #include "profilers/report/verdict.h"
@@ -24,6 +25,12 @@ using ReportPtr = std::shared_ptr<Report>;
 using DiffPtr = std::shared_ptr<ReportDiff>;
 
 double Nan();
+
+// Python's names for the options the report layer's messages point to
+// (profilers/report/option_names.h): the keyword arguments. A side in
+// several processes has no argument (no worker processes from Python): the
+// message says what to do in words.
+OptionNames PythonOptionNames();
 
 // A view as columns (name -> list): the columns of RenderCsv in its order,
 // at full precision, then depth and nodes (members). graphprof.Report.to_pandas

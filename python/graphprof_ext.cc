@@ -251,6 +251,7 @@ PYBIND11_MODULE(_graphprof, m) {
         options.include_unexecuted = diff_all;
         options.verdict.min_effect = min_effect;
         options.verdict.alpha = alpha;
+        options.names = PythonOptionNames();
         return std::make_shared<ReportDiff>(DiffReports(base, current, options));
       },
       py::arg("base"), py::arg("current"), py::arg("diff_all"), py::arg("min_effect") = 0.02,
@@ -267,6 +268,7 @@ PYBIND11_MODULE(_graphprof, m) {
         options.allow_input_change = allow_input_change;
         options.diff.verdict.min_effect = min_effect;
         options.diff.verdict.alpha = alpha;
+        options.diff.names = PythonOptionNames();
         GateResult gate = Take(RunGate(base, current, options));
         py::list offenders;
         for (const GateRow& o : gate.offenders) {
@@ -286,7 +288,7 @@ PYBIND11_MODULE(_graphprof, m) {
   m.def(
       "merge",
       [](const std::vector<ReportPtr>& reports, const std::vector<std::string>& names) {
-        ReportMerger merger;
+        ReportMerger merger(PythonOptionNames());
         for (size_t i = 0; i < reports.size(); ++i) Check(merger.Add(*reports[i], names[i]));
         return std::make_shared<Report>(Take(merger.Finish()));
       },

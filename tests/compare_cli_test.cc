@@ -58,7 +58,7 @@ TEST(CompareCliTest, AbNoneIsAnInterleavedAaInOneProcess) {
   // The text diff shows intervals and verdicts and the noise model.
   Result text = RunTool({"--zoo=mlp", "--warmup=1", "--runs=6", "--ab=none"});
   ASSERT_EQ(text.code, 0) << text.err;
-  for (const char* want : {"verdicts   nodes:", "noise      processes (or --ab's copies) are the unit", "change (median) [95% interval] verdict",
+  for (const char* want : {"verdicts   nodes:", "noise      processes (or an A/B's copies) are the unit", "change (median) [95% interval] verdict",
                            "timed runs interleaved with the other side's in ABBA blocks", "drift (second half"}) {
     EXPECT_TRUE(absl::StrContains(text.out, want)) << want << "\n" << text.out;
   }

@@ -133,7 +133,7 @@ TEST(GateTest, ReportsThatGraphprofCouldNotHaveWrittenAreRefusedWhereTheyAreRead
   // Other graphprof outputs, named as what they are.
   const std::string ab = Dir() + "/ab.json";
   ASSERT_EQ(RunTool({"--zoo=mlp", "--runs=2", "--ab=none", "--format=json", "--output=" + ab}).code, 0);
-  ExpectRefusedEverywhere(ab, "an --ab output (two reports, 'a' and 'b', and their diff), not one report");
+  ExpectRefusedEverywhere(ab, "an A/B output (two reports, 'a' and 'b', and their diff), not one report");
 }
 
 TEST(GateTest, MergingAMergeSaysMergedOnceAndItsOutputReadsBack) {

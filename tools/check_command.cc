@@ -10,6 +10,7 @@
 #include "profilers/report/json_writer.h"
 #include "profilers/report/report_json.h"
 #include "profilers/report/text_table.h"
+#include "tools/cli_option_names.h"
 #include "tools/report_output.h"
 
 namespace graphprof::cli {
@@ -146,6 +147,7 @@ int RunGate(const CliOptions& options, const Report& base, const Report& current
   gate_options.diff.include_unexecuted = options.diff_all;
   gate_options.diff.verdict.min_effect = options.min_effect;
   gate_options.diff.verdict.alpha = options.alpha;
+  gate_options.diff.names = CliOptionNames();
   absl::StatusOr<GateResult> gate = graphprof::RunGate(base, current, gate_options);
   if (!gate.ok()) return Fail(err, kExitFailure, absl::StrCat("check: ", gate.status().message()));
   if (const std::string warning = MachineWarning(base, current); !warning.empty()) {

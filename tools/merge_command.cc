@@ -14,6 +14,7 @@
 #include "common/terminal_text.h"
 #include "profilers/report/merge.h"
 #include "profilers/report/report_json.h"
+#include "tools/cli_option_names.h"
 #include "tools/report_output.h"
 
 namespace graphprof::cli {
@@ -107,7 +108,7 @@ class MergeInputs {
 int RunMerge(const CliOptions& options, std::FILE* out, std::FILE* err) {
   if (absl::Status valid = ValidateCommon(options); !valid.ok()) return Fail(err, kExitUsage, valid);
   if (int code = CheckOutputs(options, err); code != kExitOk) return code;
-  ReportMerger merger;
+  ReportMerger merger(CliOptionNames());
   merger.Expect(static_cast<int>(options.merge.size()));
   MergeInputs inputs(options.merge);
   for (size_t i = 0; i < options.merge.size(); ++i) {

@@ -42,6 +42,7 @@
 #include "profilers/toolbox/cpu_tensor_counter.h"
 #include "profilers/toolbox/live_memory.h"
 #include "profilers/verification/reference_check.h"
+#include "tools/cli_option_names.h"
 #include "tools/model_source.h"
 #include "tools/check_command.h"
 #include "tools/profiling_options.h"
@@ -108,11 +109,15 @@ absl::Status CheckSortKey(const CliOptions& options, const CudaStatus& cuda) {
       absl::StrCat("--sort: unknown sort column '", options.sort, "' (use ", absl::StrJoin(keys, ", "), ")"));
 }
 
-VerdictOptions VerdictOptionsOf(const CliOptions& options) {
-  VerdictOptions v;
-  v.min_effect = options.min_effect;
-  v.alpha = options.alpha;
-  return v;
+// How every diff the flags ask for is made (--diff_all, --min_effect,
+// --alpha), its notes naming the CLI's flags.
+DiffOptions DiffOptionsOf(const CliOptions& options) {
+  DiffOptions diff;
+  diff.include_unexecuted = options.diff_all;
+  diff.verdict.min_effect = options.min_effect;
+  diff.verdict.alpha = options.alpha;
+  diff.names = CliOptionNames();
+  return diff;
 }
 
 // The options of a two-sided profile (--ab, --compare_model, a program's
@@ -122,8 +127,7 @@ BeforeAfterOptions BeforeAfterOptionsOf(const CliOptions& options, const Profile
   ab_options.profile = profile;
   ab_options.method = options.method;
   ab_options.copies = options.ab_copies;
-  ab_options.diff.include_unexecuted = options.diff_all;
-  ab_options.diff.verdict = VerdictOptionsOf(options);
+  ab_options.diff = DiffOptionsOf(options);
   ab_options.verify = options.verify;
   ab_options.rtol = options.rtol;
   ab_options.atol = options.atol;
@@ -288,10 +292,7 @@ int EmitReport(const CliOptions& options, const std::optional<Report>& base, Rep
   MainOutput main;
   std::optional<ReportDiff> diff;
   if (base.has_value()) {
-    DiffOptions diff_options;
-    diff_options.include_unexecuted = options.diff_all;
-    diff_options.verdict = VerdictOptionsOf(options);
-    diff = DiffReports(*base, *report, diff_options);
+    diff = DiffReports(*base, *report, DiffOptionsOf(options));
     main.text = RenderDiffAs(*diff, options);
   } else {
     absl::StatusOr<MainOutput> rendered = ReportOutput(*report, options);
@@ -406,9 +407,7 @@ int RunWithWorkers(const CliOptions& options, std::optional<Report> base, std::F
   ab.before = std::move(workers->report);
   ab.after = *std::move(workers->b);
   ab.order = "ABBA";
-  DiffOptions diff_options;
-  diff_options.include_unexecuted = options.diff_all;
-  diff_options.verdict = VerdictOptionsOf(options);
+  const DiffOptions diff_options = DiffOptionsOf(options);
   ab.diff = DiffReports(ab.before, ab.after, diff_options);
   ab.before_drift = MeasureDrift(ab.before, diff_options.verdict);
   ab.after_drift = MeasureDrift(ab.after, diff_options.verdict);

@@ -24,6 +24,7 @@
 #include "profilers/report/merge.h"
 #include "profilers/report/report_json.h"
 #include "ir/loader.h"
+#include "tools/cli_option_names.h"
 
 extern char** environ;
 
@@ -201,7 +202,7 @@ absl::StatusOr<WorkerReports> RunWorkers(const CliOptions& options, std::FILE* e
   WorkDir dir;
   if (dir.path().empty()) return absl::InternalError(absl::StrCat("cannot make a directory for the workers: ", std::strerror(errno)));
   const bool ab = !options.ab.empty();
-  ReportMerger a, b;
+  ReportMerger a(CliOptionNames()), b(CliOptionNames());
   AutoNotes a_auto, b_auto;
   WorkerReports result;
   std::set<std::string> printed;  // stderr lines already shown

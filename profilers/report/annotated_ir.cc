@@ -17,7 +17,7 @@ std::string Annotation(const Report& report, const NodeRecord& record) {
       absl::StrCat(FormatMicros(time.mean), " us ", absl::StrFormat("%.2f%%", report.PercentOfRun(time.mean)));
   if (!record.calls.empty() && record.calls[0] != 1) absl::StrAppend(&text, " (x", record.calls[0], ")");
   // Training steps: the node's backward (its autograd functions).
-  if (const int backward = report.FindMetric("backward");
+  if (const int backward = report.FindMetric(Report::kBackwardMetric);
       backward >= 0 && static_cast<size_t>(backward) < record.metrics.size()) {
     const Summary b = Summarize(record.metrics[backward].total);
     if (b.mean > 0) absl::StrAppend(&text, " | backward ", FormatMicros(b.mean), " us");

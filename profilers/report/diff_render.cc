@@ -189,7 +189,7 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
   }
   absl::StrAppend(&out, "  nodes      ", diff.same, " same, ", diff.kind_and_module, " kind+module, ", diff.replaced,
                   " replaced, ", diff.merged, " merged, ", diff.added, " added, ", diff.removed, " removed",
-                  diff.unexecuted > 0 ? absl::StrCat("; ", diff.unexecuted, " never executed, not shown (--diff_all)")
+                  diff.unexecuted > 0 ? absl::StrCat("; ", diff.unexecuted, " never executed, not shown", NamedAfter(diff.names.diff_all))
                                       : "",
                   "\n");
   absl::StrAppendFormat(&out, "  matched    %.1f%% of the base's executed time\n", 100 * diff.matched_time_fraction);
@@ -209,7 +209,7 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
   absl::StrAppendFormat(
       &out, "  noise      %s (base %d, current %d process%s); |change| <= %.3g%% is the same; q < %.3g\n",
       diff.noise_model == NoiseModel::kPairedProcesses ? "processes are the unit, paired: t on per-process differences"
-      : diff.noise_model == NoiseModel::kProcesses     ? "processes (or --ab's copies) are the unit: Welch's t on their medians"
+      : diff.noise_model == NoiseModel::kProcesses     ? "processes (or an A/B's copies) are the unit: Welch's t on their medians"
                                                        : "runs are the unit: Mann-Whitney U, Hodges-Lehmann interval",
       diff.base_processes, diff.current_processes, diff.current_processes == 1 ? "" : "es",
       100 * diff.verdict_options.min_effect, diff.verdict_options.alpha);

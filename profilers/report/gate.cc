@@ -3,21 +3,23 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "profilers/report/merge.h"
+#include "profilers/report/merge.h"  // SameGraph
 
 namespace graphprof {
 namespace {
 
 absl::Status Comparable(const Report& base, const Report& current, const GateOptions& options,
                         std::vector<std::string>* accepted) {
-  if (HoldsTrainingSteps(base) != HoldsTrainingSteps(current)) {
+  const OptionNames& names = options.diff.names;
+  if (base.training_steps() != current.training_steps()) {
+    const std::string steps = absl::StrCat("training steps", NamedAfter(names.backward));
     return absl::FailedPreconditionError(absl::StrCat(
-        HoldsTrainingSteps(base) ? "the baseline holds training steps (--backward), the current report forward runs only"
-                                 : "the baseline holds forward runs only, the current report training steps (--backward)",
+        base.training_steps() ? absl::StrCat("the baseline holds ", steps, ", the current report forward runs only")
+                              : absl::StrCat("the baseline holds forward runs only, the current report ", steps),
         ": their times measure different things; profile both the same way"));
   }
   // A difference `what`: refused with `hint` unless `allowed`, else listed as accepted (`as`).
-  auto differ = [&](bool allowed, const std::string& what, const char* hint, const char* as) {
+  auto differ = [&](bool allowed, const std::string& what, const std::string& hint, const std::string& as) {
     if (!allowed) return absl::FailedPreconditionError(absl::StrCat(what, "; ", hint));
     accepted->push_back(absl::StrCat(as, what));
     return absl::OkStatus();
@@ -25,22 +27,24 @@ absl::Status Comparable(const Report& base, const Report& current, const GateOpt
   absl::Status status = SameGraph(base, current, "the current report");
   if (!status.ok()) {
     status = differ(options.allow_graph_change, std::string(status.message()),
-                    "if the model changed on purpose, allow a graph change (--allow_graph_change: nodes are then "
-                    "paired as --compare pairs them)",
-                    "another graph (--allow_graph_change): ");
+                    absl::StrCat("if the model changed on purpose, allow a graph change (",
+                                 names.allow_graph_change.empty() ? "" : absl::StrCat(names.allow_graph_change, ": "),
+                                 "nodes are then paired as a diff pairs them)"),
+                    absl::StrCat("another graph", NamedAfter(names.allow_graph_change), ": "));
   }
   if (status.ok() && base.passes != current.passes) {
     status = differ(options.allow_graph_change,
                     absl::StrCat("the baseline was profiled after passes '", base.passes, "', the current report after '",
                                  current.passes, "'"),
-                    "if that is the change to judge, allow a graph change (--allow_graph_change)",
-                    "other passes (--allow_graph_change): ");
+                    absl::StrCat("if that is the change to judge, allow a graph change",
+                                 NamedAfter(names.allow_graph_change)),
+                    absl::StrCat("other passes", NamedAfter(names.allow_graph_change), ": "));
   }
   if (status.ok() && !base.inputs.empty() && !current.inputs.empty() && base.inputs != current.inputs) {
     status = differ(options.allow_input_change,
                     absl::StrCat("the baseline ran on inputs ", base.inputs, ", the current report on ", current.inputs),
-                    "if that is intended, allow an input change (--allow_input_change)",
-                    "other inputs (--allow_input_change): ");
+                    absl::StrCat("if that is intended, allow an input change", NamedAfter(names.allow_input_change)),
+                    absl::StrCat("other inputs", NamedAfter(names.allow_input_change), ": "));
   }
   return status;
 }

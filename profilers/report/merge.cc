@@ -28,8 +28,6 @@ void ReportMerger::Warn(std::string line) {
   if (warned_.insert(line).second) warnings_.push_back(std::move(line));
 }
 
-bool HoldsTrainingSteps(const Report& report) { return report.FindMetric("backward") >= 0; }
-
 absl::Status SameGraph(const Report& reference, const Report& report, const std::string& name) {
   if (!reference.graph_hash.empty() && !report.graph_hash.empty()) {
     if (reference.graph_hash != report.graph_hash) {
@@ -57,10 +55,11 @@ absl::Status SameGraph(const Report& reference, const Report& report, const std:
 
 absl::Status ReportMerger::CheckSameGraph(const Report& report, const std::string& name) const {
   if (absl::Status same = SameGraph(merged_, report, name); !same.ok()) return same;
-  if (HoldsTrainingSteps(report) != HoldsTrainingSteps(merged_)) {
+  if (report.training_steps() != merged_.training_steps()) {
+    const std::string steps = absl::StrCat("training steps", NamedAfter(names_.backward));
     return absl::InvalidArgumentError(absl::StrCat(
-        name, HoldsTrainingSteps(report) ? " holds training steps (--backward) and the others forward runs only"
-                                         : " holds forward runs only and the others training steps (--backward)",
+        name, report.training_steps() ? absl::StrCat(" holds ", steps, " and the others forward runs only")
+                                      : absl::StrCat(" holds forward runs only and the others ", steps),
         ": their backward times cannot be merged"));
   }
   return absl::OkStatus();

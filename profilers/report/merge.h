@@ -28,9 +28,11 @@
 
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "profilers/report/option_names.h"
 #include "profilers/report/report.h"
 
 namespace graphprof {
@@ -41,11 +43,11 @@ namespace graphprof {
 // saying how it differs. Also what `profile_graph check` compares by.
 absl::Status SameGraph(const Report& reference, const Report& report, const std::string& name);
 
-// Whether the report holds training steps (the "backward" metric).
-bool HoldsTrainingSteps(const Report& report);
-
 class ReportMerger {
  public:
+  // `names`: the front end's names for the options its messages point to.
+  explicit ReportMerger(OptionNames names = {}) : names_(std::move(names)) {}
+
   // Adds `report` (named `name` in run_sources). Fails, leaving the merge
   // unchanged, when it is a report of another graph, or forward-only against
   // training steps.
@@ -67,6 +69,7 @@ class ReportMerger {
 
   void ReserveRuns();
 
+  OptionNames names_;
   Report merged_;
   int expected_reports_ = 0;
   std::set<std::string> report_ids_;  // of every source merged

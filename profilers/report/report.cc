@@ -93,7 +93,7 @@ const std::vector<Column>& MemoryQuantities() {
 bool HasMemoryColumn(const Report& report, const Column& q) {
   const int index = report.FindQuantity(q.name);
   return q.memory && !q.heading.empty() && report.memory.has_value() && index >= 0 &&
-         report.columns[index].memory && (!q.training_only || report.memory->backward);
+         report.columns[index].memory && (!q.training_only || report.training_steps());
 }
 
 const char* UnitName(Unit unit) {

@@ -359,6 +359,13 @@ struct Report {
   bool counts_work() const;
   // Has the memory quantities (its nodes' memory was measured).
   bool measures_memory() const;
+  // The runs are training steps (forward, loss, backward): the report has
+  // the backward pass's metric, kBackwardMetric. The one test of it; a
+  // training step's memory fields (MemorySummary's backward_*, training-only
+  // memory columns) are present exactly when this holds and memory was
+  // measured (ValidateReport).
+  static constexpr char kBackwardMetric[] = "backward";
+  bool training_steps() const { return FindMetric(kBackwardMetric) >= 0; }
   // Sizes `node`'s values to `columns` (missing ones: empty series, 0).
   void FitNode(NodeRecord& node) const;
 

@@ -236,6 +236,12 @@ absl::Status CheckScalars(const Report& report) {
     for (const MemoryPoint& p : m.timeline) {
       if (p.node < 0 || p.node >= n) return Invalid(absl::StrCat("report's memory timeline names node ", p.node));
     }
+    // Report::training_steps() decides what a training step shows; its
+    // memory fields come with it (BackwardPass writes both).
+    if (m.backward != report.training_steps()) {
+      return Invalid(m.backward ? "report's memory has backward fields, but its runs are not training steps"
+                                : "report's runs are training steps, but its memory has no backward fields");
+    }
   }
   // Merged reports: each source's runs, in order, none twice.
   int next = 0;

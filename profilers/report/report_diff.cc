@@ -113,13 +113,16 @@ class Significance {
     if (model_ == NoiseModel::kProcesses && SameProcesses(base, current)) model_ = NoiseModel::kPairedProcesses;
     diff.noise_model = model_;
     diff.verdict_options = options_;
+    diff.names = options.names;
     timer_ns_ = std::max(base.timer_overhead_ns, current.timer_overhead_ns);
     const bool one_process = !base.process.empty() && base.process == current.process;
     if (model_ == NoiseModel::kRuns && !one_process) {
       diff.noise_note = absl::StrCat(
           "only within-process noise is modelled (base: ", diff.base_processes, " process",
           diff.base_processes == 1 ? "" : "es", ", current: ", diff.current_processes, "): for a verdict on a change ",
-          "between processes, profile both sides with --workers");
+          "between processes, profile both sides ",
+          options.names.workers.empty() ? "in several processes and merge each side's reports"
+                                        : absl::StrCat("with ", options.names.workers));
     }
   }
 

@@ -47,6 +47,7 @@
 
 #include "absl/strings/string_view.h"
 #include "profilers/report/json_writer.h"
+#include "profilers/report/option_names.h"
 #include "profilers/report/report.h"
 #include "profilers/report/verdict.h"
 
@@ -57,6 +58,8 @@ struct DiffOptions {
   bool include_unexecuted = false;
   // --min_effect, --alpha.
   VerdictOptions verdict;
+  // The front end's names for the options the diff's notes point to.
+  OptionNames names;
 };
 
 // Rows per verdict in one table, indexed by Verdict.
@@ -167,6 +170,7 @@ struct ReportDiff {
   // The run time compared run by run.
   RowComparison total;
   VerdictOptions verdict_options;
+  OptionNames names;  // DiffOptions::names, for the renderings' hints
   NoiseModel noise_model = NoiseModel::kRuns;
   // Processes on each side (1 unless merged from several).
   int base_processes = 1;

@@ -407,7 +407,7 @@ absl::StatusOr<Report> ParseReport(absl::string_view text, bool padded_in_place)
     json_internal::RefuseDuplicateKeys(root);
     if (j.is_object() && !j.contains("schema_version") && j.contains("a") && j.contains("b") && j.contains("diff")) {
       return absl::InvalidArgumentError(
-          "an --ab output (two reports, 'a' and 'b', and their diff), not one report: profile one side, or take "
+          "an A/B output (two reports, 'a' and 'b', and their diff), not one report: profile one side, or take "
           "one out (jq .b)");
     }
     if (j.is_object() && !j.contains("schema_version") && j.contains("offenders") && j.contains("diff")) {

@@ -58,7 +58,7 @@ std::string DescribeComparison(const Verification& v, const char* what) {
 
 std::string DescribeVerification(const Report& report) {
   if (!report.verification.has_value()) {
-    return report.unverified_reason.empty() ? "not checked (use --verify)"
+    return report.unverified_reason.empty() ? "not checked"
                                             : absl::StrCat("not verified: ", report.unverified_reason);
   }
   return DescribeComparison(*report.verification, "output");

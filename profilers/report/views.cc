@@ -222,7 +222,7 @@ std::vector<SortKey> SortKeyTable(const Report& report) {
   for (int q : report.Quantities()) {
     const Column& quantity = report.columns[q];
     // Training-only memory (saved bytes) sorts reports of training steps.
-    if (quantity.memory && (quantity.heading.empty() || (quantity.training_only && report.FindMetric("backward") < 0))) {
+    if (quantity.memory && (quantity.heading.empty() || (quantity.training_only && !report.training_steps()))) {
       continue;
     }
     keys.push_back({quantity.memory ? quantity.heading : quantity.name, [q](const ViewRow& r) {

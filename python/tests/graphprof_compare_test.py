@@ -177,8 +177,22 @@ class AbDiffMergeTest(unittest.TestCase):
             graphprof.check(a, other)
         self.assertIn("another graph", str(e.exception))
         self.assertEqual(e.exception.code, "FAILED_PRECONDITION")
+        # Issue 56: the hints name check()'s arguments, never the CLI's flags.
+        self.assertIn("allow a graph change (allow_graph_change=True: nodes are then paired", str(e.exception))
+        self.assertNotIn("--", str(e.exception))
         allowed = graphprof.check(a, other, allow_graph_change=True, allow_input_change=True)
         self.assertTrue(any("another graph" in line for line in allowed.accepted), allowed.accepted)
+        self.assertTrue(any(line.startswith("another graph (allow_graph_change=True): ") for line in allowed.accepted),
+                        allowed.accepted)
+        training = graphprof.profile(self.module, self.x, runs=6, warmup=1, backward=True)
+        for call in (lambda: graphprof.check(a, training), lambda: graphprof.merge([a, training])):
+            with self.assertRaises(graphprof.GraphprofError) as e:
+                call()
+            self.assertIn("training steps (backward=True)", str(e.exception))
+            self.assertNotIn("--", str(e.exception))
+        # Two processes, one each: the note says what to do in words.
+        note = graphprof.diff(a, graphprof.Report.from_json(json.dumps(dict(j, process="another")))).noise_note
+        self.assertIn("profile both sides in several processes and merge each side's reports", note)
         # One run: nothing can be tested; an error saying how many are needed.
         one = graphprof.profile(self.module, self.x, runs=1, warmup=1)
         with self.assertRaises(graphprof.FailedPreconditionError) as e:
