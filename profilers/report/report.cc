@@ -70,22 +70,68 @@ void DeriveSelfQuantities(std::vector<NodeRecord>& nodes, const std::vector<Colu
 
 }  // namespace
 
+namespace {
+
+// A memory quantity's declaration, by name: its table column and where the
+// tables show it are said by what is called, not by position.
+class MemoryQuantity {
+ public:
+  MemoryQuantity(const char* name, const char* description, Unit unit, Column::Scope scope) {
+    column_.name = name;
+    column_.description = description;
+    column_.unit = unit;
+    column_.scope = scope;
+    column_.sampling = Column::Sampling::kOnce;
+    column_.memory = true;
+  }
+  // Its column in the memory tables ("<heading>_bytes" in CSV and pandas).
+  MemoryQuantity& Heading(const char* heading) {
+    column_.heading = heading;
+    return *this;
+  }
+  MemoryQuantity& OnSumsRows() {
+    column_.in_sums = true;
+    return *this;
+  }
+  // The module text view shows "self_<heading>" beside it.
+  MemoryQuantity& WithModuleSelf() {
+    column_.module_self = true;
+    return *this;
+  }
+  // Measured in training steps only (Report::training_steps).
+  MemoryQuantity& TrainingStepsOnly() {
+    column_.training_only = true;
+    return *this;
+  }
+  operator Column() const { return column_; }  // NOLINT: the list below reads as declarations
+
+ private:
+  Column column_;
+};
+
+}  // namespace
+
 const std::vector<Column>& MemoryQuantities() {
   using S = Column::Scope;
-  constexpr auto kBytes = Unit::kBytes;
-  constexpr auto kOnce = Column::Sampling::kOnce;
+  constexpr Unit kBytes = Unit::kBytes;
   static const std::vector<Column> quantities = {
-      {"allocated_bytes", "bytes allocated while it ran", kBytes, S::kInclusive, kOnce, true, "alloc", true, true},
-      {"freed_bytes", "bytes freed while it ran (its dead inputs included)", kBytes, S::kInclusive, kOnce, true},
-      {"allocations", "allocations while it ran", Unit::kCount, S::kInclusive, kOnce, true},
-      {"peak_bytes", "highest live bytes while it ran", kBytes, S::kLevel, kOnce, true, "peak"},
-      {"live_after_bytes", "live bytes right after it", kBytes, S::kLevel, kOnce, true},
-      {"output_bytes", "bytes of its outputs, each storage once", kBytes, S::kBlocksOwnAll, kOnce, true, "output"},
+      MemoryQuantity("allocated_bytes", "bytes allocated while it ran", kBytes, S::kInclusive)
+          .Heading("alloc")
+          .OnSumsRows()
+          .WithModuleSelf(),
+      MemoryQuantity("freed_bytes", "bytes freed while it ran (its dead inputs included)", kBytes, S::kInclusive),
+      MemoryQuantity("allocations", "allocations while it ran", Unit::kCount, S::kInclusive),
+      MemoryQuantity("peak_bytes", "highest live bytes while it ran", kBytes, S::kLevel).Heading("peak"),
+      MemoryQuantity("live_after_bytes", "live bytes right after it", kBytes, S::kLevel),
+      MemoryQuantity("output_bytes", "bytes of its outputs, each storage once", kBytes, S::kBlocksOwnAll)
+          .Heading("output"),
       // Training steps: bytes it allocated in forward that were still alive
       // when forward ended and were freed by backward, i.e. kept for
       // backward (saved activations and the autograd graph's buffers).
-      {"saved_bytes", "bytes it kept for backward (training steps)", kBytes, S::kInclusive, kOnce, true, "saved", true,
-       false, true},
+      MemoryQuantity("saved_bytes", "bytes it kept for backward (training steps)", kBytes, S::kInclusive)
+          .Heading("saved")
+          .OnSumsRows()
+          .TrainingStepsOnly(),
   };
   return quantities;
 }

@@ -99,7 +99,7 @@ struct Column {
   // Memory tables: the column's heading ("alloc"; CSV and pandas key
   // "<heading>_bytes"), shown on sums rows or not, the module text view's
   // self value beside it ("self_<heading>"), and measured in training steps
-  // only (MemorySummary::backward: shown only where it was). No heading: no
+  // only (Report::training_steps(): shown only there). No heading: no
   // column (work quantities have theirs, table_columns.cc).
   std::string heading;
   bool in_sums = false;
