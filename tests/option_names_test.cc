@@ -1,7 +1,8 @@
 // The report layer's messages name a front end's options only as the front
 // end names them (profilers/report/option_names.h): plain words by default,
-// profile_graph's flags with CliOptionNames, Python's keyword arguments with
-// the extension's names (checked from Python by python/tests). Each message
+// profile_graph's flags with CliOptionNames, another front end's its own
+// (Python's keyword arguments are checked from Python, in
+// python/tests/graphprof_compare_test.py). Each message
 // that points to an option, from the gate, merge and the diff.
 #include <gtest/gtest.h>
 
@@ -37,12 +38,13 @@ Report Make(const std::string& model, const std::string& process, bool backward)
   return *std::move(report);
 }
 
-OptionNames PythonLike() {
+// A front end of another kind (a configuration file's keys, say).
+OptionNames ConfigKeys() {
   OptionNames names;
-  names.backward = "backward=True";
-  names.allow_graph_change = "allow_graph_change=True";
-  names.allow_input_change = "allow_input_change=True";
-  names.diff_all = "diff_all=True";
+  names.backward = "training: true";
+  names.allow_graph_change = "gate.graph_change: allow";
+  names.allow_input_change = "gate.input_change: allow";
+  names.diff_all = "diff.unexecuted: show";
   return names;
 }
 
@@ -122,15 +124,15 @@ TEST(OptionNamesTest, TheCliNamesItsFlags) {
 }
 
 TEST(OptionNamesTest, AnotherFrontEndNamesItsOwn) {
-  const std::vector<std::string> messages = Messages(PythonLike());
+  const std::vector<std::string> messages = Messages(ConfigKeys());
   ASSERT_EQ(messages.size(), 10u);
   for (const std::string& m : messages) EXPECT_FALSE(absl::StrContains(m, "--")) << m;
-  EXPECT_TRUE(absl::StrContains(messages[0], "training steps (backward=True)")) << messages[0];
-  EXPECT_TRUE(absl::StrContains(messages[2], "(allow_graph_change=True: nodes are then paired")) << messages[2];
-  EXPECT_TRUE(absl::StartsWith(messages[6], "other inputs (allow_input_change=True): ")) << messages[6];
+  EXPECT_TRUE(absl::StrContains(messages[0], "training steps (training: true)")) << messages[0];
+  EXPECT_TRUE(absl::StrContains(messages[2], "(gate.graph_change: allow: nodes are then paired")) << messages[2];
+  EXPECT_TRUE(absl::StartsWith(messages[6], "other inputs (gate.input_change: allow): ")) << messages[6];
   // No name for several processes: the words say what to do.
   EXPECT_TRUE(absl::EndsWith(messages[8], "in several processes and merge each side's reports")) << messages[8];
-  EXPECT_TRUE(absl::StrContains(messages[9], "not shown (diff_all=True)")) << messages[9];
+  EXPECT_TRUE(absl::StrContains(messages[9], "not shown (diff.unexecuted: show)")) << messages[9];
 }
 
 }  // namespace
