@@ -9,8 +9,9 @@
 // column; InsertCollected writes them only into a column that collector
 // declared, and refuses (one line, nothing written) values for any other, a
 // series of the wrong length, or a column declared with another sampling.
-// No collector writes the report or finalizes it: the runner finalizes once,
-// after every collector's values are in.
+// No collector writes the report or finalizes it: the runner finalizes it
+// after every collector's values are in (Finalize is idempotent; BuildReport
+// finalized the host-time report before).
 #ifndef GRAPHPROF_PROFILERS_COLLECTED_H_
 #define GRAPHPROF_PROFILERS_COLLECTED_H_
 

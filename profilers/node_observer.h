@@ -11,7 +11,7 @@
 //   BeginRun/EndRun,   the timed runs: around each run and each node
 //   BeginNode/EndNode  (only when ObservesNodes())
 //   Collect            after the runs: returns what it measured (Collected);
-//                      the runner inserts it and finalizes the report once
+//                      the runner inserts it and then finalizes the report
 //
 // BeginNode/EndNode run on the hot path, just outside the host timestamps (so
 // an observer's own cost is not charged to the node): they must not allocate,
@@ -63,9 +63,9 @@ class NodeObserver {
   // The columns Collect fills, without values, each with its sampling
   // (Column::sampling: kPerRun, a metric, or kOnce, a quantity). The runner checks them when the
   // collector is registered (ProfileRunner::Create; CheckColumns in
-  // collected.h) and adds them to the report; a report skeleton declared
-  // before the runs (DeclaredReport, profiler.h) has them too: profile_graph
-  // checks --sort against it.
+  // collected.h) and adds them to the report. profile_graph checks --sort
+  // before the runs against DeclaredReport (profiler.h: the profile's own
+  // columns) and the device collectors' declarations (CheckSortKey).
   virtual std::vector<Column> Columns() const { return {}; }
   // After the `runs` timed runs made: what the collector measured, as
   // values (collected.h). The runner inserts them into the columns Columns()

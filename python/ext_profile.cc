@@ -160,7 +160,7 @@ ReportPtr ProfileSourceFile(const std::string& path, const py::tuple& args, cons
   request.method = method;
   request.passes = passes;
   request.backward = options.backward;
-  request.method_flag = "method";
+  request.names = PythonOptionNames();
   absl::StatusOr<std::unique_ptr<ModelSource>> opened;
   {
     py::gil_scoped_release no_gil;  // loading and passes can take a while

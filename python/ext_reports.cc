@@ -79,6 +79,7 @@ void DiffColumnsInto(const ReportDiff& diff, const std::vector<Row>& rows, py::d
 OptionNames PythonOptionNames() {
   OptionNames names;
   names.backward = "backward=True";
+  names.method = "method=";
   names.allow_graph_change = "allow_graph_change=True";
   names.allow_input_change = "allow_input_change=True";
   names.diff_all = "diff_all=True";

@@ -269,6 +269,8 @@ PYBIND11_MODULE(_graphprof, m) {
         options.diff.verdict.min_effect = min_effect;
         options.diff.verdict.alpha = alpha;
         options.diff.names = PythonOptionNames();
+        // check() has no diff_all: the nodes that never ran are listed by diff().
+        options.diff.names.diff_all = "graphprof.diff(base, current, diff_all=True)";
         GateResult gate = Take(RunGate(base, current, options));
         py::list offenders;
         for (const GateRow& o : gate.offenders) {

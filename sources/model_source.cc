@@ -24,17 +24,19 @@ absl::Status CheckRequest(const ModelSource& source, const SourceRequest& reques
   const SourceAbilities& can = source.abilities();
   if (!can.methods && request.method != "forward") {
     return absl::InvalidArgumentError(
-        absl::StrCat(source.name(), ": ", can.kind, " has no methods (", request.method_flag, ")"));
+        absl::StrCat(source.name(), ": ", can.kind, " has no methods", NamedAfter(request.names.method)));
   }
   if (!can.devices && !request.device.is_cpu()) {
-    return absl::InvalidArgumentError(absl::StrCat(source.name(), ": ", can.kind, " runs on the CPU here"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(source.name(), ": ", can.kind, " runs on the CPU here", NamedAfter(request.names.device)));
   }
   if (!can.passes && (request.freeze || !request.passes.empty() || request.passes_later)) {
     return CheckPassesLater(source);
   }
   if (!can.backward && request.backward) {
     return absl::InvalidArgumentError(absl::StrCat(
-        source.name(), ": training steps need a TorchScript module; ", can.kind, " has no trainable parameters here"));
+        source.name(), ": training steps", NamedAfter(request.names.backward), " need a TorchScript module; ", can.kind,
+        " has no trainable parameters here"));
   }
   return absl::OkStatus();
 }

@@ -33,6 +33,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "ir/prepared_graph.h"
+#include "profilers/report/option_names.h"
 #include "profilers/report/report.h"
 #include "profilers/verification/reference_check.h"
 
@@ -50,8 +51,9 @@ struct SourceRequest {
   // the source cannot.
   bool passes_later = false;   // --ab with passes (needs a module)
   bool backward = false;       // training steps (needs a module)
-  // The flag names of the front end, for messages ("--method" vs "method").
-  std::string method_flag = "--method";
+  // The front end's names for its options, for refusals ("--method" vs
+  // "method="); none by default.
+  OptionNames names;
 };
 
 // What a source can do. CheckRequest refuses the rest, one line naming it.

@@ -123,7 +123,7 @@ TEST(ExportCliTest, RefusalsAreOneLine) {
   ExpectOneLineError(RunTool({model, "--input=3x8:int64"}), 1, "input 0 (x) must be Float but is Long");
   ExpectOneLineError(RunTool({model, "--input=3x9:float32"}), 1, "must have size 8 in dimension 1 (exported static)");
   ExpectOneLineError(RunTool({model, "--ab=cse"}), 1, "passes and freezing apply to TorchScript modules, not to a torch.export program");
-  ExpectOneLineError(RunTool({model, "--backward"}), 1, "training steps need a TorchScript module");
+  ExpectOneLineError(RunTool({model, "--backward"}), 1, "training steps (--backward) need a TorchScript module");
   ExpectOneLineError(RunTool({"--model=" + Write("garbage.pt2", "not a zip")}), 1, "not a readable zip archive");
   const Result sdpa = RunTool({"--model=" + testing::FixturePath("export/sdpa.pt2"), "--runs=2"});
   if (TORCH_VERSION_MAJOR < 2) {

@@ -194,6 +194,17 @@ TEST(ProfileGraphTest, IrGraphFromAFile) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(absl::StrContains(r.out, "aten::relu")) << r.out;
   EXPECT_TRUE(absl::StrContains(r.out, "output identical")) << r.out;
+  // An A/A of the graph: its own copies (the source's Reload), no passes.
+  Result aa = RunTool(Quick({"--ir=" + ir, "--input=16x16", "--ab=none"}));
+  ASSERT_EQ(aa.code, 0) << aa.err;
+  EXPECT_TRUE(absl::StrContains(aa.out, "verdicts")) << aa.out;
+  // Passes need a module: the IR source refuses them, in one line.
+  for (const char* flag : {"--passes=cse", "--freeze", "--ab=cse"}) {
+    ExpectOneLineError(RunTool(Quick({"--ir=" + ir, "--input=16x16", flag})), 1,
+                       "passes and freezing apply to TorchScript modules, not to an IR graph");
+  }
+  ExpectOneLineError(RunTool(Quick({"--ir=" + ir, "--input=16x16", "--method=predict"})), 1,
+                     "an IR graph has no methods (--method)");
 }
 
 TEST(ProfileGraphTest, ListsTheZoo) {

@@ -2,6 +2,7 @@
 // float64 run, each floating leaf on its own scale, everything else exact,
 // NaN and infinities matched exactly, and never a pass that judged nothing.
 #include "profilers/verification/reference_check.h"
+#include "profilers/verification/saved_outputs.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -154,6 +155,50 @@ TEST(ReferenceCheckTest, DictEntriesPairByKey) {
   v = Check(reference, native, dict({{"b", b_rounded}, {"a", a_rounded * 1.01}}), "m");
   EXPECT_FALSE(v.passed()) << v.detail;
   EXPECT_NE(v.detail.find("output['a']"), std::string::npos) << v.detail;
+}
+
+}  // namespace
+}  // namespace graphprof
+
+namespace graphprof {
+namespace {
+
+// saved_outputs.h's one rule, at a given version and thread count (both
+// front ends reach it through PlanSavedOutputsCheck).
+TEST(SavedOutputsRuleTest, IdenticalOnlyForTheSameRuntimeAndNoTolerance) {
+  SavedOutputs saved;
+  saved.inputs = {torch::ones({2})};
+  saved.outputs = torch::ones({2}) * 2;
+  saved.computed_by = "PyTorch 2.6.0's ep.module()";
+  saved.saved_by = "graphprof.save_export";
+  saved.torch_version = "2.6.0+debian";
+  saved.threads = 2;
+  const std::vector<c10::IValue> same = {torch::ones({2})};
+
+  SavedOutputsCheck plan = PlanSavedOutputsCheck(saved, same, 1e-5, 1e-8, false, "2.6.0", 2);
+  ASSERT_TRUE(plan.possible);
+  EXPECT_FALSE(plan.check.transformed);  // identical required
+  EXPECT_EQ(plan.check.reference, "PyTorch 2.6.0's ep.module() (graphprof.save_export, 2 threads)");
+  EXPECT_TRUE(plan.expected.toTensor().equal(torch::ones({2}) * 2));
+
+  plan = PlanSavedOutputsCheck(saved, same, 1e-5, 1e-8, false, "2.6.0", 1);
+  EXPECT_TRUE(plan.check.transformed);
+  EXPECT_EQ(plan.check.reference, "PyTorch 2.6.0's ep.module() (graphprof.save_export, 2 threads; here LibTorch "
+                                  "2.6.0, 1 thread: compared within rtol/atol)");
+  EXPECT_DOUBLE_EQ(plan.check.rtol, 1e-5);
+  EXPECT_DOUBLE_EQ(plan.check.atol, 1e-8);
+
+  EXPECT_TRUE(PlanSavedOutputsCheck(saved, same, 1e-5, 1e-8, false, "2.7.0", 2).check.transformed);
+  plan = PlanSavedOutputsCheck(saved, same, 1e-3, 1e-4, true, "2.6.0", 2);
+  EXPECT_TRUE(plan.check.transformed);
+  EXPECT_EQ(plan.check.reference,
+            "PyTorch 2.6.0's ep.module() (graphprof.save_export, 2 threads; compared within the rtol/atol given)");
+  saved.threads = -1;  // not recorded: never the same runtime
+  EXPECT_TRUE(PlanSavedOutputsCheck(saved, same, 1e-5, 1e-8, false, "2.6.0", 2).check.transformed);
+
+  plan = PlanSavedOutputsCheck(saved, {torch::zeros({2})}, 1e-5, 1e-8, false, "2.6.0", 2);
+  EXPECT_FALSE(plan.possible);
+  EXPECT_EQ(plan.why_not, "the reference outputs saved with the model (graphprof.save_export) are for other inputs");
 }
 
 }  // namespace

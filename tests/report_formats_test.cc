@@ -263,9 +263,13 @@ TEST(ReportJsonTest, RunCountIsCheckedBeforeNodesAreRead) {
   EXPECT_EQ(report.status().message(), "report has 3 run times for 555555553 runs");
   std::string fixed = json;
   fixed.replace(fixed.find("555555553"), 9, "3");
+  // With the count right, the fuzzer's input (mutated elsewhere too) gets past the check.
   absl::StatusOr<Report> three = ReportFromJson(fixed);
-  EXPECT_FALSE(three.ok() && three->runs != 3) << three.status();
-  if (!three.ok()) EXPECT_FALSE(absl::StrContains(three.status().message(), "run times for")) << three.status();
+  if (three.ok()) {
+    EXPECT_EQ(three->runs, 3);
+  } else {
+    EXPECT_FALSE(absl::StrContains(three.status().message(), "run times for")) << three.status();
+  }
 }
 
 // Found in review: the backward fields (saved bytes per node, the backward

@@ -104,7 +104,7 @@ TEST(SourceRegistryTest, TheTestFormatInWorkerProcesses) {
 TEST(SourceRegistryTest, WhatTheTestFormatCannotDoIsRefusedOnce) {
   ExpectOneLineError(RunBinary(kTool, {kModel, "--ab=cse"}), 1,
                      "in_code:affine: passes and freezing apply to TorchScript modules, not to a graph built in code");
-  ExpectOneLineError(RunBinary(kTool, {kModel, "--backward"}), 1, "in_code:affine: training steps need a TorchScript module");
+  ExpectOneLineError(RunBinary(kTool, {kModel, "--backward"}), 1, "in_code:affine: training steps (--backward) need a TorchScript module");
   ExpectOneLineError(RunBinary(kTool, {kModel, "--method=predict"}), 1, "a graph built in code has no methods (--method)");
 }
 

@@ -10,6 +10,8 @@ namespace graphprof {
 inline OptionNames CliOptionNames() {
   OptionNames names;
   names.backward = "--backward";
+  names.method = "--method";
+  names.device = "--device";
   names.workers = "--workers";
   names.allow_graph_change = "--allow_graph_change";
   names.allow_input_change = "--allow_input_change";

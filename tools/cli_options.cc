@@ -127,10 +127,8 @@ absl::Status ValidateCommon(const CliOptions& o) {
   if (!o.input.empty() && !o.inputs.empty()) {
     return absl::InvalidArgumentError("give either --input (random inputs) or --inputs (a file), not both");
   }
-  if (!o.ir.empty() && o.freeze) return absl::InvalidArgumentError("--freeze applies to modules, not to --ir graphs");
-  if (!o.ir.empty() && (!o.passes.empty() || !o.ab.empty())) {
-    return absl::InvalidArgumentError("--passes and --ab apply to modules, not to --ir graphs");
-  }
+  // What a kind of model cannot do (passes on an IR graph or a program) is
+  // its source's to refuse (SourceAbilities, CheckRequest), once loaded.
   if (!o.passes.empty() && !o.ab.empty()) {
     return absl::InvalidArgumentError("give either --passes (profile after them) or --ab (before and after), not both");
   }
@@ -158,9 +156,6 @@ absl::Status ValidateCommon(const CliOptions& o) {
     return absl::InvalidArgumentError("--min_effect must be at least 0 and below 1 (0.02 is 2%)");
   }
   if (!(o.alpha > 0 && o.alpha < 1)) return absl::InvalidArgumentError("--alpha must be above 0 and below 1");
-  if (!o.ir.empty() && o.method != "forward") {
-    return absl::InvalidArgumentError("--method applies to modules, not to --ir graphs");
-  }
   if (o.method.empty()) return absl::InvalidArgumentError("--method must not be empty");
   if (o.warmup < 0) return absl::InvalidArgumentError("--warmup must be 0 or more");
   if (o.runs < 1) return absl::InvalidArgumentError("--runs must be at least 1");

@@ -4,8 +4,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/status_util.h"
+#include "ir/input_spec.h"
 #include "ir/loader.h"
-#include "tools/input_spec.h"
+#include "tools/cli_option_names.h"
 
 namespace graphprof::cli {
 namespace {
@@ -37,13 +38,16 @@ absl::StatusOr<std::unique_ptr<ModelSource>> OpenCliSource(const CliOptions& opt
   request.seed = options.seed;
   request.passes_later = !options.ab.empty() && options.ab != "none";
   request.backward = options.backward;
+  request.names = CliOptionNames();
   if (!options.model.empty()) return OpenModelSource(options.model, request);
   if (!options.ir.empty()) return OpenModelSource(options.ir, request, "ir");
   return OpenModelSource(options.zoo.empty() ? "resnet18" : options.zoo, request, "zoo");
 }
 
 absl::StatusOr<std::unique_ptr<ModelSource>> OpenCompareSource(const CliOptions& options) {
-  return OpenModelSource(options.compare_model, SourceRequest());
+  SourceRequest request;
+  request.names = CliOptionNames();
+  return OpenModelSource(options.compare_model, request);
 }
 
 Tolerance ToleranceOf(const CliOptions& options) {

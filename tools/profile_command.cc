@@ -339,9 +339,14 @@ int FinishAb(Context& c, BeforeAfter& ab, const ModelSource& a, const std::strin
 // (B: its torch.export program), interleaved, diffed with verdicts; outputs
 // as --ab's.
 int RunMigrationDiff(Context& c, const ModelSource& a, const ModelSource& b, const std::vector<c10::IValue>& inputs) {
-  std::vector<c10::IValue> for_b = inputs;
-  if (absl::StatusOr<std::vector<c10::IValue>> fits = b.CompleteInputs(for_b, nullptr); !fits.ok()) {
-    return Fail(c.err, kExitFailure, absl::StrCat("--compare_model: ", fits.status().message()));
+  // Both sides run on the same values: B must take A's inputs as they are
+  // (checked here; a B that would add inputs to them is refused).
+  absl::StatusOr<std::vector<c10::IValue>> fits = b.CompleteInputs(inputs, nullptr);
+  if (!fits.ok()) return Fail(c.err, kExitFailure, absl::StrCat("--compare_model: ", fits.status().message()));
+  if (fits->size() != inputs.size()) {
+    return Fail(c.err, kExitFailure,
+                absl::StrCat("--compare_model: ", b.name(), " completes A's ", inputs.size(),
+                             " inputs to ", fits->size(), "; both sides must run on the same values"));
   }
   absl::StatusOr<BeforeAfter> ab = ProfileSourceAgainst(a, b, inputs, BeforeAfterOptionsOf(c.options, c.profile));
   c.progress->Finish();

@@ -1,5 +1,5 @@
-// How a front end names the options that the report layer's messages point
-// to. The report layer says what is wrong and what would fix it in plain
+// How a front end names the options that the report layer's (and the model
+// sources', sources/model_source.h) messages point to. The report layer says what is wrong and what would fix it in plain
 // words ("profile both sides in several processes"); where the front end
 // gives the option's name, the message names it too, so profile_graph's
 // users read its flags (tools/cli_option_names.h) and Python's users the
@@ -16,6 +16,8 @@ namespace graphprof {
 
 struct OptionNames {
   std::string backward;            // profile training steps: "--backward", "backward=True"
+  std::string method;              // the method to profile: "--method", "method="
+  std::string device;              // the device to run on: "--device"
   std::string workers;             // a side profiled in several processes: "--workers"
   std::string allow_graph_change;  // check: accept another graph or other passes
   std::string allow_input_change;  // check: accept other inputs

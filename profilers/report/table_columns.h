@@ -8,7 +8,8 @@
 //
 // The columns, in order. Those every table can have are declared in
 // table_columns.cc with their Presence; FixedColumnsLegend() renders those
-// rules, and table_columns_test checks this legend against it (T text,
+// rules, and report_formats_test's TableColumnsTest checks this legend
+// against it (T text,
 // H page, C CSV and pandas; "node" etc. the views that have them, all views
 // otherwise; "grouped": every view but node):
 //   id (T H: node; C)  depth (H: node, module; C)  name  kind (T: node; H: node, shape; C)

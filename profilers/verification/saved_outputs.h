@@ -12,7 +12,8 @@
 //
 // profile_graph (--model=m.pt2) and graphprof.profile (a program, or a path)
 // both get their check from PlanSavedOutputsCheck, so they give one verdict
-// on one program (tests/source_session_test.cc, python/tests).
+// on one program (tests/reference_check_test.cc: the rule at given versions
+// and thread counts; python/tests/graphprof_compare_test.py: both front ends).
 #ifndef GRAPHPROF_PROFILERS_VERIFICATION_SAVED_OUTPUTS_H_
 #define GRAPHPROF_PROFILERS_VERIFICATION_SAVED_OUTPUTS_H_
 

@@ -52,6 +52,13 @@ class SourceRegistryTest(unittest.TestCase):
             graphprof.profile("in_code:affine", x, x, runs=1)
         with self.assertRaises(graphprof.InvalidArgumentError):
             graphprof.profile("in_code:affine", passes="cse")
+        # Refusals name profile()'s arguments, not the CLI's flags.
+        for kwargs, named in (({"backward": True}, "training steps (backward=True) need"),
+                              ({"method": "predict"}, "has no methods (method=)")):
+            with self.assertRaises(graphprof.InvalidArgumentError) as e:
+                graphprof.profile("in_code:affine", runs=1, **kwargs)
+            self.assertIn(named, str(e.exception))
+            self.assertNotIn("--", str(e.exception))
 
     def test_the_same_report_as_the_cli(self):
         cli = os.path.join(_RUNFILES, "tests", "profile_graph_with_test_source")

@@ -8,10 +8,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/status_util.h"
+#include "ir/input_spec.h"
 #include "ir/ivalue_util.h"
 #include "ir/loader.h"
 #include "ir/passes.h"
-#include "tools/input_spec.h"
 #include "tools/zoo/zoo.h"
 
 namespace graphprof {

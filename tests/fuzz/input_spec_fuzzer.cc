@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "tools/input_spec.h"
+#include "ir/input_spec.h"
 
 namespace {
 

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "tools/input_spec.h"
+#include "ir/input_spec.h"
 
 namespace graphprof {
 

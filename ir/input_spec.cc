@@ -1,4 +1,4 @@
-#include "tools/input_spec.h"
+#include "ir/input_spec.h"
 
 #include <unistd.h>
 

@@ -9,8 +9,8 @@
 // dtypes: float32|float|f32, float64|double|f64, float16|half|f16, bfloat16|bf16,
 //         int64|long|i64, int32|int|i32, int16|i16, int8|i8, uint8|u8, bool.
 // Integer tensors without a range use [0, 10); bool tensors are fair coin flips.
-#ifndef GRAPHPROF_TOOLS_INPUT_SPEC_H_
-#define GRAPHPROF_TOOLS_INPUT_SPEC_H_
+#ifndef GRAPHPROF_IR_INPUT_SPEC_H_
+#define GRAPHPROF_IR_INPUT_SPEC_H_
 
 #include <torch/script.h>
 
@@ -55,4 +55,4 @@ absl::StatusOr<c10::ScalarType> ParseDtype(absl::string_view name);
 
 }  // namespace graphprof
 
-#endif  // GRAPHPROF_TOOLS_INPUT_SPEC_H_
+#endif  // GRAPHPROF_IR_INPUT_SPEC_H_
