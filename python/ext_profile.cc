@@ -10,6 +10,7 @@
 #include "profilers/machine.h"
 #include "profilers/session/session.h"
 #include "profilers/session/source_session.h"
+#include "sources/export/export_source.h"
 #include "sources/model_source.h"
 #include "python/ext_errors.h"
 #include "python/ext_reports.h"
@@ -151,6 +152,16 @@ ReportPtr ProfileTarget(py::handle object, const py::tuple& args, const std::str
     report = RunProfileSession(std::move(model), inputs, session);
   }
   return std::make_shared<Report>(Take(std::move(report)));
+}
+
+void CheckProgramRequest(const std::string& passes, const std::string& method, const CommonOptions& options) {
+  CheckOptions(options);
+  SourceRequest request;
+  request.passes = passes;
+  request.method = method;
+  request.backward = options.backward;
+  request.names = PythonOptionNames();
+  Check(CheckAbilities("profile(ep)", ExportAbilities(), request));
 }
 
 ReportPtr ProfileSourceFile(const std::string& path, const py::tuple& args, const std::string& method,

@@ -81,6 +81,12 @@ struct CommonOptions {
 // opens), profiled by the session profile_graph runs for it
 // (profilers/session/source_session.h): its reference and verification
 // rule, its supplied inputs when `args` is empty, its description.
+// Raises InvalidArgumentError, as the export source's CheckRequest would,
+// when a program cannot serve the request (profile(ep) checks before it
+// saves the program: one check of abilities, sources/model_source.h).
+// `options`: checked as for any profile (CheckOptions: loss_output needs backward, ...).
+void CheckProgramRequest(const std::string& passes, const std::string& method, const CommonOptions& options);
+
 ReportPtr ProfileSourceFile(const std::string& path, const py::tuple& args, const std::string& method,
                             const std::string& passes, const CommonOptions& options, const std::string& name);
 

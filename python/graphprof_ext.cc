@@ -209,6 +209,22 @@ PYBIND11_MODULE(_graphprof, m) {
       py::arg("tolerance_given") = false, py::arg("allow_side_effects") = false);
 
   m.def(
+      "check_program_request",
+      [](const std::string& passes, const std::string& method, int runs, int warmup, double rtol, double atol,
+         bool backward, int loss_output) {
+        CommonOptions options;
+        options.runs = runs;
+        options.warmup = warmup;
+        options.rtol = rtol;
+        options.atol = atol;
+        options.backward = backward;
+        options.loss_output = loss_output;
+        CheckProgramRequest(passes, method, options);
+      },
+      py::arg("passes"), py::arg("method"), py::arg("runs"), py::arg("warmup"), py::arg("rtol"), py::arg("atol"),
+      py::arg("backward"), py::arg("loss_output"));
+
+  m.def(
       "profile_file",
       [](const std::string& path, const py::tuple& args, int runs, int warmup, const std::string& passes, bool verify,
          double rtol, double atol, const std::string& method, const std::string& name, bool backward,

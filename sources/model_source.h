@@ -119,8 +119,12 @@ class ModelSource {
   virtual void Describe(Report& report) const {}
 };
 
-// Refuses, in one line naming the source, a request it cannot serve (a
-// method, a device, passes, training steps).
+// Refuses, in one line naming `subject`, a request a source of abilities
+// `can` cannot serve (a method, a device, passes, training steps): the one
+// check of abilities, which a front end may make before opening anything
+// (Python's profile(ep), with the export format's, before saving it).
+absl::Status CheckAbilities(const std::string& subject, const SourceAbilities& can, const SourceRequest& request);
+// CheckAbilities of an opened source, named by its name().
 absl::Status CheckRequest(const ModelSource& source, const SourceRequest& request);
 // The same for what the caller does with `source` after loading it.
 absl::Status CheckPassesLater(const ModelSource& source);

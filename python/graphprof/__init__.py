@@ -246,9 +246,11 @@ def profile(module, *inputs, runs=10, warmup=3, memory=False, passes=None, backw
     common = dict(runs=runs, warmup=warmup, verify=verify, rtol=rtol, atol=atol, name=name, clock=clock,
                   compensate=compensate, tolerance_given=tolerance_given, allow_side_effects=allow_side_effects)
     if _is_exported_program(module):
-        if passes or backward or trace or method != "forward" or loss_output != -1:
-            raise InvalidArgumentError("profile(ep): passes, backward, loss_output, trace and method apply to "
-                                       "TorchScript modules, not to torch.export programs")
+        if trace:
+            raise InvalidArgumentError("trace=True applies to nn.Modules and functions, not to torch.export programs")
+        # What a program can do is checked where every program's source is
+        # (sources/model_source.h's CheckAbilities), before it is saved.
+        _graphprof.check_program_request(passes, method, runs, warmup, rtol, atol, backward, loss_output)
         return _profile_export(module, inputs, memory, common)
     if isinstance(module, (str, os.PathLike)):
         if trace:

@@ -223,6 +223,18 @@ class ExportTest(unittest.TestCase):
         ep = torch.export.export(module, (x,))
         r = graphprof.profile(ep, x, runs=4, warmup=1)
         self.assertIs(r.verified, True)
+        # What a program cannot do is refused by the sources' one check of
+        # abilities (CheckAbilities), with profile()'s argument names, before
+        # anything is saved; trace is profile()'s own.
+        for kwargs, said in (({"passes": "cse"}, "profile(ep): passes and freezing apply to TorchScript modules"),
+                             ({"backward": True}, "profile(ep): training steps (backward=True) need a TorchScript"),
+                             ({"method": "predict"}, "profile(ep): a torch.export program has no methods (method=)"),
+                             ({"loss_output": 0}, "loss_output needs backward=True"),
+                             ({"trace": True}, "trace=True applies to nn.Modules and functions")):
+            with self.assertRaises(graphprof.InvalidArgumentError) as e:
+                graphprof.profile(ep, x, runs=1, warmup=0, **kwargs)
+            self.assertIn(said, str(e.exception))
+            self.assertNotIn("--", str(e.exception))
         # Saved and profiled by this process's PyTorch at its thread count:
         # identical (profilers/verification/saved_outputs.h).
         self.assertRegex(r.verification["reference"],

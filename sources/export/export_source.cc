@@ -23,11 +23,7 @@ class ExportSource final : public ModelSource {
   }
 
   std::string name() const override { return path_; }
-  const SourceAbilities& abilities() const override {
-    static const SourceAbilities kAbilities{"a torch.export program", "torch.export", /*passes=*/false, /*backward=*/false,
-                                            /*methods=*/false, /*devices=*/false};
-    return kAbilities;
-  }
+  const SourceAbilities& abilities() const override { return ExportAbilities(); }
   const PreparedGraph& prepared() const override { return program_.prepared; }
 
   absl::StatusOr<SuppliedInputs> SupplyInputs(uint64_t seed) const override {
@@ -85,6 +81,12 @@ class ExportSource final : public ModelSource {
 };
 
 }  // namespace
+
+const SourceAbilities& ExportAbilities() {
+  static const SourceAbilities kAbilities{"a torch.export program", "torch.export", /*passes=*/false, /*backward=*/false,
+                                          /*methods=*/false, /*devices=*/false};
+  return kAbilities;
+}
 
 SourceFormat ExportFormat() {
   SourceFormat format;

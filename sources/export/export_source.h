@@ -14,6 +14,9 @@ namespace graphprof {
 // Claims names ending in .pt2 and zip archives holding a program.
 SourceFormat ExportFormat();
 
+// What a program can do (its sources' abilities()).
+const SourceAbilities& ExportAbilities();
+
 }  // namespace graphprof
 
 #endif  // GRAPHPROF_SOURCES_EXPORT_EXPORT_SOURCE_H_
