@@ -49,6 +49,17 @@ ProfileOptions MakeProfileOptions(const CommonOptions& o) {
   return profile;
 }
 
+// What profile() asks of a model source, its options checked first.
+SourceRequest RequestOf(const std::string& passes, const std::string& method, const CommonOptions& options) {
+  CheckOptions(options);
+  SourceRequest request;
+  request.passes = passes;
+  request.method = method;
+  request.backward = options.backward;
+  request.names = PythonOptionNames();
+  return request;
+}
+
 }  // namespace
 
 Target MakeTarget(py::handle object, const std::string& method, const std::string& passes) {
@@ -155,23 +166,12 @@ ReportPtr ProfileTarget(py::handle object, const py::tuple& args, const std::str
 }
 
 void CheckProgramRequest(const std::string& passes, const std::string& method, const CommonOptions& options) {
-  CheckOptions(options);
-  SourceRequest request;
-  request.passes = passes;
-  request.method = method;
-  request.backward = options.backward;
-  request.names = PythonOptionNames();
-  Check(CheckAbilities("profile(ep)", ExportAbilities(), request));
+  Check(CheckAbilities("profile(ep)", ExportAbilities(), RequestOf(passes, method, options)));
 }
 
 ReportPtr ProfileSourceFile(const std::string& path, const py::tuple& args, const std::string& method,
                             const std::string& passes, const CommonOptions& options, const std::string& name) {
-  CheckOptions(options);
-  SourceRequest request;
-  request.method = method;
-  request.passes = passes;
-  request.backward = options.backward;
-  request.names = PythonOptionNames();
+  const SourceRequest request = RequestOf(passes, method, options);
   absl::StatusOr<std::unique_ptr<ModelSource>> opened;
   {
     py::gil_scoped_release no_gil;  // loading and passes can take a while
