@@ -63,8 +63,13 @@ TEST(ProfileGraphTest, ClockChoiceAndCompensation) {
   const nlohmann::json s = nlohmann::json::parse(Slurp(dir + "/s.json"));
   EXPECT_EQ(s["clock"], "steady_clock");
   EXPECT_EQ(s["compensated"], true);
-  EXPECT_GT(s["timer_overhead_ns"].get<double>(), 0);
-  EXPECT_GT(s["timer_inner_ns"].get<double>(), 0);
+  // Measured costs, not asserted positive: the calibration takes the best
+  // timed run minus the best plain one, which a noisy machine (or a timed
+  // path as fast as the plain interpreter) can make 0 (CI's 2.6 ASan run at
+  // 04f6220 measured 0). The inner part is at most the whole, by definition.
+  EXPECT_GE(s["timer_overhead_ns"].get<double>(), 0);
+  EXPECT_GE(s["timer_inner_ns"].get<double>(), 0);
+  EXPECT_LE(s["timer_inner_ns"].get<double>(), s["timer_overhead_ns"].get<double>());
 
   Result raw = RunTool(Quick({"--zoo=control_flow", "--nocompensate"}));
   ASSERT_EQ(raw.code, 0) << raw.err;
