@@ -306,14 +306,23 @@ TEST(CompensationTest, AFreeClockMeasuresNoCost) {
   EXPECT_EQ(cost.inner_ns, 0);
 }
 
+// A real clock's reads cost something, but one calibration (best timed run
+// minus best plain run) can measure 0 on a noisy machine: every calibration
+// is non-negative with its inner part at most the whole, and one of five
+// measures a positive cost (a clock that never did would be a clock that
+// does not tick, as AFreeClockMeasuresNoCost's).
 TEST(CompensationTest, TheRealClocksMeasureAPositiveCost) {
   for (const char* name : {"steady", "tsc"}) {
     absl::StatusOr<std::shared_ptr<TimeSource>> clock = MakeTimeSource(name);
     if (!clock.ok()) continue;
-    const TimerCost cost = MeasureTimerCost(*clock, /*trace=*/true);
-    EXPECT_GT(cost.per_execution_ns, 0) << name;
-    EXPECT_GT(cost.inner_ns, 0) << name;
-    EXPECT_LE(cost.inner_ns, cost.per_execution_ns) << name;
+    bool positive = false;
+    for (int attempt = 0; attempt < 5 && !positive; ++attempt) {
+      const TimerCost cost = MeasureTimerCost(*clock, /*trace=*/true);
+      EXPECT_GE(cost.inner_ns, 0) << name;
+      EXPECT_LE(cost.inner_ns, cost.per_execution_ns) << name;
+      positive = cost.per_execution_ns > 0 && cost.inner_ns > 0;
+    }
+    EXPECT_TRUE(positive) << name << ": five calibrations measured no cost";
   }
 }
 
