@@ -12,11 +12,6 @@ const Column* Declared(const std::vector<Column>& declared, absl::string_view na
   return i < 0 ? nullptr : &declared[i];
 }
 
-// Adds `column` to `report` by its sampling; the index, or -1.
-int AddDeclared(const Column& column, Report& report) {
-  return column.per_run() ? report.AddMetric(column) : report.AddQuantity(column);
-}
-
 // Every value of `collected` fits a column of `declared` and the report.
 absl::Status CheckValues(const std::vector<Column>& declared, const Collected& collected, const Report& report) {
   for (const Column& column : declared) {
@@ -55,7 +50,7 @@ absl::Status CheckValues(const std::vector<Column>& declared, const Collected& c
 }
 
 void InsertColumn(const Column& column, const ColumnValues& values, Report& report) {
-  const int c = AddDeclared(column, report);
+  const int c = AddDeclaredColumn(column, report);
   const size_t nodes = report.nodes.size(), runs = static_cast<size_t>(std::max(report.runs, 0));
   if (column.per_run()) {
     for (size_t id = 0; id < nodes; ++id) {
@@ -101,6 +96,10 @@ void InsertTraining(CollectedTraining training, Report& report) {
 
 }  // namespace
 
+int AddDeclaredColumn(const Column& column, Report& report) {
+  return column.per_run() ? report.AddMetric(column) : report.AddQuantity(column);
+}
+
 absl::Status CheckColumns(const std::vector<Column>& declared, absl::string_view who, Report& report) {
   for (const Column& column : declared) {
     if (column.name.empty()) return absl::InvalidArgumentError(absl::StrCat(who, " declares a column without a name"));
@@ -108,7 +107,7 @@ absl::Status CheckColumns(const std::vector<Column>& declared, absl::string_view
       return absl::InvalidArgumentError(
           absl::StrCat(who, " declares column '", column.name, "', which the report already has"));
     }
-    AddDeclared(column, report);  // a new name: never -1
+    AddDeclaredColumn(column, report);  // a new name: never -1
   }
   return absl::OkStatus();
 }

@@ -70,6 +70,10 @@ struct Collected {
   std::optional<CollectedTraining> training;
 };
 
+// Adds a declared column to `report` by its sampling (a metric when per run,
+// else a quantity), without values; its index, or -1 (Report::AddMetric).
+int AddDeclaredColumn(const Column& column, Report& report);
+
 // Registration: every column of `declared` has a name and is not already a
 // column of `report` (the report's own: host time, work, memory, the
 // columns of collectors registered before, and the earlier columns of

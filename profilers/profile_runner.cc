@@ -25,9 +25,7 @@ absl::StatusOr<std::unique_ptr<ProfileRunner>> ProfileRunner::Create(std::shared
 }
 
 absl::Status ProfileRunner::RegisterColumns() {
-  Report skeleton;
-  DeclareWork(skeleton);
-  if (options_.memory) skeleton.DeclareMemory();
+  Report skeleton = OwnColumns(options_.memory);
   for (size_t i = 0; i < collectors_.size(); ++i) {
     declared_.push_back(collectors_[i]->Columns());
     const std::string who = absl::StrCat("collector ", i + 1, " of ", collectors_.size());

@@ -123,21 +123,20 @@ void DeclareWork(Report& report) {
       Column{"bytes", "bytes read and written per run (each storage once)", Unit::kBytes, Column::Scope::kOwn});
 }
 
-Report DeclaredReport(const ProfileOptions& options) {
+Report OwnColumns(bool memory) {
   Report report;
   DeclareWork(report);
-  if (options.memory) report.DeclareMemory();
-  std::vector<Column> columns;
-  if (options.backward.enabled) columns = BackwardPass::MetricColumns();
-  for (const NodeObserver* observer : options.observers) {
-    for (Column& column : observer->Columns()) columns.push_back(std::move(column));
+  if (memory) report.DeclareMemory();
+  return report;
+}
+
+Report DeclaredReport(const ProfileOptions& options) {
+  Report report = OwnColumns(options.memory);
+  if (options.backward.enabled) {
+    for (const Column& column : BackwardPass::MetricColumns()) AddDeclaredColumn(column, report);
   }
-  for (Column& column : columns) {
-    if (column.per_run()) {
-      report.AddMetric(std::move(column));
-    } else {
-      report.AddQuantity(std::move(column));
-    }
+  for (const NodeObserver* observer : options.observers) {
+    for (const Column& column : observer->Columns()) AddDeclaredColumn(column, report);
   }
   return report;
 }

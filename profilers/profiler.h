@@ -92,6 +92,9 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
 // (NodeObserver::Columns). SortKeys() of it are the sort keys the report
 // will have, known before any run.
 Report DeclaredReport(const ProfileOptions& options);
+// The columns a profile's report has before any collector's: host time, the
+// work quantities and, with `memory`, the memory quantities, without values.
+Report OwnColumns(bool memory);
 // The work quantities every profile's report has ("flops", "bytes"),
 // without values.
 void DeclareWork(Report& report);

@@ -93,8 +93,8 @@ absl::Status CheckSortKey(const CliOptions& options, const CudaStatus& cuda) {
   profile.memory = true;  // as RunProfile's
   Report declared = DeclaredReport(profile);
   Report with_device = declared;
-  with_device.AddMetric(DeviceEventTimer::MetricColumn());
-  for (const Column& column : KernelAttribution::Columns()) with_device.AddMetric(column);
+  AddDeclaredColumn(DeviceEventTimer::MetricColumn(), with_device);
+  for (const Column& column : KernelAttribution::Columns()) AddDeclaredColumn(column, with_device);
   if (DeviceCollectorsRun(options, cuda)) declared = with_device;
   const std::vector<std::string> keys = SortKeys(declared);
   if (std::find(keys.begin(), keys.end(), options.sort) != keys.end()) return absl::OkStatus();
