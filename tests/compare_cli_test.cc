@@ -120,10 +120,13 @@ TEST(CompareCliTest, WorkersMergeFreshProcesses) {
   const nlohmann::json jd = nlohmann::json::parse(diff.out);
   EXPECT_EQ(jd["noise_model"], "processes");
   EXPECT_FALSE(jd.contains("noise_note"));
-  // One process a side: the note says what is not modelled.
+  // One process a side: compared at equal speed, and the note says what is
+  // not tested.
   Result single = RunTool(Quick({"--zoo=mlp", "--compare=" + out}));
   ASSERT_EQ(single.code, 0) << single.err;
-  EXPECT_TRUE(absl::StrContains(single.out, "only within-process noise is modelled")) << single.out;
+  EXPECT_TRUE(absl::StrContains(single.out, "one process a side: rows are compared at equal machine speed"))
+      << single.out;
+  EXPECT_TRUE(absl::StrContains(single.out, "  speed      ")) << single.out;
 }
 
 // A copy of a saved report with one node `factor` times slower in every run.

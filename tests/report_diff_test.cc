@@ -197,8 +197,9 @@ TEST(ReportDiffVerdictTest, ASlowedNodeIsSlowerAndTheOthersAreNot) {
     base_nodes.emplace_back(absl::StrCat("m", i), 1e5);
     slow_nodes.emplace_back(absl::StrCat("m", i), i == 7 ? 1.5e5 : 1e5);
   }
-  const Report base = NoisyReport(base_nodes, 10, 0.03, rng, 1, "base process");
-  const Report current = NoisyReport(slow_nodes, 10, 0.03, rng, 1, "current process");
+  // Both sides in one process (as --ab makes them): runs are the unit.
+  const Report base = NoisyReport(base_nodes, 10, 0.03, rng, 1, "one process");
+  const Report current = NoisyReport(slow_nodes, 10, 0.03, rng, 1, "one process");
   const ReportDiff diff = DiffReports(base, current);
   for (const NodeDelta& d : diff.nodes) {
     if (d.module == "m7") {
@@ -213,9 +214,8 @@ TEST(ReportDiffVerdictTest, ASlowedNodeIsSlowerAndTheOthersAreNot) {
   EXPECT_EQ(diff.node_verdicts.total(), 20);
   // The total moved by 2.5%: beyond the 2% threshold only if significant.
   EXPECT_NE(diff.total.verdict, Verdict::kFaster);
-  // Different processes, one each: the diff says only within-process noise is modelled.
   EXPECT_EQ(diff.noise_model, NoiseModel::kRuns);
-  EXPECT_TRUE(absl::StrContains(diff.noise_note, "profile both sides in several processes")) << diff.noise_note;
+  EXPECT_EQ(diff.noise_note, "");
   // Renderings carry the statistics.
   const std::string text = RenderDiff(diff, 5);
   EXPECT_TRUE(absl::StrContains(text, "slower")) << text;
@@ -230,6 +230,34 @@ TEST(ReportDiffVerdictTest, ASlowedNodeIsSlowerAndTheOthersAreNot) {
   EXPECT_EQ(j["noise_model"], "runs");
   const std::string csv = DiffToCsv(diff);
   EXPECT_TRUE(absl::StrContains(csv.substr(0, csv.find('\n')), ",verdict,change,change_low,change_high,p,q,")) << csv;
+}
+
+// Different processes, one each: rows are compared at equal speed, and no
+// node is tested (process_speed.h; tests/process_speed_test.cc).
+TEST(ReportDiffVerdictTest, DifferentProcessesOneASideTestOnlyTheTotal) {
+  std::mt19937_64 rng(11);
+  std::vector<std::pair<std::string, double>> base_nodes, slow_nodes;
+  for (int i = 0; i < 20; ++i) {
+    base_nodes.emplace_back(absl::StrCat("m", i), 1e5);
+    slow_nodes.emplace_back(absl::StrCat("m", i), i == 7 ? 1.5e5 : 1e5);
+  }
+  const Report base = NoisyReport(base_nodes, 10, 0.03, rng, 1, "base process");
+  const Report current = NoisyReport(slow_nodes, 10, 0.03, rng, 1, "current process");
+  const ReportDiff diff = DiffReports(base, current);
+  EXPECT_EQ(diff.noise_model, NoiseModel::kRunsBetweenProcesses);
+  EXPECT_TRUE(diff.speed_removed);
+  EXPECT_EQ(diff.node_verdicts.of(Verdict::kInconclusive), 20);
+  for (const NodeDelta& d : diff.nodes) {
+    EXPECT_EQ(d.stats.reason, "one process a side") << d.module;
+    if (d.module == "m7") EXPECT_NEAR(d.stats.change, 0.5, 0.1) << "the change is still estimated, at equal speed";
+  }
+  EXPECT_TRUE(diff.total.tested);
+  EXPECT_GT(diff.total.allowance, 0.02) << "m7's +50% is 2.5% of the run: a process could do that";
+  EXPECT_TRUE(absl::StrContains(diff.noise_note, "profile both sides in several processes")) << diff.noise_note;
+  // A front end's names for its options.
+  DiffOptions cli;
+  cli.names.workers = "--workers";
+  EXPECT_TRUE(absl::StrContains(DiffReports(base, current, cli).noise_note, "profile both sides with --workers"));
 }
 
 TEST(ReportDiffVerdictTest, OneProcessOnBothSidesNeedsNoNote) {

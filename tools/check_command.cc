@@ -66,7 +66,7 @@ std::string RenderText(const CliOptions& options, const GateResult& gate) {
   std::string text = absl::StrCat("graphprof check: ", EscapeForTerminal(diff.current_model), " against baseline ",
                                   EscapeForTerminal(diff.base_model), "\n");
   absl::StrAppend(&text, "  run time   ", FormatMicros(diff.base_total_ns), " us -> ", FormatMicros(diff.current_total_ns),
-                  " us: ", FormatChange(diff.total), "\n");
+                  " us: ", FormatChange(diff.total), "\n", FormatSpeedLine(diff));
   absl::StrAppend(&text, "  verdicts   nodes: ", FormatVerdictCounts(diff.node_verdicts),
                   "; modules: ", FormatVerdictCounts(diff.module_verdicts), "\n");
   if (!diff.noise_note.empty()) absl::StrAppend(&text, "  note       ", diff.noise_note, "\n");

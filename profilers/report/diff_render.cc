@@ -29,6 +29,9 @@ void WriteStats(JsonWriter& w, const RowComparison& s, const std::string& prefix
   w.Key(prefix + "base_median_us"); w.Approx(s.base_median / 1e3);
   w.Key(prefix + "current_median_us"); w.Approx(s.current_median / 1e3);
   w.OptionalString(prefix + "reason", s.reason);
+  if (s.allowance > 0) {
+    w.Key(prefix + "process_allowance"); w.Approx(s.allowance);
+  }
 }
 
 void WriteTotal(JsonWriter& w, const RowComparison& s) {
@@ -101,6 +104,16 @@ std::string ChangeLine(const std::string& label, double base_ns, double current_
                       FormatSpeedup(Speedup(base_ns, current_ns)), "); median ", FormatChange(s),
                       s.reason.empty() ? "" : absl::StrCat(" (", s.reason, ")"), "\n");
 }
+
+}  // namespace
+
+std::string FormatSpeedLine(const ReportDiff& diff) {
+  if (!diff.speed_removed) return "";
+  return absl::StrCat("  speed      ", FormatChange(diff.speed), ": the machine's speed, from ", diff.reference_nodes,
+                      " nodes both sides timed; the run time above and every row are compared at equal speed\n");
+}
+
+namespace {
 
 // A column's value for text: microseconds, GFLOP, bytes or a count.
 std::string FormatColumnValue(const DiffColumn& c, double value) {
@@ -184,6 +197,7 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
   std::string out = absl::StrCat("graphprof diff: ", EscapeForTerminal(diff.base_model), " (base) -> ",
                                  EscapeForTerminal(diff.current_model), " (current)\n");
   out += ChangeLine("run time   ", diff.base_total_ns, diff.current_total_ns, diff.total);
+  out += FormatSpeedLine(diff);
   for (const DiffColumn& c : diff.columns) {
     if (!c.quantity) out += ColumnTotalLine(c);
   }
@@ -210,7 +224,9 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
       &out, "  noise      %s (base %d, current %d process%s); |change| <= %.3g%% is the same; q < %.3g\n",
       diff.noise_model == NoiseModel::kPairedProcesses ? "processes are the unit, paired: t on per-process differences"
       : diff.noise_model == NoiseModel::kProcesses     ? "processes (or an A/B's copies) are the unit: Welch's t on their medians"
-                                                       : "runs are the unit: Mann-Whitney U, Hodges-Lehmann interval",
+      : diff.noise_model == NoiseModel::kRunsBetweenProcesses
+          ? "runs at equal speed: the run total alone is tested, Hodges-Lehmann widened by the process allowance"
+          : "runs are the unit: Mann-Whitney U, Hodges-Lehmann interval",
       diff.base_processes, diff.current_processes, diff.current_processes == 1 ? "" : "es",
       100 * diff.verdict_options.min_effect, diff.verdict_options.alpha);
   if (!diff.noise_note.empty()) absl::StrAppend(&out, "  note       ", diff.noise_note, "\n");
@@ -296,6 +312,10 @@ void WriteDiffJson(const ReportDiff& diff, JsonWriter& w) {
   w.Key("speedup"); w.Approx(diff.speedup());
   w.Key("matched_time_fraction"); w.Approx(diff.matched_time_fraction);
   w.Key("total"); WriteTotal(w, diff.total);
+  if (diff.speed_removed) {
+    w.Key("speed"); WriteTotal(w, diff.speed);
+    w.Key("reference_nodes"); w.Int(diff.reference_nodes);
+  }
   w.Key("base_uncounted_percent"); w.Approx(diff.base_uncounted_percent);
   w.Key("current_uncounted_percent"); w.Approx(diff.current_uncounted_percent);
   // Each column's whole-run values (base_flops, base_backward_us, ...), its

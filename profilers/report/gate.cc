@@ -103,7 +103,15 @@ absl::StatusOr<GateResult> RunGate(const Report& base, const Report& current, co
     if (stats.tested) ++gate.tested;
     if (stats.verdict == Verdict::kSlower) gate.offenders.push_back(GateRow{what, name, base_ns, current_ns, stats});
   };
-  if (Wants(options, "total")) consider("total", "run time", diff.base_total_ns, diff.current_total_ns, diff.total);
+  if (Wants(options, "total")) {
+    consider("total", "run time", diff.base_total_ns, diff.current_total_ns, diff.total);
+    // Between processes the run time is compared at equal speed; a change
+    // of every node alike is the speed row (tested with several processes a
+    // side).
+    if (diff.speed_removed && diff.speed.tested) {
+      consider("total", "machine speed (every node alike)", diff.base_total_ns, diff.current_total_ns, diff.speed);
+    }
+  }
   if (Wants(options, "module")) {
     for (const GroupDelta& g : diff.modules) consider("module", g.name, g.base_ns, g.current_ns, g.stats);
   }

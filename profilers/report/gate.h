@@ -13,7 +13,10 @@
 //     alpha (the message says how many are needed).
 // What it accepted on purpose is listed in GateResult::accepted. Then, over
 // the rows GateOptions::fail_on selects ("total", "module", "node"):
-//   failed        a selected row is `slower`
+//   failed        a selected row is `slower` ("total" selects the run time
+//                 and, between processes, the machine-speed row: a change
+//                 that slows every node alike, tested with several
+//                 processes a side)
 //   inconclusive  no selected row could be tested (too fast to time, absent)
 //   passed        otherwise: rows were tested and none is slower
 #ifndef GRAPHPROF_PROFILERS_REPORT_GATE_H_

@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <functional>
+#include <limits>
 #include <map>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "profilers/report/diff_matching.h"
+#include "profilers/report/process_speed.h"
 #include "profilers/report/stats.h"
 
 namespace graphprof {
@@ -96,7 +100,10 @@ std::vector<std::string> ModulePrefixes(const NodeRecord& node) {
 }
 
 // Every row's RowComparison: the per-run series of both sides, the noise
-// model, and the floor below which a row is too fast to time.
+// model, and the floor below which a row is too fast to time. Between
+// processes (reports of different processes, not paired), rows are compared
+// at equal speed (process_speed.h); with one process a side, each row's
+// interval also takes its process allowance.
 class Significance {
  public:
   // Rows whose medians are both below this many timer costs per execution
@@ -111,36 +118,72 @@ class Significance {
     diff.current_processes = std::max<int>(1, static_cast<int>(current_processes_.size()));
     model_ = diff.base_processes >= 2 && diff.current_processes >= 2 ? NoiseModel::kProcesses : NoiseModel::kRuns;
     if (model_ == NoiseModel::kProcesses && SameProcesses(base, current)) model_ = NoiseModel::kPairedProcesses;
-    diff.noise_model = model_;
     diff.verdict_options = options_;
     diff.names = options.names;
+    names_ = options.names;
     timer_ns_ = std::max(base.timer_overhead_ns, current.timer_overhead_ns);
-    const bool one_process = !base.process.empty() && base.process == current.process;
-    if (model_ == NoiseModel::kRuns && !one_process) {
-      diff.noise_note = absl::StrCat(
-          "only within-process noise is modelled (base: ", diff.base_processes, " process",
-          diff.base_processes == 1 ? "" : "es", ", current: ", diff.current_processes, "): for a verdict on a change ",
+    between_processes_ = !(!base.process.empty() && base.process == current.process) &&
+                         model_ != NoiseModel::kPairedProcesses;
+  }
+
+  // Estimates the speed from the matched nodes (between processes only) and
+  // settles the noise model.
+  void Speed(const std::vector<NodeDelta>& nodes) {
+    if (between_processes_) {
+      std::vector<SpeedNode> reference;
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        const NodeDelta& d = nodes[i];
+        // Nodes a pass left alone: a replaced or merged node changed by design.
+        if (d.match != NodeDelta::Match::kSame && d.match != NodeDelta::Match::kKindAndModule) continue;
+        const NodeRecord& b = base_.nodes[d.base_id];
+        const NodeRecord& c = current_.nodes[d.current_id];
+        const double floor = Floor(std::max(Mean(b.calls), Mean(c.calls)));
+        const std::vector<double>& br = series_.emplace_back(SelfRuns(&b, 0));
+        const std::vector<double>& cr = series_.emplace_back(SelfRuns(&c, 0));
+        if (Median(br) < floor || Median(cr) < floor) continue;
+        reference_of_[i] = static_cast<int>(reference.size());
+        reference.push_back(SpeedNode{br, cr, d.base_id});
+      }
+      speed_ = std::make_unique<ProcessSpeed>(reference);
+      if (!speed_->valid()) speed_.reset();
+    }
+    if (speed_ != nullptr && model_ == NoiseModel::kRuns) model_ = NoiseModel::kRunsBetweenProcesses;
+    diff_.noise_model = model_;
+    diff_.speed_removed = speed_ != nullptr;
+    if (speed_ != nullptr) diff_.reference_nodes = speed_->reference_nodes();
+    if (model_ == NoiseModel::kRuns && between_processes_) {
+      diff_.noise_note = absl::StrCat(
+          "only within-process noise is modelled (base: ", diff_.base_processes, " process",
+          diff_.base_processes == 1 ? "" : "es", ", current: ", diff_.current_processes, "): for a verdict on a change ",
           "between processes, profile both sides ",
-          options.names.workers.empty() ? "in several processes and merge each side's reports"
-                                        : absl::StrCat("with ", options.names.workers));
+          names_.workers.empty() ? "in several processes and merge each side's reports"
+                                 : absl::StrCat("with ", names_.workers));
+    } else if (model_ == NoiseModel::kRunsBetweenProcesses) {
+      diff_.noise_note = absl::StrCat(
+          "one process a side: rows are compared at equal machine speed and only the run total is tested, its ",
+          "interval widened by what processes differ by (from ", speed_->reference_nodes(), " nodes); to test nodes, ",
+          "modules, kinds and a change that slows every node alike, profile both sides ",
+          names_.workers.empty() ? "in several processes and merge each side's reports"
+                                 : absl::StrCat("with ", names_.workers));
     }
   }
 
   void Nodes(std::vector<NodeDelta>& nodes) {
-    for (NodeDelta& d : nodes) {
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      NodeDelta& d = nodes[i];
       const NodeRecord* b = d.base_id >= 0 ? &base_.nodes[d.base_id] : nullptr;
       // A merged node's time went into another node: it compares against nothing.
       const NodeRecord* c =
           d.current_id >= 0 && d.match != NodeDelta::Match::kMerged ? &current_.nodes[d.current_id] : nullptr;
       const double calls = std::max(b != nullptr ? Mean(b->calls) : 0, c != nullptr ? Mean(c->calls) : 0);
       const std::vector<double> br = SelfRuns(b, 0), cr = SelfRuns(c, 0);
-      d.stats = Compare(b != nullptr ? &br : nullptr, c != nullptr ? &cr : nullptr, calls);
+      d.stats = Compare(b != nullptr ? &br : nullptr, c != nullptr ? &cr : nullptr, calls, true);
       d.column_stats.resize(diff_.columns.size());
       for (size_t k = 0; k < diff_.columns.size(); ++k) {
         const DiffColumn& column = diff_.columns[k];
         if (!column.compared()) continue;
         const std::vector<double> bk = SelfRuns(b, column.base), ck = SelfRuns(c, column.current);
-        d.column_stats[k] = Compare(b != nullptr ? &bk : nullptr, c != nullptr ? &ck : nullptr, calls);
+        d.column_stats[k] = Compare(b != nullptr ? &bk : nullptr, c != nullptr ? &ck : nullptr, calls, false);
       }
     }
   }
@@ -149,28 +192,32 @@ class Significance {
     for (auto& [name, g] : groups) {
       GroupRuns& r = runs[name];
       const double calls = std::max(r.calls[0], r.calls[1]);
-      g.stats = Compare(g.base_nodes > 0 ? &r.runs[0] : nullptr, g.current_nodes > 0 ? &r.runs[1] : nullptr, calls);
+      g.stats = Compare(g.base_nodes > 0 ? &r.runs[0] : nullptr, g.current_nodes > 0 ? &r.runs[1] : nullptr, calls,
+                        true);
       g.values.resize(diff_.columns.size());
       g.column_stats.resize(diff_.columns.size());
       for (size_t k = 0; k < diff_.columns.size(); ++k) {
         if (!diff_.columns[k].compared()) continue;
         for (std::vector<std::vector<double>>& side : r.column_runs) side.resize(diff_.columns.size());
         g.column_stats[k] = Compare(g.base_nodes > 0 ? &r.column_runs[0][k] : nullptr,
-                                    g.current_nodes > 0 ? &r.column_runs[1][k] : nullptr, calls);
+                                    g.current_nodes > 0 ? &r.column_runs[1][k] : nullptr, calls, false);
       }
     }
   }
 
+  // The run total at equal speed (one process a side: with its allowance),
+  // and the speed itself.
   void Total() {
     const std::vector<double> b = ToDoubles(base_.run_ns()), c = ToDoubles(current_.run_ns());
-    diff_.total = Compare(&b, &c, 1);
+    diff_.total = Compare(&b, &c, 1, true, speed_ != nullptr ? speed_->total_allowance() : 0);
     RowComparison* one[] = {&diff_.total};
     DecideVerdicts(one, options_);
+    if (speed_ != nullptr) SpeedRow();
     for (DiffColumn& column : diff_.columns) {
       if (!column.has_total_stats) continue;
       const std::vector<double> b = ToDoubles(base_.columns[column.base].run_total);
       const std::vector<double> c = ToDoubles(current_.columns[column.current].run_total);
-      column.total_stats = Compare(&b, &c, 1);
+      column.total_stats = Compare(&b, &c, 1, false);
       RowComparison* total[] = {&column.total_stats};
       DecideVerdicts(total, options_);
     }
@@ -193,6 +240,27 @@ class Significance {
   }
 
  private:
+  // The speed compared as a row of its own: per run, the base's median run
+  // time at that run's speed (what the run would have taken had only the
+  // machine's speed changed). Tested over processes only.
+  void SpeedRow() {
+    const double scale = Median(ToDoubles(base_.run_ns()));
+    std::vector<double> b, c;
+    for (double s : speed_->base_log_speed()) b.push_back(scale * std::exp(s));
+    for (double s : speed_->current_log_speed()) c.push_back(scale * std::exp(s));
+    diff_.speed = CompareRow(RowSample{b, base_processes_}, RowSample{c, current_processes_},
+                             model_ == NoiseModel::kProcesses ? model_ : NoiseModel::kRuns, 0, options_);
+    if (model_ != NoiseModel::kProcesses) {
+      diff_.speed.tested = false;
+      diff_.speed.p = std::numeric_limits<double>::quiet_NaN();
+      diff_.speed.change_low = -1;
+      diff_.speed.change_high = std::numeric_limits<double>::infinity();
+      diff_.speed.reason = "one process a side";
+    }
+    RowComparison* one[] = {&diff_.speed};
+    DecideVerdicts(one, options_);
+  }
+
   static std::vector<RunRange> Processes(const Report& report) {
     std::vector<RunRange> ranges;
     if (report.run_sources.size() < 2) return ranges;
@@ -227,23 +295,54 @@ class Significance {
     return ToDoubles(node->metrics[metric].self);
   }
 
-  // Absent sides (nullptr) are rows the other report lacks.
-  RowComparison Compare(const std::vector<double>* base, const std::vector<double>* current, double calls) const {
+  double Floor(double calls) const { return kFewTimerCosts * timer_ns_ * calls; }
+
+  // Absent sides (nullptr) are rows the other report lacks. Host times
+  // (`host_time`) are compared at equal speed when the speed is known; with
+  // one process a side only the run total (the one row given an
+  // `allowance`) and rows absent on a side are tested.
+  RowComparison Compare(const std::vector<double>* base, const std::vector<double>* current, double calls,
+                        bool host_time, double allowance = 0) const {
+    std::vector<double> scaled[2];
+    if (host_time && speed_ != nullptr) {
+      if (base != nullptr) base = &(scaled[0] = ProcessSpeed::AtEqualSpeed(*base, speed_->base_log_speed()));
+      if (current != nullptr) {
+        current = &(scaled[1] = ProcessSpeed::AtEqualSpeed(*current, speed_->current_log_speed()));
+      }
+    }
     const RowSample b{base != nullptr ? absl::MakeConstSpan(*base) : absl::Span<const double>(), base_processes_,
                       base != nullptr};
     const RowSample c{current != nullptr ? absl::MakeConstSpan(*current) : absl::Span<const double>(),
                       current_processes_, current != nullptr};
-    return CompareRow(b, c, model_, kFewTimerCosts * timer_ns_ * calls, options_);
+    RowComparison row = CompareRow(b, c, host_time ? model_ : RunsModel(), Floor(calls), options_, allowance);
+    if (host_time && model_ == NoiseModel::kRunsBetweenProcesses && allowance <= 0 && b.present && c.present &&
+        row.tested) {
+      row.tested = false;
+      row.p = std::numeric_limits<double>::quiet_NaN();
+      row.change_low = -1;
+      row.change_high = std::numeric_limits<double>::infinity();
+      row.reason = "one process a side";
+    }
+    return row;
   }
+
+  // Columns other than host time are not at equal speed: one process a side
+  // compares their runs as within one process.
+  NoiseModel RunsModel() const { return model_ == NoiseModel::kRunsBetweenProcesses ? NoiseModel::kRuns : model_; }
 
   const Report& base_;
   const Report& current_;
   const VerdictOptions options_;
   ReportDiff& diff_;
+  OptionNames names_;
   std::vector<RunRange> base_processes_;
   std::vector<RunRange> current_processes_;
   NoiseModel model_ = NoiseModel::kRuns;
   double timer_ns_ = 0;
+  bool between_processes_ = false;
+  std::unique_ptr<ProcessSpeed> speed_;
+  std::deque<std::vector<double>> series_;  // the reference nodes' runs (stable addresses)
+  std::map<size_t, int> reference_of_;                          // diff node index -> reference node
 };
 
 }  // namespace
@@ -312,6 +411,7 @@ ReportDiff DiffReports(const Report& base, const Report& current, const DiffOpti
   AddGroups(base, options, true, diff.columns, kind_of, kinds, kind_runs);
   AddGroups(current, options, false, diff.columns, kind_of, kinds, kind_runs);
   Significance significance(base, current, options, diff);
+  significance.Speed(diff.nodes);
   significance.Nodes(diff.nodes);
   significance.Groups(modules, module_runs);
   significance.Groups(kinds, kind_runs);

@@ -35,10 +35,13 @@
 // self time in that run (groups: the sum over their nodes). When both
 // reports merge several processes (run_sources: --workers, or `merge` of
 // separate runs), processes are the unit of variation
-// (NoiseModel::kProcesses); otherwise runs are, and unless both reports come
-// from one process (--ab) `noise_note` says that only within-process noise
-// is modelled. Columns of metrics in nanoseconds get the same comparison,
-// their q-values over their own column of the table.
+// (NoiseModel::kProcesses); otherwise runs are. Reports of different
+// processes (not paired) are compared at equal machine speed, the speed a
+// row of its own (process_speed.h); with one process a side
+// (kRunsBetweenProcesses) only the run total is tested, with an allowance
+// for what processes differ by, and `noise_note` says so. Columns of metrics
+// in nanoseconds get the same comparison (not at equal speed), their
+// q-values over their own column of the table.
 #ifndef GRAPHPROF_PROFILERS_REPORT_REPORT_DIFF_H_
 #define GRAPHPROF_PROFILERS_REPORT_REPORT_DIFF_H_
 
@@ -167,16 +170,24 @@ struct ReportDiff {
   // (Report::uncounted): a drop in FLOPs may be work that stopped being counted.
   double base_uncounted_percent = 0;
   double current_uncounted_percent = 0;
-  // The run time compared run by run.
+  // The run time compared run by run (between processes: at equal speed).
   RowComparison total;
+  // Between processes (speed_removed): each run's machine speed, from
+  // reference_nodes nodes timed on both sides (process_speed.h), compared
+  // as a row (a change of +10%: the current side's runs took 10% longer on
+  // the nodes that did not change); tested only with several processes a
+  // side (reason "one process a side").
+  bool speed_removed = false;
+  int reference_nodes = 0;
+  RowComparison speed;
   VerdictOptions verdict_options;
   OptionNames names;  // DiffOptions::names, for the renderings' hints
   NoiseModel noise_model = NoiseModel::kRuns;
   // Processes on each side (1 unless merged from several).
   int base_processes = 1;
   int current_processes = 1;
-  // One line when within-process noise is all that is modelled for reports
-  // of different processes; empty otherwise.
+  // One line on what the statistics cannot see for reports of different
+  // processes with one process a side; empty otherwise.
   std::string noise_note;
   VerdictCounts node_verdicts;
   VerdictCounts module_verdicts;
@@ -203,6 +214,10 @@ void WriteDiffJson(const ReportDiff& diff, JsonWriter& writer);
 // current_<key>, delta_<key> (and a compared column's <name>_verdict ...
 // <name>_current_median_us).
 std::string DiffToCsv(const ReportDiff& diff);
+
+// Between processes, the speed row's line of the text rendering
+// ("  speed      +3.1% [...] inconclusive (one process a side): ..."); else "".
+std::string FormatSpeedLine(const ReportDiff& diff);
 
 // "3 slower, 1 faster, 250 same, 40 inconclusive".
 std::string FormatVerdictCounts(const VerdictCounts& counts);

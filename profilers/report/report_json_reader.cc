@@ -46,7 +46,9 @@ int64_t OptionalCount(const Json& j, const char* key) {
 // self values are derived by Finalize).
 void MemoryFromJson(const Json& j, Report& report, NodeRecord& node) {
   for (const Column& q : MemoryQuantities()) {
-    const int index = report.AddQuantity(q);
+    // Declared on the first node: adding a column fits every node read so far.
+    int index = report.FindQuantity(q.name);
+    if (index < 0) index = report.AddQuantity(q);
     if (index < 0 || !report.columns[index].memory) {
       throw std::invalid_argument(absl::StrCat("quantity '", q.name, "' is both work and memory"));
     }
@@ -87,7 +89,8 @@ void ReadVersion1Extras(const Json& j, Report& report, NodeRecord& node) {
     device.name = "device";
     device.description = "device time (CUDA events around each node)";
     device.scope = Column::Scope::kSelf;
-    const int m = report.AddMetric(device);
+    int m = report.FindMetric(device.name);
+    if (m < 0) m = report.AddMetric(device);
     if (m < 0) throw std::invalid_argument("metric 'device' is also a quantity");
     report.FitNode(node);
     node.metrics[m].self = j.at("device_ns").get<std::vector<int64_t>>();

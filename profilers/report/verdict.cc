@@ -37,6 +37,19 @@ std::vector<double> ProcessMedians(absl::Span<const double> logs, absl::Span<con
   return medians;
 }
 
+// The Hodges-Lehmann estimate with an interval whose standard deviation is
+// the rank interval's (its width / 2z) and `allowance` in quadrature.
+void WidenByAllowance(const Shift& shift, double allowance, double confidence, RowComparison& r) {
+  const double z = NormalQuantile(1 - (1 - confidence) / 2);
+  const double se = (shift.high - shift.low) / (2 * z);
+  const double sd = std::sqrt(se * se + allowance * allowance);
+  r.change = std::expm1(shift.estimate);
+  r.change_low = std::expm1(shift.estimate - z * sd);
+  r.change_high = std::expm1(shift.estimate + z * sd);
+  r.p = 2 * (1 - NormalCdf(std::fabs(shift.estimate) / sd));
+  r.allowance = allowance;
+}
+
 }  // namespace
 
 const char* VerdictName(Verdict verdict) {
@@ -54,6 +67,7 @@ const char* NoiseModelName(NoiseModel model) {
     case NoiseModel::kRuns: return "runs";
     case NoiseModel::kProcesses: return "processes";
     case NoiseModel::kPairedProcesses: return "paired processes";
+    case NoiseModel::kRunsBetweenProcesses: return "runs between processes";
   }
   return "?";
 }
@@ -69,7 +83,7 @@ Verdict DecideVerdict(double change, double low, double high, double q, const Ve
 }
 
 RowComparison CompareRow(const RowSample& base, const RowSample& current, NoiseModel model, double floor_ns,
-                         const VerdictOptions& options) {
+                         const VerdictOptions& options, double allowance) {
   RowComparison r;
   r.p = r.q = kNaN;
   if (!base.present && !current.present) {
@@ -127,6 +141,8 @@ RowComparison CompareRow(const RowSample& base, const RowSample& current, NoiseM
         !shift.bounded()) {
       testable = false;
       r.reason = "too few runs";
+    } else if (model == NoiseModel::kRunsBetweenProcesses && allowance > 0) {
+      WidenByAllowance(shift, allowance, options.confidence, r);
     } else {
       r.p = MannWhitneyU(b, c).p;
     }

@@ -49,8 +49,13 @@ enum class NoiseModel {
   // The same processes on both sides, each running both (--ab --workers):
   // per-process differences of the medians, a one-sample t test over them.
   kPairedProcesses,
+  // One process a side, different processes: runs are compared at equal
+  // speed (process_speed.h) and each row's interval takes an allowance for
+  // what processes differ by beyond speed.
+  kRunsBetweenProcesses,
 };
-const char* NoiseModelName(NoiseModel model);  // "runs", "processes", "paired processes"
+// "runs", "processes", "paired processes", "runs between processes"
+const char* NoiseModelName(NoiseModel model);
 
 // A process's runs within one side's per-run values: [begin, end).
 struct RunRange {
@@ -82,12 +87,18 @@ struct RowComparison {
   // runs"), else empty.
   std::string reason;
   bool tested = false;  // has a p-value that takes part in the q-values
+  // kRunsBetweenProcesses: the allowance for what processes differ by (a
+  // standard deviation of the log change) in the interval; 0 otherwise.
+  double allowance = 0;
 };
 
 // Compares one row. `floor_ns`: a row whose medians are both below it is too
-// fast to time (a few timer costs per execution).
+// fast to time (a few timer costs per execution). `allowance`
+// (kRunsBetweenProcesses): a standard deviation on the log scale added in
+// quadrature to the Hodges-Lehmann interval's (its width / 2z); the
+// interval is then normal and p = 2 (1 - Phi(|log change| / sd)).
 RowComparison CompareRow(const RowSample& base, const RowSample& current, NoiseModel model, double floor_ns,
-                         const VerdictOptions& options);
+                         const VerdictOptions& options, double allowance = 0);
 
 // Benjamini-Hochberg q-values of `p` (NaN entries take no part and stay NaN).
 std::vector<double> BenjaminiHochberg(absl::Span<const double> p);

@@ -335,13 +335,20 @@ class Diff:
 
     @property
     def noise_model(self):
-        """"runs", "processes" or "paired processes": what the statistics treat as the unit."""
+        """"runs", "processes", "paired processes" or "runs between processes": what the statistics treat as the unit."""
         return self._d.noise_model
 
     @property
     def noise_note(self):
-        """One line when only within-process noise is modelled for reports of different processes, else ""."""
+        """One line on what the statistics cannot see for reports of different processes, else ""."""
         return self._d.noise_note
+
+    @property
+    def speed(self):
+        """Between processes: the machine's speed compared run by run (as total,
+        plus reference_nodes: the nodes it was estimated from); every row is
+        compared at equal speed. None within one process. docs/statistics.md."""
+        return self._d.speed
 
     @property
     def base_total_us(self):
