@@ -4,7 +4,10 @@ another invocation of profile_graph. Profiles mobilenet_v2 followed by a
 matrix product whose size is an input (1x1: nothing; 256x256: about 5% of the
 run at one thread) in N processes of each, alternating, then runs
 `profile_graph check` on every A/A pair (a_i, a_j), i < j, and every pair
-(a_i, b_j), and counts the run total's verdicts.
+(a_i, b_j), and counts the run total's verdicts; then the same with several
+processes a side: --trials random draws of two disjoint sets of N/2 a
+processes (A/A) and of N/2 a and N/2 b processes, each set merged
+(`profile_graph merge`) as --workers would make it.
 
     /usr/bin/python3 bench/between_processes.py --tool=bazel-bin/tools/profile_graph --processes=10
 
@@ -15,6 +18,7 @@ import argparse
 import collections
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -47,6 +51,31 @@ def profile(tool, workdir, side, i, runs):
     return out
 
 
+def added_cost(a, b):
+    """The matrix product's median time in the b processes (its node, measured
+    by the profiles themselves, not by the verdicts) as a share of the a
+    processes' median run."""
+    def median(values):
+        values = sorted(values)
+        return values[len(values) // 2]
+    node_ns, run_ns = [], []
+    for path in b:
+        with open(path) as f:
+            report = json.load(f)
+        node_ns += [median(n["total_ns"]) for n in report["nodes"] if n["kind"] == "aten::matmul"]
+    for path in a:
+        with open(path) as f:
+            run_ns.append(median(json.load(f)["run_ns"]))
+    return median(node_ns), median(run_ns)
+
+
+def merged(tool, reports, workdir, name):
+    out = os.path.join(workdir, name + ".json")
+    subprocess.run([tool, "merge"] + reports + ["--format=json", "--output=" + out], check=True,
+                   stdout=subprocess.DEVNULL)
+    return out
+
+
 def check(tool, base, current, workdir):
     out = os.path.join(workdir, "check.json")
     subprocess.run([tool, "check", "--baseline=" + base, current, "--allow_input_change", "--format=json",
@@ -62,6 +91,7 @@ def main():
     parser.add_argument("--processes", type=int, default=10)
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--size", type=int, default=256, help="the matrix product's side on the slow side")
+    parser.add_argument("--trials", type=int, default=20, help="draws of merged sides")
     parser.add_argument("--workdir", default="")
     args = parser.parse_args()
     tool = os.path.abspath(args.tool)
@@ -72,8 +102,22 @@ def main():
         for i in range(args.processes):
             a.append(profile(tool, workdir, "a", i, args.runs))
             b.append(profile(tool, workdir, "b", i, args.runs))
+        node_ns, run_ns = added_cost(a, b)
+        print("the added cost: %.2f ms in the b processes (the node's median), %.1f%% of the a processes' median "
+              "run (%.1f ms)" % (node_ns / 1e6, 100 * node_ns / run_ns, run_ns / 1e6))
+        rng = random.Random(1)
+        half = len(a) // 2
+        merged_aa, merged_ab = [], []
+        for t in range(args.trials):
+            order = rng.sample(a, len(a))
+            merged_aa.append((merged(tool, order[:half], workdir, "aa%d_base" % t),
+                              merged(tool, order[half:2 * half], workdir, "aa%d_current" % t)))
+            merged_ab.append((merged(tool, rng.sample(a, half), workdir, "ab%d_base" % t),
+                              merged(tool, rng.sample(b, half), workdir, "ab%d_current" % t)))
         for name, pairs in (("A/A", [(a[i], a[j]) for i in range(len(a)) for j in range(i + 1, len(a))]),
-                            ("+matmul", [(x, y) for x in a for y in b])):
+                            ("+matmul", [(x, y) for x in a for y in b]),
+                            ("A/A, %d processes a side" % half, merged_aa),
+                            ("+matmul, %d processes a side" % half, merged_ab)):
             verdicts = collections.Counter()
             changes = []
             model = ""
@@ -82,7 +126,7 @@ def main():
                 verdicts[total["verdict"]] += 1
                 changes.append(total["change"])
             changes.sort()
-            print("%-8s %3d pairs (%s): %s; change at equal speed: median %+.1f%%, range %+.1f%% .. %+.1f%%" % (
+            print("%s, %d pairs (%s): %s; change at equal speed: median %+.1f%%, range %+.1f%% .. %+.1f%%" % (
                 name, len(pairs), model, ", ".join("%s %d" % kv for kv in sorted(verdicts.items())),
                 100 * changes[len(changes) // 2], 100 * changes[0], 100 * changes[-1]))
     return 0
