@@ -74,24 +74,26 @@ double MedianLogAtEqualSpeed(absl::Span<const double> values, const std::vector<
   return Median(std::move(logs));
 }
 
-// sqrt(sum over stages of (sum of the stage's changes)^2) / weight: stages are
-// runs of consecutive nodes (in execution order) holding about
-// 1 / kStages of the base time each.
+// The sum over stages of |the stage's changes summed| / weight: stages are
+// runs of consecutive nodes (in execution order) holding about 1 / kStages
+// of the base time each. Within a stage, changes add with their signs (the
+// run-to-run noise of its nodes cancels); stages add whatever their signs
+// (what a process does to one stage it may do to the next).
 double StageAllowance(std::vector<std::pair<int, double>> changes, const std::vector<double>& medians, double weight) {
   std::vector<size_t> order(changes.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return changes[a].first < changes[b].first; });
-  double squares = 0, stage = 0, stage_weight = 0;
+  double sum = 0, stage = 0, stage_weight = 0;
   for (size_t i : order) {
     stage += changes[i].second;
     stage_weight += medians[i];
     if (stage_weight >= weight / ProcessSpeed::kStages) {
-      squares += stage * stage;
+      sum += std::fabs(stage);
       stage = stage_weight = 0;
     }
   }
-  squares += stage * stage;
-  return std::sqrt(squares) / weight;
+  sum += std::fabs(stage);
+  return sum / weight;
 }
 
 }  // namespace

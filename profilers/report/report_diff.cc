@@ -131,8 +131,7 @@ class Significance {
   void Speed(const std::vector<NodeDelta>& nodes) {
     if (between_processes_) {
       std::vector<SpeedNode> reference;
-      for (size_t i = 0; i < nodes.size(); ++i) {
-        const NodeDelta& d = nodes[i];
+      for (const NodeDelta& d : nodes) {
         // Nodes a pass left alone: a replaced or merged node changed by design.
         if (d.match != NodeDelta::Match::kSame && d.match != NodeDelta::Match::kKindAndModule) continue;
         const NodeRecord& b = base_.nodes[d.base_id];
@@ -141,7 +140,6 @@ class Significance {
         const std::vector<double>& br = series_.emplace_back(SelfRuns(&b, 0));
         const std::vector<double>& cr = series_.emplace_back(SelfRuns(&c, 0));
         if (Median(br) < floor || Median(cr) < floor) continue;
-        reference_of_[i] = static_cast<int>(reference.size());
         reference.push_back(SpeedNode{br, cr, d.base_id});
       }
       speed_ = std::make_unique<ProcessSpeed>(reference);
@@ -151,13 +149,14 @@ class Significance {
     diff_.noise_model = model_;
     diff_.speed_removed = speed_ != nullptr;
     if (speed_ != nullptr) diff_.reference_nodes = speed_->reference_nodes();
+    one_process_a_side_ = between_processes_ && model_ != NoiseModel::kProcesses;
     if (model_ == NoiseModel::kRuns && between_processes_) {
       diff_.noise_note = absl::StrCat(
-          "only within-process noise is modelled (base: ", diff_.base_processes, " process",
-          diff_.base_processes == 1 ? "" : "es", ", current: ", diff_.current_processes, "): for a verdict on a change ",
-          "between processes, profile both sides ",
-          names_.workers.empty() ? "in several processes and merge each side's reports"
-                                 : absl::StrCat("with ", names_.workers));
+          "one process a side (base: ", diff_.base_processes, " process", diff_.base_processes == 1 ? "" : "es",
+          ", current: ", diff_.current_processes, ") and fewer than ", ProcessSpeed::kMinReferenceNodes,
+          " nodes timed on both: the machine's speed cannot be told from a change, so nothing is tested; profile both ",
+          "sides ", names_.workers.empty() ? "in several processes and merge each side's reports"
+                                           : absl::StrCat("with ", names_.workers));
     } else if (model_ == NoiseModel::kRunsBetweenProcesses) {
       diff_.noise_note = absl::StrCat(
           "one process a side: rows are compared at equal machine speed and only the run total is tested, its ",
@@ -300,7 +299,8 @@ class Significance {
   // Absent sides (nullptr) are rows the other report lacks. Host times
   // (`host_time`) are compared at equal speed when the speed is known; with
   // one process a side only the run total (the one row given an
-  // `allowance`) and rows absent on a side are tested.
+  // `allowance`, when the speed is known) and rows absent on a side are
+  // tested.
   RowComparison Compare(const std::vector<double>* base, const std::vector<double>* current, double calls,
                         bool host_time, double allowance = 0) const {
     std::vector<double> scaled[2];
@@ -315,8 +315,7 @@ class Significance {
     const RowSample c{current != nullptr ? absl::MakeConstSpan(*current) : absl::Span<const double>(),
                       current_processes_, current != nullptr};
     RowComparison row = CompareRow(b, c, host_time ? model_ : RunsModel(), Floor(calls), options_, allowance);
-    if (host_time && model_ == NoiseModel::kRunsBetweenProcesses && allowance <= 0 && b.present && c.present &&
-        row.tested) {
+    if (host_time && one_process_a_side_ && allowance <= 0 && b.present && c.present && row.tested) {
       row.tested = false;
       row.p = std::numeric_limits<double>::quiet_NaN();
       row.change_low = -1;
@@ -340,9 +339,9 @@ class Significance {
   NoiseModel model_ = NoiseModel::kRuns;
   double timer_ns_ = 0;
   bool between_processes_ = false;
+  bool one_process_a_side_ = false;  // between processes, not several a side
   std::unique_ptr<ProcessSpeed> speed_;
   std::deque<std::vector<double>> series_;  // the reference nodes' runs (stable addresses)
-  std::map<size_t, int> reference_of_;                          // diff node index -> reference node
 };
 
 }  // namespace
