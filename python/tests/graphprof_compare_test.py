@@ -190,9 +190,14 @@ class AbDiffMergeTest(unittest.TestCase):
                 call()
             self.assertIn("training steps (backward=True)", str(e.exception))
             self.assertNotIn("--", str(e.exception))
-        # Two processes, one each: the note says what to do in words.
-        note = graphprof.diff(a, graphprof.Report.from_json(json.dumps(dict(j, process="another")))).noise_note
-        self.assertIn("profile both sides in several processes and merge each side's reports", note)
+        # Two processes, one each: compared at equal machine speed (the speed a
+        # row of its own, untested), and the note says what to do in words.
+        between = graphprof.diff(a, graphprof.Report.from_json(json.dumps(dict(j, process="another"))))
+        self.assertIn("profile both sides in several processes and merge each side's reports", between.noise_note)
+        self.assertEqual(between.noise_model, "runs between processes")
+        self.assertEqual(between.speed["reason"], "one process a side")
+        self.assertGreaterEqual(between.speed["reference_nodes"], 5)
+        self.assertIsNone(graphprof.diff(a, a).speed, "one process: no speed to take out")
         # One run: nothing can be tested; an error saying how many are needed.
         one = graphprof.profile(self.module, self.x, runs=1, warmup=1)
         with self.assertRaises(graphprof.FailedPreconditionError) as e:
