@@ -120,6 +120,13 @@ TEST(CompareCliTest, WorkersMergeFreshProcesses) {
   const nlohmann::json jd = nlohmann::json::parse(diff.out);
   EXPECT_EQ(jd["noise_model"], "processes");
   EXPECT_FALSE(jd.contains("noise_note"));
+  // check without --workers follows a baseline of 2 processes: the current
+  // side in 2 processes too.
+  Result follows = RunTool({"check", "--baseline=" + out, "--zoo=mlp", "--warmup=1", "--runs=3", "--format=json"});
+  ASSERT_TRUE(follows.code == 0 || follows.code == 4 || follows.code == 5) << follows.err;
+  const nlohmann::json jf = nlohmann::json::parse(follows.out);
+  EXPECT_EQ(jf["diff"]["current_processes"], 2) << follows.out.substr(0, 2000);
+  EXPECT_EQ(jf["diff"]["noise_model"], "processes");
   // One process a side: compared at equal speed, and the note says what is
   // not tested.
   Result single = RunTool(Quick({"--zoo=mlp", "--compare=" + out}));

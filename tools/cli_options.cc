@@ -214,7 +214,9 @@ absl::Status ValidateCommon(const CliOptions& o) {
   if (o.ab_copies != CliOptions().ab_copies && o.ab.empty() && o.compare_model.empty()) {
     return absl::InvalidArgumentError("--ab_copies applies to --ab and --compare_model");
   }
-  if (o.workers < 0 || o.workers > 64) return absl::InvalidArgumentError("--workers must be 0 (this process) to 64");
+  if (o.workers < 0 || o.workers > kMaxWorkers) {
+    return absl::InvalidArgumentError(absl::StrCat("--workers must be 0 (this process) to ", kMaxWorkers));
+  }
   if (o.workers > 0) {
     if (!o.trace.empty()) {
       return absl::InvalidArgumentError("--trace records one process's runs: not with --workers (use --workers=0)");

@@ -124,7 +124,9 @@ struct CliOptions {
   bool allow_input_change = false;
 
   // --workers=K: profile in K fresh processes, one after another, and merge
-  // them (tools/workers.h); 0: in this process.
+  // them (tools/workers.h); 0: in this process. `check` without it follows
+  // its baseline: as many processes as the baseline's run sources (if 2 or
+  // more).
   int workers = 0;
   // Set in a worker: write the report(s) as JSON into this directory.
   std::string worker_dir;
@@ -161,9 +163,12 @@ int Fail(std::FILE* err, int code, const absl::Status& status);
 
 absl::StatusOr<Format> ParseFormat(const std::string& name);
 
-// Exit codes.
+// --runs=auto's most runs.
 constexpr int kAutoMaxRuns = 500;
+// The most worker processes --workers (or check following its baseline) starts.
+constexpr int kMaxWorkers = 64;
 
+// Exit codes.
 constexpr int kExitOk = 0;
 constexpr int kExitFailure = 1;     // a file, the model or a run failed
 constexpr int kExitUsage = 2;       // bad flags

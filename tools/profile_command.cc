@@ -398,6 +398,17 @@ int RunSession(Context& c, const ModelSource& source, const CliInputs& inputs, c
   return EmitReport(options, base, *report, c.out, c.err);
 }
 
+// check without --workers against a baseline of K >= 2 processes (made
+// with --workers=K, or merged): the current side in K processes too, so that
+// both sides measure what processes differ by (docs/statistics.md, "Between
+// processes"); 0 otherwise, and where workers cannot observe what was asked.
+int BaselineProcesses(const CliOptions& options, const std::optional<Report>& base) {
+  if (!options.check || options.Given("workers") || !options.worker_dir.empty() || !base.has_value()) return 0;
+  if (!options.trace.empty() || options.nvtx || options.nvtx_iters > 0 || options.cuda_profile) return 0;
+  const int k = static_cast<int>(base->run_sources.size());
+  return k >= 2 ? std::min(k, kMaxWorkers) : 0;
+}
+
 // --workers=K: the profile (or A/B) in K worker processes, merged, then
 // rendered as one profile would be.
 int RunWithWorkers(const CliOptions& options, std::optional<Report> base, std::FILE* out, std::FILE* err) {
@@ -514,6 +525,11 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     absl::StatusOr<Report> parsed = ReadReportFile(base_path);
     if (!parsed.ok()) return Fail(err, kExitFailure, parsed.status());
     base = *std::move(parsed);
+  }
+  if (const int k = BaselineProcesses(options, base); k > 0) {
+    CliOptions as_baseline = options;
+    as_baseline.workers = k;
+    return RunWithWorkers(as_baseline, std::move(base), out, err);
   }
   if (options.workers > 0 && options.worker_dir.empty()) return RunWithWorkers(options, std::move(base), out, err);
 
