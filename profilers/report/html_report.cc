@@ -263,6 +263,13 @@ void WriteDiff(JsonWriter& w, const ReportDiff& diff) {
   w.Key("verdict"); w.String(VerdictName(diff.total.verdict));
   w.Key("change"); change(w, diff.total);
   w.EndObject();
+  if (diff.speed_removed) {  // between processes: the machine's speed, a row of its own
+    w.Key("speed");
+    w.BeginObject();
+    w.Key("verdict"); w.String(VerdictName(diff.speed.verdict));
+    w.Key("change"); change(w, diff.speed);
+    w.EndObject();
+  }
   w.OptionalString("noise_note", diff.noise_note);
   using GroupColumn = PageColumn<GroupDelta>;
   auto group_columns = [&](const char* name_key) {

@@ -355,11 +355,16 @@ try {
       rows: document.querySelectorAll('#diff tr.row').length,
       whiskers: document.querySelectorAll('#diff tr.row svg.gp-whisker').length,
       total: document.getElementById('diff-verdict') ? document.getElementById('diff-verdict').textContent : null,
+      speed: document.getElementById('diff-speed') ? document.getElementById('diff-speed').textContent : null,
     }));
     check(verdicts.rows > 0 && verdicts.whiskers === verdicts.rows,
       `every visible diff row has a whisker (${verdicts.whiskers} of ${verdicts.rows})`);
     check(verdicts.total !== null && /(faster|slower|same|inconclusive)/.test(verdicts.total),
       'the run total has a verdict', String(verdicts.total));
+    // The diff compares a saved report of another process: the machine's
+    // speed is a row of its own (docs/statistics.md, "Between processes").
+    check(verdicts.speed !== null && /^machine speed .*(faster|slower|same|inconclusive)/.test(verdicts.speed),
+      'the machine speed between the processes is shown', String(verdicts.speed));
   }
 
   // ---------------------------------------------------------------- roofline

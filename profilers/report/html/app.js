@@ -140,6 +140,9 @@
         df.total ? h('div', { class: 'gp-card-sub', id: 'diff-verdict' },
           `median ${fmtChange(df.total.change)} `,
           h('span', { class: formatCell('verdict', df.total.verdict)[1], text: asStr(df.total.verdict) })) : null,
+        df.speed ? h('div', { class: 'gp-card-sub', id: 'diff-speed' },
+          `machine speed ${fmtChange(df.speed.change)} `,
+          h('span', { class: formatCell('verdict', df.speed.verdict)[1], text: asStr(df.speed.verdict) })) : null,
         df.noise_note ? h('div', { class: 'gp-card-sub dim', text: df.noise_note }) : null);
       el.appendChild(h('div', { class: 'gp-diff-models', style: 'grid-template-columns: 1fr auto 1fr 220px' },
         model('Base', df.base_model, df.base_total_us), h('div', { class: 'gp-diff-arrow', text: '\u2192' }),
