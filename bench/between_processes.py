@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The gate between processes, as CI makes its comparisons: each side is
-another invocation of profile_graph. Profiles mobilenet_v2 followed by a
-matrix product whose size is an input (1x1: nothing; 256x256: about 5% of the
+another invocation of profile_graph. Profiles a torchvision model
+(--model, mobilenet_v2 by default) followed by a matrix product whose size is an input (1x1: nothing; 256x256: about 5% of the
 run at one thread) in N processes of each, alternating, then runs
 `profile_graph check` on every A/A pair (a_i, a_j), i < j, and every pair
 (a_i, b_j), and counts the run total's verdicts; then the same with several
@@ -24,14 +24,14 @@ import sys
 import tempfile
 
 
-def make_model(workdir, size):
+def make_model(workdir, size, name):
     import torch
     import torchvision
 
     class WithMatmul(torch.nn.Module):
         def __init__(self):
             super().__init__()
-            self.net = torchvision.models.mobilenet_v2().eval()
+            self.net = getattr(torchvision.models, name)().eval()
 
         def forward(self, x, y):
             return self.net(x), (y @ y).sum()
@@ -88,6 +88,7 @@ def check(tool, base, current, workdir):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tool", default="bazel-bin/tools/profile_graph")
+    parser.add_argument("--model", default="mobilenet_v2", help="a torchvision.models constructor")
     parser.add_argument("--processes", type=int, default=10)
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--size", type=int, default=256, help="the matrix product's side on the slow side")
@@ -97,7 +98,7 @@ def main():
     tool = os.path.abspath(args.tool)
     with tempfile.TemporaryDirectory() as tmp:
         workdir = args.workdir or tmp
-        make_model(workdir, args.size)
+        make_model(workdir, args.size, args.model)
         a, b = [], []
         for i in range(args.processes):
             a.append(profile(tool, workdir, "a", i, args.runs))

@@ -20,6 +20,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "profilers/report/gate.h"
 #include "profilers/report/report_diff.h"
 
 namespace graphprof {
@@ -300,6 +301,17 @@ TEST(BetweenProcessesTest, AUniformSlowdownIsTheSpeedRowsWithSeveralProcesses) {
   EXPECT_NEAR(diff.speed.change, 0.15, 0.03);
   EXPECT_NE(diff.total.verdict, Verdict::kSlower) << "at equal speed nothing changed: " << FormatChange(diff.total);
   EXPECT_EQ(diff.node_verdicts.of(Verdict::kSlower), 0);
+  // The gate's "total" fails on it.
+  absl::StatusOr<GateResult> gate = RunGate(base, current, GateOptions{});
+  ASSERT_TRUE(gate.ok()) << gate.status();
+  EXPECT_EQ(gate->outcome, GateOutcome::kFailed);
+  ASSERT_EQ(gate->offenders.size(), 1u);
+  EXPECT_EQ(gate->offenders[0].name, "machine speed (every node alike)");
+  // An A/A of the same processes' kind passes.
+  const Report again = Merged(model, none, 1, 5, 10, steady, rng, "again");
+  absl::StatusOr<GateResult> aa = RunGate(base, again, GateOptions{});
+  ASSERT_TRUE(aa.ok()) << aa.status();
+  EXPECT_EQ(aa->outcome, GateOutcome::kPassed) << FormatChange(aa->diff.speed) << " " << FormatChange(aa->diff.total);
 }
 
 }  // namespace
