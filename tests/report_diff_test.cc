@@ -254,6 +254,14 @@ TEST(ReportDiffVerdictTest, DifferentProcessesOneASideTestOnlyTheTotal) {
   }
   EXPECT_TRUE(diff.total.tested);
   EXPECT_GT(diff.total.allowance, 0.02) << "m7's +50% is 2.5% of the run: a process could do that";
+  // The same runs in another process: nothing differs, the allowance is 0,
+  // and the total is still tested (the same).
+  Report copy = base;
+  copy.process = "a copy's process";
+  const ReportDiff same = DiffReports(base, copy);
+  EXPECT_EQ(same.noise_model, NoiseModel::kRunsBetweenProcesses);
+  EXPECT_TRUE(same.total.tested);
+  EXPECT_EQ(same.total.verdict, Verdict::kSame) << FormatChange(same.total);
   EXPECT_TRUE(absl::StrContains(diff.noise_note, "profile both sides in several processes")) << diff.noise_note;
   // A front end's names for its options.
   DiffOptions cli;

@@ -102,8 +102,8 @@ std::vector<std::string> ModulePrefixes(const NodeRecord& node) {
 // Every row's RowComparison: the per-run series of both sides, the noise
 // model, and the floor below which a row is too fast to time. Between
 // processes (reports of different processes, not paired), rows are compared
-// at equal speed (process_speed.h); with one process a side, each row's
-// interval also takes its process allowance.
+// at equal speed (process_speed.h); with one process a side only the run
+// total is tested, its interval widened by the process allowance.
 class Significance {
  public:
   // Rows whose medians are both below this many timer costs per execution
@@ -168,8 +168,7 @@ class Significance {
   }
 
   void Nodes(std::vector<NodeDelta>& nodes) {
-    for (size_t i = 0; i < nodes.size(); ++i) {
-      NodeDelta& d = nodes[i];
+    for (NodeDelta& d : nodes) {
       const NodeRecord* b = d.base_id >= 0 ? &base_.nodes[d.base_id] : nullptr;
       // A merged node's time went into another node: it compares against nothing.
       const NodeRecord* c =
@@ -208,7 +207,7 @@ class Significance {
   // and the speed itself.
   void Total() {
     const std::vector<double> b = ToDoubles(base_.run_ns()), c = ToDoubles(current_.run_ns());
-    diff_.total = Compare(&b, &c, 1, true, speed_ != nullptr ? speed_->total_allowance() : 0);
+    diff_.total = Compare(&b, &c, 1, true, /*run_total=*/true);
     RowComparison* one[] = {&diff_.total};
     DecideVerdicts(one, options_);
     if (speed_ != nullptr) SpeedRow();
@@ -298,11 +297,11 @@ class Significance {
 
   // Absent sides (nullptr) are rows the other report lacks. Host times
   // (`host_time`) are compared at equal speed when the speed is known; with
-  // one process a side only the run total (the one row given an
-  // `allowance`, when the speed is known) and rows absent on a side are
-  // tested.
+  // one process a side only the run total (with the process allowance, when
+  // the speed is known) and rows absent on a side are tested.
   RowComparison Compare(const std::vector<double>* base, const std::vector<double>* current, double calls,
-                        bool host_time, double allowance = 0) const {
+                        bool host_time, bool run_total = false) const {
+    const double allowance = run_total && speed_ != nullptr ? speed_->total_allowance() : 0;
     std::vector<double> scaled[2];
     if (host_time && speed_ != nullptr) {
       if (base != nullptr) base = &(scaled[0] = ProcessSpeed::AtEqualSpeed(*base, speed_->base_log_speed()));
@@ -315,7 +314,8 @@ class Significance {
     const RowSample c{current != nullptr ? absl::MakeConstSpan(*current) : absl::Span<const double>(),
                       current_processes_, current != nullptr};
     RowComparison row = CompareRow(b, c, host_time ? model_ : RunsModel(), Floor(calls), options_, allowance);
-    if (host_time && one_process_a_side_ && allowance <= 0 && b.present && c.present && row.tested) {
+    const bool testable = run_total && speed_ != nullptr;
+    if (host_time && one_process_a_side_ && !testable && b.present && c.present && row.tested) {
       row.tested = false;
       row.p = std::numeric_limits<double>::quiet_NaN();
       row.change_low = -1;
