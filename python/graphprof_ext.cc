@@ -176,7 +176,7 @@ PYBIND11_MODULE(_graphprof, m) {
       .def_property_readonly("noise_model", [](const ReportDiff& d) { return NoiseModelName(d.noise_model); })
       .def_property_readonly("noise_note", [](const ReportDiff& d) { return d.noise_note; })
       .def_property_readonly("speed", [](const ReportDiff& d) -> py::object {
-        if (!d.speed_removed) return py::none();
+        if (!d.speed_removed()) return py::none();
         py::dict speed = StatsDict(d.speed);
         speed["reference_nodes"] = d.reference_nodes;
         return speed;

@@ -261,7 +261,7 @@ TEST(BetweenProcessesTest, OneProcessASideTestsNoNodeAndSaysWhy) {
   const Report base = Process(model, none, 1, 30, {}, rng, "base");
   const Report current = Process(model, slowed, 1, 30, {}, rng, "current");
   const ReportDiff diff = DiffReports(base, current);
-  ASSERT_TRUE(diff.speed_removed);
+  ASSERT_TRUE(diff.speed_removed());
   EXPECT_EQ(diff.reference_nodes, 30);
   for (const NodeDelta& d : diff.nodes) {
     EXPECT_FALSE(d.stats.tested) << d.name;
@@ -295,7 +295,7 @@ TEST(BetweenProcessesTest, AUniformSlowdownIsTheSpeedRowsWithSeveralProcesses) {
   const Report current = Merged(model, none, 1.15, 5, 10, steady, rng, "current");
   const ReportDiff diff = DiffReports(base, current);
   EXPECT_EQ(diff.noise_model, NoiseModel::kProcesses);
-  ASSERT_TRUE(diff.speed_removed);
+  ASSERT_TRUE(diff.speed_removed());
   EXPECT_TRUE(diff.speed.tested);
   EXPECT_EQ(diff.speed.verdict, Verdict::kSlower) << FormatChange(diff.speed);
   EXPECT_NEAR(diff.speed.change, 0.15, 0.03);

@@ -246,7 +246,7 @@ TEST(ReportDiffVerdictTest, DifferentProcessesOneASideTestOnlyTheTotal) {
   const auto [base, current] = TwentyNodesOneSlowed("base process", "current process");
   const ReportDiff diff = DiffReports(base, current);
   EXPECT_EQ(diff.noise_model, NoiseModel::kRunsBetweenProcesses);
-  EXPECT_TRUE(diff.speed_removed);
+  EXPECT_TRUE(diff.speed_removed());
   EXPECT_EQ(diff.node_verdicts.of(Verdict::kInconclusive), 20);
   for (const NodeDelta& d : diff.nodes) {
     EXPECT_EQ(d.stats.reason, "one process a side") << d.module;
@@ -254,6 +254,28 @@ TEST(ReportDiffVerdictTest, DifferentProcessesOneASideTestOnlyTheTotal) {
   }
   EXPECT_TRUE(diff.total.tested);
   EXPECT_GT(diff.total.allowance, 0.02) << "m7's +50% is 2.5% of the run: a process could do that";
+  // A metric column in nanoseconds (as backward or device time): neither a
+  // speed nor an allowance, so with one process a side it is not tested.
+  auto with_device = [](Report r) {
+    Column device;
+    device.name = "device";
+    device.unit = Unit::kNanoseconds;
+    const int m = r.AddMetric(device);
+    for (NodeRecord& node : r.nodes) node.metrics[m].total = node.metrics[0].total;
+    r.columns[m].run_total = r.columns[0].run_total;
+    r.Finalize();
+    return r;
+  };
+  const ReportDiff columns = DiffReports(with_device(base), with_device(current));
+  const int k = columns.FindColumn("device");
+  ASSERT_GE(k, 0);
+  ASSERT_TRUE(columns.columns[k].has_total_stats);
+  EXPECT_EQ(columns.columns[k].total_stats.reason, "one process a side");
+  for (const NodeDelta& d : columns.nodes) {
+    EXPECT_FALSE(d.column_stats[k].tested) << d.module;
+    EXPECT_EQ(d.column_stats[k].reason, "one process a side") << d.module;
+  }
+  EXPECT_TRUE(columns.total.tested);
   // The same runs in another process: nothing differs, the allowance is 0,
   // and the total is still tested (the same).
   Report copy = base;

@@ -108,7 +108,7 @@ std::string ChangeLine(const std::string& label, double base_ns, double current_
 }  // namespace
 
 std::string FormatSpeedLine(const ReportDiff& diff) {
-  if (!diff.speed_removed) return "";
+  if (!diff.speed_removed()) return "";
   return absl::StrCat("  speed      ", FormatChange(diff.speed), ": the machine's speed, from ", diff.reference_nodes,
                       " nodes both sides timed; the run time above and every row are compared at equal speed\n");
 }
@@ -312,7 +312,7 @@ void WriteDiffJson(const ReportDiff& diff, JsonWriter& w) {
   w.Key("speedup"); w.Approx(diff.speedup());
   w.Key("matched_time_fraction"); w.Approx(diff.matched_time_fraction);
   w.Key("total"); WriteTotal(w, diff.total);
-  if (diff.speed_removed) {
+  if (diff.speed_removed()) {
     w.Key("speed"); WriteTotal(w, diff.speed);
     w.Key("reference_nodes"); w.Int(diff.reference_nodes);
   }

@@ -108,7 +108,7 @@ absl::StatusOr<GateResult> RunGate(const Report& base, const Report& current, co
     // Between processes the run time is compared at equal speed; a change
     // of every node alike is the speed row (tested with several processes a
     // side).
-    if (diff.speed_removed && diff.speed.tested) {
+    if (diff.speed_removed() && diff.speed.tested) {
       consider("total", "machine speed (every node alike)", diff.base_total_ns, diff.current_total_ns, diff.speed);
     }
   }

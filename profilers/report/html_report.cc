@@ -263,7 +263,7 @@ void WriteDiff(JsonWriter& w, const ReportDiff& diff) {
   w.Key("verdict"); w.String(VerdictName(diff.total.verdict));
   w.Key("change"); change(w, diff.total);
   w.EndObject();
-  if (diff.speed_removed) {  // between processes: the machine's speed, a row of its own
+  if (diff.speed_removed()) {  // between processes: the machine's speed, a row of its own
     w.Key("speed");
     w.BeginObject();
     w.Key("verdict"); w.String(VerdictName(diff.speed.verdict));

@@ -15,21 +15,6 @@ constexpr double kLargestProcessEffect = 2.302585092994046;
 
 double LogTime(double ns) { return std::log(std::max(ns, 1.0)); }
 
-// The smallest value at which the weights of the values at or below it reach
-// half of all weight.
-double WeightedMedian(std::vector<std::pair<double, double>> value_weight) {
-  if (value_weight.empty()) return 0;
-  std::sort(value_weight.begin(), value_weight.end());
-  double all = 0;
-  for (const auto& [v, w] : value_weight) all += w;
-  double seen = 0;
-  for (const auto& [v, w] : value_weight) {
-    seen += w;
-    if (seen >= all / 2) return v;
-  }
-  return value_weight.back().first;
-}
-
 // The mean of the values holding the middle half of the weight (the
 // weighted midmean): robust to a quarter of the weight anywhere, and far
 // less noisy than a median when a few values hold most of the weight.
@@ -46,7 +31,7 @@ double WeightedMidmean(std::vector<std::pair<double, double>> value_weight) {
     kept += inside;
     seen += w;
   }
-  return kept > 0 ? sum / kept : WeightedMedian(value_weight);
+  return kept > 0 ? sum / kept : 0;  // weights are base medians (>= 1 ns): kept > 0
 }
 
 // Per run r of one side: the weighted midmean over nodes of

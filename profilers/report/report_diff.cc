@@ -147,7 +147,6 @@ class Significance {
     }
     if (speed_ != nullptr && model_ == NoiseModel::kRuns) model_ = NoiseModel::kRunsBetweenProcesses;
     diff_.noise_model = model_;
-    diff_.speed_removed = speed_ != nullptr;
     if (speed_ != nullptr) diff_.reference_nodes = speed_->reference_nodes();
     one_process_a_side_ = between_processes_ && model_ != NoiseModel::kProcesses;
     if (model_ == NoiseModel::kRuns && between_processes_) {
@@ -297,8 +296,8 @@ class Significance {
 
   // Absent sides (nullptr) are rows the other report lacks. Host times
   // (`host_time`) are compared at equal speed when the speed is known; with
-  // one process a side only the run total (with the process allowance, when
-  // the speed is known) and rows absent on a side are tested.
+  // one process a side only the run time's total (with the process
+  // allowance, when the speed is known) and rows absent on a side are tested.
   RowComparison Compare(const std::vector<double>* base, const std::vector<double>* current, double calls,
                         bool host_time, bool run_total = false) const {
     const double allowance = run_total && speed_ != nullptr ? speed_->total_allowance() : 0;
@@ -314,8 +313,10 @@ class Significance {
     const RowSample c{current != nullptr ? absl::MakeConstSpan(*current) : absl::Span<const double>(),
                       current_processes_, current != nullptr};
     RowComparison row = CompareRow(b, c, host_time ? model_ : RunsModel(), Floor(calls), options_, allowance);
-    const bool testable = run_total && speed_ != nullptr;
-    if (host_time && one_process_a_side_ && !testable && b.present && c.present && row.tested) {
+    // Columns other than host time (backward, device time) have neither a
+    // speed nor an allowance: with one process a side they are not tested.
+    const bool testable = host_time && run_total && speed_ != nullptr;
+    if (one_process_a_side_ && !testable && b.present && c.present && row.tested) {
       row.tested = false;
       row.p = std::numeric_limits<double>::quiet_NaN();
       row.change_low = -1;

@@ -172,12 +172,11 @@ struct ReportDiff {
   double current_uncounted_percent = 0;
   // The run time compared run by run (between processes: at equal speed).
   RowComparison total;
-  // Between processes (speed_removed): each run's machine speed, from
+  // Between processes (speed_removed()): each run's machine speed, from
   // reference_nodes nodes timed on both sides (process_speed.h), compared
   // as a row (a change of +10%: the current side's runs took 10% longer on
   // the nodes that did not change); tested only with several processes a
-  // side (reason "one process a side").
-  bool speed_removed = false;
+  // side (reason "one process a side"). 0 reference nodes: no speed.
   int reference_nodes = 0;
   RowComparison speed;
   VerdictOptions verdict_options;
@@ -194,6 +193,7 @@ struct ReportDiff {
   VerdictCounts kind_verdicts;
 
   int matched() const { return same + kind_and_module + replaced + merged; }
+  bool speed_removed() const { return reference_nodes > 0; }
   // Index of the column named `name` in `columns`, or -1.
   int FindColumn(absl::string_view name) const { return IndexByName(columns, name); }
   double speedup() const { return Speedup(base_total_ns, current_total_ns); }
