@@ -41,6 +41,7 @@ packages=(
   libabsl-dev libgtest-dev libgmock-dev            # Abseil 20240722, GoogleTest 1.16
   nlohmann-json3-dev libsimdjson-dev libjemalloc-dev
   pybind11-dev python3-dev python3-pandas          # the Python package and its tests
+  python3-venv                                     #   pip install into a venv (tools/pip_check.sh): ensurepip
   file binutils                                    # tests that look at binaries (readelf)
 )
 suite=trixie

@@ -42,8 +42,23 @@ import graphprof  # noqa: E402
 torch.manual_seed(0)
 
 
+# GRAPHPROF_TEST_INSTALLED=1 (tools/pip_check.sh): the suites test the package
+# pip installed, never the source tree's or a build tree's: graphprof must
+# come from outside this checkout, and the command line is the package's own.
+_INSTALLED = os.environ.get("GRAPHPROF_TEST_INSTALLED") == "1"
+if _INSTALLED:
+    _checkout = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if os.path.abspath(graphprof.__file__).startswith(_checkout + os.sep):
+        raise SystemExit("GRAPHPROF_TEST_INSTALLED=1 but graphprof was imported from this checkout (%s), "
+                         "not an installed package" % graphprof.__file__)
+
+
 def _runfile(path):
-    """A file of the test's runfiles (or of bazel-bin when run by hand)."""
+    """A file of the test's runfiles (or of bazel-bin when run by hand); with
+    GRAPHPROF_TEST_INSTALLED=1, tools/profile_graph is the installed package's."""
+    if _INSTALLED and path == "tools/profile_graph":
+        from graphprof import _cli
+        return _cli.tool_path("profile_graph")
     srcdir = os.environ.get("TEST_SRCDIR")
     if srcdir:
         return os.path.join(srcdir, os.environ.get("TEST_WORKSPACE", "graphprof"), path)

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The pip check: installs graphprof with pip into a fresh virtual environment
+# (--system-site-packages: it sees the Python's own torch) and tests the
+# installed package, never this checkout's python/ nor a build tree. CI runs
+# it on Debian 12 (torch 1.13) and in the Debian 13 root (torch 2.6).
+#
+#   tools/pip_check.sh [PYTHON]        (default /usr/bin/python3)
+#
+# Steps, each with one summary line:
+#   1. isolation: `pip install .` with pip's default build isolation fails,
+#      and its output ends the build's part with the one line that says to
+#      use --no-build-isolation (nothing is built, nothing installed).
+#   2. install: `pip install --no-build-isolation .` (the CMake build in
+#      build-pip/<tag>-torch<version>, kept: a second install recompiles what
+#      changed; compiles through ccache where CMAKE_CXX_COMPILER_LAUNCHER says).
+#   3. use: from /, the issue's commands: graphprof.profile of a scripted
+#      torchvision resnet18 verified, `graphprof --zoo=mlp --runs=2` prints a
+#      report, `python -m graphprof --help`; with torch 2.x a torch.export
+#      program profiled and verified.
+#   4. suites: python/tests/{graphprof_test,graphprof_compare_test,
+#      installed_package_test}.py against the installed package
+#      (GRAPHPROF_TEST_INSTALLED=1).
+#   5. editable: `pip install --no-build-isolation -e .` in a second
+#      environment, same build directory: imports from the links, runs the CLI.
+#
+# Environment:
+#   GRAPHPROF_CCACHE   0: do not compile through ccache (used when installed,
+#                      cache in $CCACHE_DIR or ~/.cache/graphprof/ccache, paths
+#                      relative to the checkout, as tools/device_check.sh)
+#
+# Exit 0 when every step passed; 1 otherwise (the failing step's output shown).
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+repo="$PWD"
+python="${1:-/usr/bin/python3}"
+work="$(mktemp -d "${TMPDIR:-/tmp}/graphprof-pip-check.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+export PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1 OMP_NUM_THREADS=1
+if [[ ${GRAPHPROF_CCACHE:-1} != 0 ]] && command -v ccache >/dev/null 2>&1; then
+  # CMake takes a compiler launcher from these variables at the first configure.
+  export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/graphprof/ccache}" CCACHE_BASEDIR="$repo" CCACHE_NOHASHDIR=true
+  export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache
+fi
+
+fail() { echo "pip_check: FAILED: $*"; exit 1; }
+step() { printf 'pip_check: %-10s %s\n' "$1" "$2"; }
+
+"$python" -m venv --system-site-packages "$work/v" || fail "cannot make a virtual environment with $python -m venv"
+v="$work/v/bin"
+
+# 1. Build isolation hides the installed torch: one line says so.
+if "$v/pip" install "$repo" >"$work/isolated.log" 2>&1; then
+  cat "$work/isolated.log"; fail "pip install without --no-build-isolation succeeded"
+fi
+# pip shows the build's output indented in its error block.
+grep -q '^ *graphprof: .*pip install --no-build-isolation \.' "$work/isolated.log" ||
+  { cat "$work/isolated.log"; fail "pip install without --no-build-isolation: no line saying to use it"; }
+"$v/python" -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('graphprof') is not None)" ||
+  fail "a failed pip install left graphprof installed"
+step isolation "pip install . refused: $(grep -m1 '^ *graphprof: ' "$work/isolated.log" | sed 's/^ *//' | cut -c1-100)..."
+
+# 2. The install.
+start=$SECONDS
+"$v/pip" install --no-build-isolation "$repo" >"$work/install.log" 2>&1 ||
+  { tail -60 "$work/install.log"; fail "pip install --no-build-isolation ."; }
+step install "pip install --no-build-isolation . in $((SECONDS - start)) s: $("$v/pip" list 2>/dev/null | grep '^graphprof ')"
+
+# 3. Used from another directory, as the issue's commands.
+cd /
+verified="$("$v/python" -c "import graphprof, torch, torchvision; print(graphprof.profile(torch.jit.script(torchvision.models.resnet18().eval()), torch.randn(1,3,224,224), runs=2).verified)")" ||
+  fail "graphprof.profile of a scripted resnet18"
+[[ $verified == True ]] || fail "graphprof.profile of a scripted resnet18: verified=$verified"
+"$v/graphprof" --zoo=mlp --runs=2 >"$work/mlp.txt" 2>&1 || { cat "$work/mlp.txt"; fail "graphprof --zoo=mlp --runs=2"; }
+grep -q 'aten::' "$work/mlp.txt" || { cat "$work/mlp.txt"; fail "graphprof --zoo=mlp --runs=2 printed no report"; }
+"$v/python" -m graphprof --help >"$work/help.txt" 2>&1 || { cat "$work/help.txt"; fail "python -m graphprof --help"; }
+if "$v/python" -c "import sys, torch; sys.exit(not hasattr(torch, 'export'))"; then
+  verified="$("$v/python" -c "
+import graphprof, torch
+m = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3), torch.nn.BatchNorm2d(8), torch.nn.ReLU()).eval()
+x = torch.randn(1, 3, 16, 16)
+print(graphprof.profile(torch.export.export(m, (x,)), x, runs=2).verified)")" || fail "graphprof.profile of a torch.export program"
+  [[ $verified == True ]] || fail "graphprof.profile of a torch.export program: verified=$verified"
+  exported=", a torch.export program verified"
+fi
+step use "from /: resnet18 verified, graphprof --zoo=mlp printed a report, python -m graphprof --help${exported:-}"
+cd "$repo"
+
+# 4. The suites against the installed package.
+for suite in graphprof_test graphprof_compare_test installed_package_test; do
+  start=$SECONDS
+  (cd / && GRAPHPROF_TEST_INSTALLED=1 "$v/python" "$repo/python/tests/$suite.py") >"$work/$suite.log" 2>&1 ||
+    { tail -60 "$work/$suite.log"; fail "$suite against the installed package"; }
+  step suites "$suite: $(grep -E '^(OK|Ran)' "$work/$suite.log" | tr '\n' ' ')($((SECONDS - start)) s)"
+done
+
+# 5. Editable, in a second environment (the same build directory: nothing to compile).
+"$python" -m venv --system-site-packages "$work/e" || fail "cannot make a second virtual environment"
+"$work/e/bin/pip" install --no-build-isolation -e "$repo" >"$work/editable.log" 2>&1 ||
+  { tail -60 "$work/editable.log"; fail "pip install --no-build-isolation -e ."; }
+where="$(cd / && "$work/e/bin/python" -c "import graphprof; print(graphprof.__file__)")" || fail "import graphprof (editable)"
+[[ $where == "$repo"/build-pip/*/editable/graphprof/__init__.py ]] || fail "editable: graphprof imported from $where"
+"$work/e/bin/graphprof" --help >/dev/null 2>&1 || fail "graphprof --help (editable)"
+step editable "pip install -e: graphprof from ${where#"$repo"/}, graphprof --help runs"
+echo "pip_check: passed ($python, torch $("$v/python" -c 'import torch; print(torch.__version__)'))"
