@@ -23,11 +23,13 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/ascii.h"
 #include "common/status_util.h"
+#include "ir/delay_pass.h"
 #include "ir/inliner.h"
 #include "ir/module_paths.h"
 
@@ -349,6 +351,12 @@ absl::StatusOr<std::vector<Pass>> ParsePasses(absl::string_view comma_separated)
                                                      "' (pass names separated by single commas, e.g. cse,dce)"));
     }
     if (name.empty()) continue;
+    if (absl::StartsWith(name, kDelayPassPrefix)) {
+      absl::StatusOr<Pass> delay = ParseDelayPass(name);
+      if (!delay.ok()) return delay.status();
+      passes.push_back(*std::move(delay));
+      continue;
+    }
     const Pass* found = nullptr;
     for (const Pass& pass : BuiltinPasses()) {
       if (pass.name == name) found = &pass;
@@ -357,7 +365,7 @@ absl::StatusOr<std::vector<Pass>> ParsePasses(absl::string_view comma_separated)
       std::vector<std::string> names;
       for (const Pass& pass : BuiltinPasses()) names.push_back(pass.name);
       return absl::InvalidArgumentError(
-          absl::StrCat("unknown pass '", name, "' (known: ", absl::StrJoin(names, ", "), ")"));
+          absl::StrCat("unknown pass '", name, "' (known: ", absl::StrJoin(names, ", "), "; and delay:MODULE:US)"));
     }
     passes.push_back(*found);
   }
