@@ -164,6 +164,15 @@ bool ProfileRunner::Converged(double width, std::vector<std::string>* wide) cons
   return all;
 }
 
+absl::StatusOr<Report> ProfileRunner::Snapshot() const {
+  if (!collectors_.empty()) {
+    return absl::FailedPreconditionError("a report of the runs so far has no collectors' values (observers, training steps)");
+  }
+  Report report = BuildReport(interpreter_, options_.warmup, timer_, options_.compensate && !observes_nodes_);
+  report.Finalize();
+  return report;
+}
+
 absl::StatusOr<Report> ProfileRunner::Finish() {
   interpreter_.EndRecording();
   Report report = BuildReport(interpreter_, options_.warmup, timer_, options_.compensate && !observes_nodes_);

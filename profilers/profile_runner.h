@@ -51,6 +51,10 @@ class ProfileRunner {
   bool Converged(double width, std::vector<std::string>* wide) const;
   // The Report of the timed runs made (finalized).
   absl::StatusOr<Report> Finish();
+  // A report of the timed runs so far (finalized), timing going on after it:
+  // ProfileOptions::Adaptive::stop's. FailedPrecondition with collectors
+  // (observers, training steps), whose values come once, at Finish.
+  absl::StatusOr<Report> Snapshot() const;
   // The plan it runs (training steps leave their gradients on its module).
   const GraphPlan& plan() const { return interpreter_.plan(); }
 

@@ -314,6 +314,15 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
       break;
     }
     if (done < a.min_runs || (done - a.min_runs) % 5 != 0) continue;
+    if (a.stop) {
+      absl::StatusOr<Report> so_far = runner.Snapshot();
+      if (!so_far.ok()) return so_far.status();
+      if (std::optional<std::string> reason = a.stop(*so_far); reason.has_value()) {
+        why = *std::move(reason);
+        break;
+      }
+      continue;
+    }
     wide.clear();
     if (runner.Converged(a.width, &wide)) {
       why = absl::StrFormat(
@@ -326,7 +335,7 @@ absl::StatusOr<Report> Profile(std::shared_ptr<const GraphPlan> plan,
   absl::StatusOr<Report> report = runner.Finish();
   if (!report.ok()) return report;
   wide.clear();
-  runner.Converged(a.width, &wide);
+  if (!a.stop) runner.Converged(a.width, &wide);  // the caller's rule: its own verdicts say what is open
   std::string note = absl::StrCat("--runs=auto: ", report->runs, " timed runs, stopped when ", why);
   if (!wide.empty()) {
     constexpr size_t kListed = 8;

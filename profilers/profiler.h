@@ -24,6 +24,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,11 +65,19 @@ struct ProfileOptions {
   // of it all have 95% intervals (distribution-free, rank_test.h
   // MedianInterval) narrower than `width` of their median, or once
   // `max_time_s` seconds have been spent in timed runs. A note says which.
+  //
+  // `stop` (profile_graph check's sequential gate) replaces the width rule:
+  // at each look (after `min_runs` timed runs, then every 5) it is given a
+  // report of the timed runs so far (ProfileRunner::Snapshot: finalized, no
+  // collectors' columns, so set it only without observers and training
+  // steps) and returns why to stop now, or nullopt to go on. The budget and
+  // `runs` still bound it.
   struct Adaptive {
     bool enabled = false;
     int min_runs = 10;
     double width = 0.02;
     double max_time_s = 60;
+    std::function<std::optional<std::string>(const Report& so_far)> stop;
   };
   Adaptive adaptive;
   // Called after each run: phase is "warmup", "inspect" or "timed"

@@ -319,6 +319,42 @@ TEST(GateTest, RunsAutoSaysWhatItChecked) {
   EXPECT_EQ(single, 0);
 }
 
+// check --runs=auto in one process is sequential (tools/sequential_gate.h):
+// a slowdown far beyond the noise (a 20 ms delay after fc2 in a model of
+// ~0.1 ms) is called at the first look, at that look's level; what it did is
+// in the JSON (looks, processes, stop_reason, seconds, alpha) and the text's
+// `took` line. A check of a saved report takes one look at the full alpha.
+TEST(GateTest, SequentialCheckStopsAtTheFirstVerdictAndSaysWhatItDid) {
+  const std::string out = Dir() + "/sequential.json";
+  const Result r = RunTool({"check", "--baseline=" + Base(), "--zoo=mlp", "--warmup=1", "--runs=auto",
+                            "--max_time=30", "--passes=delay:fc2:20000", "--allow_graph_change", "--format=json",
+                            "--output=" + out});
+  ASSERT_EQ(r.code, 4) << r.err;  // FAILED: slower
+  const nlohmann::json j = nlohmann::json::parse(Slurp(out));
+  EXPECT_EQ(j["status"], "failed");
+  EXPECT_EQ(j["looks"], 1) << j["stop_reason"];
+  EXPECT_EQ(j["processes"], 1);
+  EXPECT_TRUE(absl::StartsWith(j["stop_reason"].get<std::string>(), "every tested row --fail_on selects had a verdict"))
+      << j["stop_reason"];
+  EXPECT_GT(j["seconds"].get<double>(), 0);
+  EXPECT_NEAR(j["alpha"].get<double>(), 0.025, 1e-9);  // alpha / 2 at look 1
+  EXPECT_EQ(j["diff"]["total"]["verdict"], "slower");
+  const Result text = RunTool({"check", "--baseline=" + Base(), "--zoo=mlp", "--warmup=1", "--runs=auto",
+                               "--max_time=30", "--passes=delay:fc2:20000", "--allow_graph_change"});
+  EXPECT_EQ(text.code, 4) << text.err;
+  EXPECT_TRUE(std::regex_search(text.out, std::regex("\n  took       1 look, 1 process, [0-9.]+ s: every tested row")))
+      << text.out;
+  EXPECT_TRUE(absl::StrContains(text.out, "  level      alpha 0.025 at look 1")) << text.out;
+  // A saved current report: one look, the full alpha.
+  const std::string saved = Dir() + "/saved-check.json";
+  const Result files = RunTool({"check", "--baseline=" + Base(), Base(), "--format=json", "--output=" + saved});
+  ASSERT_EQ(files.code, 0) << files.err;
+  const nlohmann::json f = nlohmann::json::parse(Slurp(saved));
+  EXPECT_EQ(f["looks"], 1);
+  EXPECT_EQ(f["stop_reason"], "a saved current report");
+  EXPECT_NEAR(f["alpha"].get<double>(), 0.05, 1e-12);
+}
+
 // A roofline cache the user had is replaced, never written through: a
 // symlink there stays pointing at an untouched file; absurd cached ceilings
 // are measured again.

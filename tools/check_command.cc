@@ -1,5 +1,6 @@
 #include "tools/check_command.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -12,6 +13,7 @@
 #include "profilers/report/text_table.h"
 #include "tools/cli_option_names.h"
 #include "tools/report_output.h"
+#include "tools/sequential_gate.h"
 
 namespace graphprof::cli {
 namespace {
@@ -25,12 +27,26 @@ int ExitOf(GateOutcome o) {
   return kExitFailure;
 }
 
-std::string RenderJson(const CliOptions& options, const GateResult& gate) {
+std::string Plural(int n, const char* one, const char* many) { return absl::StrCat(n, " ", n == 1 ? one : many); }
+
+// What the check did: "3 looks, 1 process, 12.4 s (stopped: ...)".
+std::string TookLine(const CheckProgress& p) {
+  return absl::StrCat(Plural(p.looks, "look", "looks"), ", ", Plural(p.processes, "process", "processes"), ", ",
+                      absl::StrFormat("%.1f s", p.seconds), p.stop_reason.empty() ? "" : ": ",
+                      EscapeForTerminal(p.stop_reason));
+}
+
+std::string RenderJson(const CliOptions& options, const GateResult& gate, const CheckProgress& progress) {
   std::string text;
   JsonWriter w(&text);
   w.BeginObject();
   w.Key("status"); w.String(GateOutcomeName(gate.outcome));
   w.Key("passed"); w.Bool(gate.outcome == GateOutcome::kPassed);
+  w.Key("looks"); w.Int(progress.looks);
+  w.Key("processes"); w.Int(progress.processes);
+  w.Key("stop_reason"); w.String(progress.stop_reason);
+  w.Key("seconds"); w.Approx(progress.seconds);
+  w.Key("alpha"); w.Approx(gate.diff.verdict_options.alpha);
   w.Key("fail_on"); w.String(absl::StrJoin(options.fail_on, ","));
   w.Key("rows_selected"); w.Int(gate.selected);
   w.Key("rows_tested"); w.Int(gate.tested);
@@ -61,7 +77,7 @@ std::string RenderJson(const CliOptions& options, const GateResult& gate) {
 
 std::string Rows(int n) { return absl::StrCat(n, n == 1 ? " row" : " rows"); }
 
-std::string RenderText(const CliOptions& options, const GateResult& gate) {
+std::string RenderText(const CliOptions& options, const GateResult& gate, const CheckProgress& progress) {
   const ReportDiff& diff = gate.diff;
   std::string text = absl::StrCat("graphprof check: ", EscapeForTerminal(diff.current_model), " against baseline ",
                                   EscapeForTerminal(diff.base_model), "\n");
@@ -70,6 +86,12 @@ std::string RenderText(const CliOptions& options, const GateResult& gate) {
   absl::StrAppend(&text, "  verdicts   nodes: ", FormatVerdictCounts(diff.node_verdicts),
                   "; modules: ", FormatVerdictCounts(diff.module_verdicts), "\n");
   if (!diff.noise_note.empty()) absl::StrAppend(&text, "  note       ", diff.noise_note, "\n");
+  absl::StrAppend(&text, "  took       ", TookLine(progress), "\n");
+  if (progress.alpha_fraction < 1) {
+    absl::StrAppend(&text, "  level      alpha ", absl::StrFormat("%.3g", diff.verdict_options.alpha), " at look ",
+                    progress.looks, " (", absl::StrFormat("%.3g", options.alpha),
+                    " spread over the looks: a verdict at any look is valid)\n");
+  }
   for (const std::string& note : gate.accepted) absl::StrAppend(&text, "  accepted   ", EscapeForTerminal(note), "\n");
   const std::string fail_on = absl::StrJoin(options.fail_on, ",");
   switch (gate.outcome) {
@@ -138,8 +160,7 @@ absl::Status ValidateCheck(const CliOptions& o) {
   return RefuseTableFlags(o, "check", kTakes);
 }
 
-int RunGate(const CliOptions& options, const Report& base, const Report& current, const MainOutputWriter& write,
-            std::FILE* err) {
+GateOptions GateOptionsOf(const CliOptions& options) {
   GateOptions gate_options;
   gate_options.fail_on = options.fail_on;
   gate_options.allow_graph_change = options.allow_graph_change;
@@ -148,12 +169,29 @@ int RunGate(const CliOptions& options, const Report& base, const Report& current
   gate_options.diff.verdict.min_effect = options.min_effect;
   gate_options.diff.verdict.alpha = options.alpha;
   gate_options.diff.names = CliOptionNames();
+  return gate_options;
+}
+
+CheckProgress ProgressOfReport(const Report& current, std::string why) {
+  CheckProgress p;
+  p.processes = std::max<int>(1, static_cast<int>(current.run_sources.size()));
+  p.stop_reason = std::move(why);
+  p.seconds = SecondsSinceStart();
+  return p;
+}
+
+int RunGate(const CliOptions& options, const Report& base, const Report& current, const MainOutputWriter& write,
+            std::FILE* err, const CheckProgress& progress) {
+  const GateOptions gate_options = AtFraction(GateOptionsOf(options), progress.alpha_fraction);
   absl::StatusOr<GateResult> gate = graphprof::RunGate(base, current, gate_options);
   if (!gate.ok()) return Fail(err, kExitFailure, absl::StrCat("check: ", gate.status().message()));
   if (const std::string warning = MachineWarning(base, current); !warning.empty()) {
     std::fprintf(err, "profile_graph: warning: check: %s\n", EscapeForTerminal(warning).c_str());
   }
-  std::string text = options.format == Format::kJson ? RenderJson(options, *gate) : RenderText(options, *gate);
+  CheckProgress took = progress;
+  took.seconds = SecondsSinceStart();
+  std::string text =
+      options.format == Format::kJson ? RenderJson(options, *gate, took) : RenderText(options, *gate, took);
   if (int code = write(std::move(text), gate->diff); code != kExitOk) return code;
   return ExitOf(gate->outcome);
 }
@@ -175,7 +213,7 @@ int RunCheckOfFiles(const CliOptions& options, std::FILE* out, std::FILE* err) {
         files.html = options.html;
         return WriteOutputs(files, sides[1], MainOutput{std::move(text), nullptr}, out, err, &diff);
       },
-      err);
+      err, ProgressOfReport(sides[1], "a saved current report"));
 }
 
 const std::string& BaseReportPath(const CliOptions& options) {

@@ -34,6 +34,7 @@
 #include "profilers/report/gate.h"
 #include "profilers/report/report_diff.h"
 #include "tools/cli_options.h"
+#include "tools/sequential_gate.h"
 
 namespace graphprof::cli {
 
@@ -48,8 +49,19 @@ using MainOutputWriter = std::function<int(std::string text, const ReportDiff& d
 // The gate over two reports (profilers/report/gate.h): its verdict rendered
 // in --format and written through `write`. Returns 0, 4, 5, or 1 when the
 // reports cannot be compared.
+// `progress`: what the check did (printed as the `took` line, JSON's looks,
+// processes, stop_reason, seconds: the seconds are taken now) and the share
+// of --alpha its verdict is taken at (tools/sequential_gate.h).
 int RunGate(const CliOptions& options, const Report& base, const Report& current, const MainOutputWriter& write,
-            std::FILE* err);
+            std::FILE* err, const CheckProgress& progress);
+
+// The gate's options from the flags (--fail_on, --allow_*, --min_effect,
+// --alpha, --diff_all).
+GateOptions GateOptionsOf(const CliOptions& options);
+
+// A check's progress when its current report was not profiled in looks (a
+// saved report, fixed --runs, workers): one look, the report's processes, `why`.
+CheckProgress ProgressOfReport(const Report& current, std::string why);
 
 // check with a saved current report (options.check_current), options
 // validated (ValidateCommon): no LibTorch, so the front runs it.

@@ -12,6 +12,7 @@
 #include <system_error>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/output_file.h"
@@ -45,6 +46,7 @@
 #include "tools/cli_option_names.h"
 #include "tools/model_source.h"
 #include "tools/check_command.h"
+#include "tools/sequential_gate.h"
 #include "tools/profiling_options.h"
 #include "tools/progress.h"
 #include "tools/report_output.h"
@@ -263,7 +265,7 @@ int EmitAb(const CliOptions& options, BeforeAfter& ab, std::FILE* out, std::FILE
 // A profile's outputs (its report, or its diff against --compare's base),
 // then its verification.
 int EmitReport(const CliOptions& options, const std::optional<Report>& base, Report& report_value, std::FILE* out,
-               std::FILE* err) {
+               std::FILE* err, const CheckProgress& progress) {
   Report* report = &report_value;
   if (options.check) {
     // The gate, as for two saved reports; its verdict is the main output.
@@ -272,7 +274,7 @@ int EmitReport(const CliOptions& options, const std::optional<Report>& base, Rep
         [&](std::string text, const ReportDiff& diff) {
           return WriteOutputs(options, *report, MainOutput{std::move(text), nullptr}, out, err, &diff);
         },
-        err);
+        err, progress);
     const int verified = VerificationExit(*report, options, err, "");
     return verified != kExitOk ? verified : gate;
   }
@@ -387,6 +389,13 @@ int RunSession(Context& c, const ModelSource& source, const CliInputs& inputs, c
       return known;
     };
   }
+  // check --runs=auto in this process: the gate's sequential test decides when to stop.
+  std::optional<SequentialGate> sequential;
+  if (options.check && options.runs_auto && base.has_value() && options.worker_dir.empty() &&
+      session.profile.observers.empty() && !session.profile.backward.enabled) {
+    sequential.emplace(GateOptionsOf(options), *base);
+    session.profile.adaptive.stop = [&sequential](const Report& so_far) { return sequential->Look(so_far); };
+  }
   absl::StatusOr<Report> report = ProfileSource(source, inputs.values, session, ToleranceOf(options));
   c.progress->Finish();
   if (unknown_modules) return Fail(c.err, kExitUsage, absl::StrCat("--modules: ", report.status().message()));
@@ -395,7 +404,12 @@ int RunSession(Context& c, const ModelSource& source, const CliInputs& inputs, c
   report->notes.insert(report->notes.end(), inputs.notes.begin(), inputs.notes.end());
   if (options.memory) report->notes.push_back(absl::StrCat("live memory after the runs: ", FormatLiveMemory(ReadLiveMemory())));
   if (!options.worker_dir.empty()) return WriteWorkerReports(options, {{kWorkerReport, &*report}}, c.err);
-  return EmitReport(options, base, *report, c.out, c.err);
+  std::string why = absl::StrCat("--runs=", report->runs, " timed runs");
+  for (const std::string& note : report->notes) {
+    if (absl::StartsWith(note, "--runs=auto:")) why = note;
+  }
+  return EmitReport(options, base, *report, c.out, c.err,
+                    sequential.has_value() ? sequential->Progress(why) : ProgressOfReport(*report, why));
 }
 
 // check without --workers against a baseline of K >= 2 processes (made
@@ -417,7 +431,8 @@ int RunWithWorkers(const CliOptions& options, std::optional<Report> base, std::F
   const std::string processes = absl::StrCat(options.workers, " worker processes, one after another");
   if (!workers->b.has_value()) {
     workers->report.notes.push_back(absl::StrCat("profiled in ", processes));
-    return EmitReport(options, base, workers->report, out, err);
+    return EmitReport(options, base, workers->report, out, err,
+                      ProgressOfReport(workers->report, absl::StrCat(processes, ", each ending its runs by itself")));
   }
   BeforeAfter ab;
   ab.before = std::move(workers->report);

@@ -101,6 +101,7 @@ absl::StatusOr<GateResult> RunGate(const Report& base, const Report& current, co
                       const RowComparison& stats) {
     ++gate.selected;
     if (stats.tested) ++gate.tested;
+    if (stats.tested && stats.verdict == Verdict::kInconclusive) ++gate.undecided;
     if (stats.verdict == Verdict::kSlower) gate.offenders.push_back(GateRow{what, name, base_ns, current_ns, stats});
   };
   if (Wants(options, "total")) {

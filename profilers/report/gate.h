@@ -56,6 +56,7 @@ struct GateResult {
   std::vector<GateRow> offenders;     // the selected rows that are slower
   int selected = 0;                   // rows fail_on selects
   int tested = 0;                     // of them, rows with a test
+  int undecided = 0;                  // of those, rows whose verdict is inconclusive
   std::vector<std::string> accepted;  // differences allowed by GateOptions, one line each
   ReportDiff diff;
 };

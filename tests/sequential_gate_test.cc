@@ -1,0 +1,202 @@
+// check --runs=auto's sequential test (tools/sequential_gate.h), by
+// simulation: reports whose runs are drawn from known distributions (nodes
+// of 100 us, 5% log-normal noise each, a baseline of 30 runs), the
+// current side growing look by look as a check's profile does (10 runs,
+// then 5 more a look, to 60). Measured here: the false-call rate of the run
+// total over repeated looks (an A/A: at most alpha; the same looks at the
+// full alpha each, the naive rule, exceed it, so the bound is not vacuous),
+// the power and stopping look on a real slowdown, and between processes the
+// stop when only the processes' allowance holds the interval open.
+#include "tools/sequential_gate.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+
+namespace graphprof::cli {
+namespace {
+
+constexpr double kNodeNs = 1e5;
+constexpr double kSigma = 0.05;  // per node and run, log-normal
+constexpr int kBaseRuns = 30;
+constexpr int kMostRuns = 60;    // looks at 10, 15, ..., 60: 11 looks
+
+// Per-run node times: [run][node], each node's median times `factor`.
+std::vector<std::vector<double>> Draw(int nodes, int runs, double factor, std::mt19937_64& rng) {
+  std::normal_distribution<double> noise(0, kSigma);
+  std::vector<std::vector<double>> t(runs, std::vector<double>(nodes));
+  for (auto& run : t) {
+    for (double& v : run) v = kNodeNs * factor * std::exp(noise(rng));
+  }
+  return t;
+}
+
+// A report of the first `runs` runs of `t`, made by process `process`.
+Report ReportOf(const std::vector<std::vector<double>>& t, int runs, const std::string& process) {
+  Report report;
+  report.model = "m";
+  report.process = process;
+  report.runs = runs;
+  report.timer_overhead_ns = 10;
+  std::vector<int64_t> totals(runs, 0);
+  for (int i = 0; i < static_cast<int>(t[0].size()); ++i) {
+    NodeRecord node;
+    node.identity.id = i;
+    node.identity.kind = "aten::mul";
+    node.identity.module = absl::StrCat("m", i);
+    node.identity.label = absl::StrCat("m", i, "/mul");
+    std::vector<int64_t> times;
+    for (int r = 0; r < runs; ++r) {
+      times.push_back(static_cast<int64_t>(t[r][i]));
+      totals[r] += times.back();
+    }
+    node.metrics = {Series{times, {}}};
+    node.calls.assign(runs, 1);
+    report.nodes.push_back(node);
+  }
+  report.columns[0].run_total = totals;
+  report.Finalize();
+  return report;
+}
+
+GateOptions Options(double min_effect) {
+  GateOptions o;
+  o.fail_on = {"total"};
+  o.diff.verdict.alpha = 0.05;
+  o.diff.verdict.min_effect = min_effect;
+  return o;
+}
+
+struct Trial {
+  int looks = 0;            // looks taken
+  bool stopped = false;     // by the rule (else the most runs)
+  Verdict verdict = Verdict::kInconclusive;  // at the stopping look (or one more look's level)
+  bool naive_called = false;  // any look at the full alpha called slower or faster
+  std::string reason;
+};
+
+// One check: the baseline, then the current side look by look. `naive`: also
+// the naive rule at every look (the A/A's comparison; it costs a gate a look).
+Trial RunTrial(int nodes, double current_factor, const std::string& base_process, const std::string& current_process,
+               std::mt19937_64& rng, double min_effect = 0.02, bool naive = false) {
+  const std::vector<std::vector<double>> base_runs = Draw(nodes, kBaseRuns, 1.0, rng);
+  const std::vector<std::vector<double>> current_runs = Draw(nodes, kMostRuns, current_factor, rng);
+  const Report base = ReportOf(base_runs, kBaseRuns, base_process);
+  SequentialGate gate(Options(min_effect), base);
+  Trial trial;
+  Report last;
+  for (int runs = 10; runs <= kMostRuns; runs += 5) {
+    last = ReportOf(current_runs, runs, current_process);
+    if (naive) {
+      absl::StatusOr<GateResult> at_alpha = RunGate(base, last, Options(min_effect));
+      const Verdict v = at_alpha.ok() ? at_alpha->diff.total.verdict : Verdict::kInconclusive;
+      trial.naive_called = trial.naive_called || v == Verdict::kSlower || v == Verdict::kFaster;
+    }
+    if (trial.stopped) {
+      if (naive) continue;  // the naive rule looks on; the sequential one stopped
+      break;
+    }
+    if (std::optional<std::string> reason = gate.Look(last); reason.has_value()) {
+      trial.stopped = true;
+      trial.reason = *reason;
+      absl::StatusOr<GateResult> at = RunGate(base, last, AtFraction(Options(min_effect), gate.Progress("").alpha_fraction));
+      EXPECT_TRUE(at.ok()) << at.status();
+      trial.verdict = at->diff.total.verdict;
+    }
+  }
+  const CheckProgress progress = gate.Progress("the most runs");
+  trial.looks = progress.looks;
+  if (!trial.stopped) {  // the most runs: one more look's level, on all of them
+    absl::StatusOr<GateResult> at = RunGate(base, last, AtFraction(Options(min_effect), progress.alpha_fraction));
+    EXPECT_TRUE(at.ok()) << at.status();
+    trial.verdict = at->diff.total.verdict;
+  }
+  return trial;
+}
+
+TEST(SequentialGateTest, LooksSpendAtMostAlpha) {
+  double sum = 0;
+  for (int k = 1; k <= 1000; ++k) sum += LookFraction(k);
+  EXPECT_NEAR(sum, 1 - 1.0 / 1001, 1e-12);
+  EXPECT_DOUBLE_EQ(LookFraction(1), 0.5);
+  EXPECT_DOUBLE_EQ(LookFraction(3), 1.0 / 12);
+  const GateOptions at = AtFraction(Options(0.02), 0.25);
+  EXPECT_DOUBLE_EQ(at.diff.verdict.alpha, 0.0125);
+  EXPECT_DOUBLE_EQ(at.diff.verdict.confidence, 1 - 0.05 * 0.25);
+}
+
+// Within one process (the runs model), an A/A looked at 11 times with a
+// --min_effect of 0.1% (a call then needs only significance: the hardest
+// case for the bound): the sequential rule calls the total slower or faster
+// in at most alpha of the trials; the naive rule (alpha at every look) in
+// more than that.
+TEST(SequentialGateTest, AaFalseCallsAtMostAlphaOverRepeatedLooks) {
+  std::mt19937_64 rng(2026);
+  constexpr int kTrials = 200;
+  int called = 0, naive = 0, same = 0;
+  for (int i = 0; i < kTrials; ++i) {
+    const Trial t = RunTrial(/*nodes=*/4, 1.0, "one process", "one process", rng, /*min_effect=*/0.001, /*naive=*/true);
+    called += t.verdict == Verdict::kSlower || t.verdict == Verdict::kFaster;
+    naive += t.naive_called;
+    same += t.verdict == Verdict::kSame;
+  }
+  const double rate = static_cast<double>(called) / kTrials;
+  const double naive_rate = static_cast<double>(naive) / kTrials;
+  std::printf("A/A, one process, %d trials: sequential called %d (%.3f), same %d; naive rule called %d (%.3f)\n",
+              kTrials, called, rate, same, naive, naive_rate);
+  EXPECT_LE(rate, 0.05);
+  EXPECT_GT(naive_rate, 0.05);
+  EXPECT_GT(naive_rate, 2 * rate);
+}
+
+// A 10% slowdown of every node: called slower in nearly every trial, never
+// faster, and at the first looks.
+TEST(SequentialGateTest, RealSlowdownCalledEarly) {
+  std::mt19937_64 rng(7);
+  constexpr int kTrials = 100;
+  int slower = 0, faster = 0, looks = 0;
+  for (int i = 0; i < kTrials; ++i) {
+    const Trial t = RunTrial(/*nodes=*/4, 1.10, "one process", "one process", rng);
+    slower += t.verdict == Verdict::kSlower;
+    faster += t.verdict == Verdict::kFaster;
+    looks += t.looks;
+  }
+  std::printf("+10%%, one process: slower %d of %d, faster %d, mean looks %.2f\n", slower, kTrials, faster,
+              static_cast<double>(looks) / kTrials);
+  EXPECT_GE(slower, 95);
+  EXPECT_EQ(faster, 0);
+  EXPECT_LE(looks, 2 * kTrials);  // the first or second look on average
+}
+
+// Between processes (one a side), a current process 8% slower at every node
+// (a slow process, not a change): the speed is taken out, the total is not
+// called, and the check stops once only the processes' allowance holds it
+// open, long before the most runs.
+TEST(SequentialGateTest, BetweenProcessesStopsWhenOnlyTheAllowanceHoldsItOpen) {
+  std::mt19937_64 rng(99);
+  constexpr int kTrials = 50;
+  int called = 0, stopped = 0, held_open = 0, looks = 0;
+  for (int i = 0; i < kTrials; ++i) {
+    const Trial t = RunTrial(/*nodes=*/20, 1.08, "base process", "current process", rng);
+    called += t.verdict == Verdict::kSlower || t.verdict == Verdict::kFaster;
+    stopped += t.stopped;
+    held_open += absl::StrContains(t.reason, "held open by what processes differ by");
+    looks += t.looks;
+  }
+  std::printf("slow process, between processes: called %d of %d, stopped by the rule %d (held open %d, the rest "
+              "with a verdict), mean looks %.2f\n",
+              called, kTrials, stopped, held_open, static_cast<double>(looks) / kTrials);
+  EXPECT_EQ(called, 0);
+  EXPECT_EQ(stopped, kTrials);
+  EXPECT_GE(held_open, kTrials / 2);
+  EXPECT_LT(looks, kTrials * 3);
+}
+
+}  // namespace
+}  // namespace graphprof::cli
