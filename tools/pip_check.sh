@@ -11,7 +11,7 @@
 #      and its output ends the build's part with the one line that says to
 #      use --no-build-isolation (nothing is built, nothing installed).
 #   2. install: `pip install --no-build-isolation .` (the CMake build in
-#      build-pip/<tag>-torch<version>, kept: a second install recompiles what
+#      build-pip/<tag>-torch<version>-<hash>, kept: a second install recompiles what
 #      changed; compiles through ccache where CMAKE_CXX_COMPILER_LAUNCHER says).
 #   3. use: from /, the issue's commands: graphprof.profile of a scripted
 #      torchvision resnet18 verified, `graphprof --zoo=mlp --runs=2` prints a
@@ -35,7 +35,9 @@ repo="$PWD"
 python="${1:-/usr/bin/python3}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/graphprof-pip-check.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-export PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1 OMP_NUM_THREADS=1
+# No user site-packages: an old copy of graphprof there would come before
+# the venv's own (and no network).
+export PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1 OMP_NUM_THREADS=1 PYTHONNOUSERSITE=1
 if [[ ${GRAPHPROF_CCACHE:-1} != 0 ]] && command -v ccache >/dev/null 2>&1; then
   # CMake takes a compiler launcher from these variables at the first configure.
   export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/graphprof/ccache}" CCACHE_BASEDIR="$repo" CCACHE_NOHASHDIR=true
@@ -91,6 +93,9 @@ for suite in graphprof_test graphprof_compare_test installed_package_test; do
   start=$SECONDS
   (cd / && GRAPHPROF_TEST_INSTALLED=1 "$v/python" "$repo/python/tests/$suite.py") >"$work/$suite.log" 2>&1 ||
     { tail -60 "$work/$suite.log"; fail "$suite against the installed package"; }
+  # Every test of the installed package's own suite runs (a skip there means it did not see the package).
+  [[ $suite != installed_package_test ]] || ! grep -q 'skipped=' "$work/$suite.log" ||
+    { cat "$work/$suite.log"; fail "$suite skipped tests"; }
   step suites "$suite: $(grep -E '^(OK|Ran)' "$work/$suite.log" | tr '\n' ' ')($((SECONDS - start)) s)"
 done
 

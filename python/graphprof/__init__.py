@@ -27,6 +27,7 @@ import os
 
 import torch  # first: registers torch's pybind11 types the extension uses
 
+from . import _cli
 from ._cli import torch_mismatch as _torch_mismatch
 
 # A package built against another torch (another version or C++ ABI) would
@@ -45,7 +46,14 @@ if _mismatch is None:
 if _mismatch is not None:
     raise ImportError(_mismatch)
 
-from . import _graphprof  # noqa: E402
+try:
+    from . import _graphprof  # noqa: E402
+except ImportError as _error:
+    if not _cli.is_source_package():
+        raise
+    # python/graphprof of a checkout, on sys.path first (Python started in
+    # python/): it has no extension and hides an installed graphprof.
+    raise ImportError(_cli.SOURCE_PACKAGE % os.path.dirname(os.path.abspath(__file__))) from None
 from ._errors import (
     FailedPreconditionError,
     FileError,

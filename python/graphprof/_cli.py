@@ -15,12 +15,25 @@ import sys
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
+SOURCE_PACKAGE = ("graphprof: %s is graphprof's source package (no extension built in it), first on sys.path here: "
+                  "it hides an installed graphprof; run Python from another directory")
+
+
+def is_source_package():
+    """Whether this package is python/graphprof of a checkout (no extension
+    next to it), rather than an installed or built one."""
+    return (not any(name.startswith("_graphprof") and name.endswith(".so") for name in os.listdir(_PACKAGE_DIR))
+            and os.path.isfile(os.path.join(_PACKAGE_DIR, "_build_info.py.in")))
+
+
 def tool_path(name="profile_graph"):
     """The path of one of the package's programs (profile_graph,
     profile_graph_full); FileNotFoundError (one line) where the package has
     none (a build tree's package: bazel-bin/tools/profile_graph)."""
     path = os.path.join(_PACKAGE_DIR, "bin", name)
     if not os.path.isfile(path):
+        if is_source_package():
+            raise FileNotFoundError(SOURCE_PACKAGE % _PACKAGE_DIR)
         raise FileNotFoundError("graphprof: %s has no %s: the command line comes with `pip install "
                                 "--no-build-isolation .`; in a build tree run tools/profile_graph there"
                                 % (_PACKAGE_DIR, os.path.join("bin", name)))

@@ -7,14 +7,16 @@ only what changed).
     tree.package_files()                          # [(path in the wheel, file)]
 
 Settings (pip's --config-settings / -C): build-dir (default
-<source>/build-pip/<wheel tag>-<torch>), build-type (default Release, -O2),
-cmake-args (more arguments for the configure, split on spaces). The compile
-launcher (ccache) and parallelism come from CMake's own environment variables
-(CMAKE_CXX_COMPILER_LAUNCHER, CMAKE_BUILD_PARALLEL_LEVEL).
+<source>/build-pip/<wheel tag>-<torch>-<its location's hash>), build-type
+(default Release, -O2), cmake-args (more arguments for the configure, split
+on spaces; given twice, both). The compile launcher (ccache) and parallelism
+come from CMake's own environment variables (CMAKE_CXX_COMPILER_LAUNCHER,
+CMAKE_BUILD_PARALLEL_LEVEL; else every core).
 """
 
 import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,32 +24,31 @@ import sys
 from torch_target import BuildError, wheel_tag
 
 # What the package holds, built by these CMake targets: the extension (and
-# the package's .py files, _build_info.py), and the command line.
+# _build_info.py, written when configuring), and the command line.
 TARGETS = ["graphprof_python", "profile_graph", "profile_graph_full"]
-PACKAGE_DIR = "python/graphprof"           # in the build tree: *.py, _graphprof.so, _build_info.py
+PACKAGE_SOURCES = "python/graphprof"       # in the source tree: the package's .py files
+PACKAGE_DIR = "python/graphprof"           # in the build tree: _graphprof.so, _build_info.py
+BUILT = ["_graphprof.so", "_build_info.py"]
 TOOLS = ["tools/profile_graph", "tools/profile_graph_full"]  # in the build tree; bin/ in the package
 
 
 class BuiltTree:
-    def __init__(self, build_dir):
+    def __init__(self, source_dir, build_dir):
+        self.source_dir = source_dir
         self.build_dir = build_dir
 
     def package_files(self):
-        """(path inside the wheel, file in the build tree) for every file of
-        the package: graphprof/*.py, graphprof/_graphprof.so, graphprof/bin/*."""
-        package = os.path.join(self.build_dir, PACKAGE_DIR)
-        files = []
-        for path in sorted(glob.glob(os.path.join(package, "*.py")) + glob.glob(os.path.join(package, "*.so"))):
-            files.append(("graphprof/" + os.path.basename(path), path))
-        for tool in TOOLS:
-            files.append(("graphprof/bin/" + os.path.basename(tool), os.path.join(self.build_dir, tool)))
+        """(path inside the wheel, file) for every file of the package: the
+        .py files of the source tree (never a stale copy in the build tree),
+        _graphprof.so and _build_info.py from the build, graphprof/bin/*."""
+        files = [("graphprof/" + os.path.basename(p), p)
+                 for p in sorted(glob.glob(os.path.join(self.source_dir, PACKAGE_SOURCES, "*.py")))]
+        files += [("graphprof/" + name, os.path.join(self.build_dir, PACKAGE_DIR, name)) for name in BUILT]
+        files += [("graphprof/bin/" + os.path.basename(t), os.path.join(self.build_dir, t)) for t in TOOLS]
         missing = [f for _, f in files if not os.path.isfile(f)]
-        names = {name for name, _ in files}
-        for needed in ("graphprof/__init__.py", "graphprof/_graphprof.so", "graphprof/_build_info.py"):
-            if needed not in names:
-                missing.append(os.path.join(self.build_dir, PACKAGE_DIR, os.path.basename(needed)))
-        if missing:
-            raise BuildError("the CMake build did not make %s (in %s)" % (", ".join(missing), self.build_dir))
+        if missing or not any(name == "graphprof/__init__.py" for name, _ in files):
+            raise BuildError("the CMake build did not make %s (in %s)"
+                             % (", ".join(missing) or "graphprof/__init__.py", self.build_dir))
         return files
 
 
@@ -59,10 +60,11 @@ def _setting(settings, key, default=None):
 
 
 def default_build_dir(source_dir, target):
-    return os.path.join(source_dir, "build-pip", "%s-%s" % (wheel_tag(), target.local_version()))
+    return os.path.join(source_dir, "build-pip",
+                        "%s-%s-%s" % (wheel_tag(), target.local_version(), target.location_key()))
 
 
-def _run(cmd, cwd, what):
+def _run(cmd, cwd, what, build_dir):
     print("graphprof: " + " ".join(cmd), flush=True)
     try:
         rc = subprocess.call(cmd, cwd=cwd)
@@ -70,7 +72,7 @@ def _run(cmd, cwd, what):
         raise BuildError("%s: cannot run %s: %s" % (what, cmd[0], e)) from None
     if rc != 0:
         raise BuildError("%s failed (exit %d): its output is above; the build directory is %s"
-                         % (what, rc, cmd[cmd.index("-B") + 1] if "-B" in cmd else cwd))
+                         % (what, rc, build_dir))
 
 
 def _cache_value(build_dir, name):
@@ -100,21 +102,47 @@ def build(source_dir, target, settings):
         configure += ["-G", "Ninja"]
     if target.cmake_dir:
         configure.append("-DTorch_DIR=" + target.cmake_dir)
-    configure += (_setting(settings, "cmake-args") or "").split()
-    _run(configure, source_dir, "configuring graphprof with CMake")
-    _check_same_libtorch(build_dir, target)
-    _run([cmake, "--build", build_dir, "--target"] + TARGETS, source_dir, "building graphprof with CMake")
-    return BuiltTree(build_dir)
+    extra = (settings or {}).get("cmake-args") or []
+    for args in (extra if isinstance(extra, list) else [extra]):
+        configure += args.split()
+    _run(configure, source_dir, "configuring graphprof with CMake", build_dir)
+    check_configured_for(build_dir, target)
+    command = [cmake, "--build", build_dir, "--target"] + TARGETS
+    if "CMAKE_BUILD_PARALLEL_LEVEL" not in os.environ:
+        command += ["--parallel", str(os.cpu_count() or 1)]
+    _run(command, source_dir, "building graphprof with CMake", build_dir)
+    return BuiltTree(source_dir, build_dir)
 
 
-def _check_same_libtorch(build_dir, target):
-    """The LibTorch CMake found must be the one this Python's torch loads:
-    the extension shares LibTorch's objects with it."""
+def _built_info(build_dir):
+    """_build_info.py's assignments (the configure wrote it), as strings."""
+    try:
+        with open(os.path.join(build_dir, PACKAGE_DIR, "_build_info.py")) as f:
+            text = f.read()
+    except OSError:
+        return {}
+    return dict(re.findall(r'^([A-Z0-9_]+) = (?:bool\()?"?([^"\n)]*)"?\)?', text, re.M))
+
+
+def check_configured_for(build_dir, target):
+    """What the configure found must be this Python's torch: its LibTorch
+    (the extension shares LibTorch's objects with it), its libtorch_python,
+    its version and C++ ABI (recorded in _build_info.py). A build directory
+    configured before for another torch keeps what CMake found then."""
+    problems = []
     library = _cache_value(build_dir, "TORCH_LIBRARY")
-    if not library or not target.library_dir:
-        return  # nothing to compare (a LibTorch CMake found without TORCH_LIBRARY): the import-time check remains
-    found = os.path.dirname(os.path.realpath(library))
-    if found != target.library_dir:
-        raise BuildError("CMake found LibTorch in %s, but %s's torch %s loads it from %s: point CMake at that "
-                         "torch with -C cmake-args=-DTorch_DIR=<its share/cmake/Torch>"
-                         % (found, sys.executable, target.version, target.library_dir))
+    if library and target.library_dir and os.path.dirname(os.path.realpath(library)) != target.library_dir:
+        problems.append("LibTorch in %s, this torch's is in %s" % (os.path.dirname(os.path.realpath(library)),
+                                                                 target.library_dir))
+    python_library = _cache_value(build_dir, "GRAPHPROF_TORCH_PYTHON")
+    if python_library and target.python_library and os.path.realpath(python_library) != target.python_library:
+        problems.append("libtorch_python %s, this torch loads %s" % (os.path.realpath(python_library),
+                                                                    target.python_library))
+    info = _built_info(build_dir)
+    if info.get("TORCH_VERSION") not in (None, target.version):
+        problems.append("torch %s, this Python has %s" % (info["TORCH_VERSION"], target.version))
+    if info.get("CXX11_ABI") not in (None, str(int(target.cxx11_abi))):
+        problems.append("_GLIBCXX_USE_CXX11_ABI=%s, this torch uses %d" % (info["CXX11_ABI"], target.cxx11_abi))
+    if problems:
+        raise BuildError("CMake's configuration in %s is for another torch (%s): remove that directory (or give "
+                         "another: -C build-dir=DIR) and install again" % (build_dir, "; ".join(problems)))

@@ -15,12 +15,14 @@ use --no-build-isolation. It needs only the standard library, the same on
 Debian 12 (Python 3.11, no scikit-build-core packaged) and Debian 13.
 """
 
+import io
 import os
 import re
 import subprocess
 import sys
 import tarfile
 
+sys.dont_write_bytecode = True  # no __pycache__ left in the checkout by its own modules
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cmake_build  # noqa: E402
@@ -81,7 +83,7 @@ def get_requires_for_build_sdist(config_settings=None):
 
 def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
     try:
-        return _metadata(_target()).write_dist_info(metadata_directory)
+        return _metadata(_target()).write_dist_info(metadata_directory, wheel_tag())
     except BuildError as e:
         _fail(e)
 
@@ -115,12 +117,10 @@ def build_editable(wheel_directory, config_settings=None, metadata_directory=Non
                 for name in filenames + dirnames:
                     path = os.path.join(dirpath, name)
                     os.rmdir(path) if os.path.isdir(path) and not os.path.islink(path) else os.remove(path)
-        for arcname, built in tree.package_files():
-            source = os.path.join(SOURCE_DIR, "python", arcname)
-            link_to = source if arcname.endswith(".py") and os.path.isfile(source) else built
+        for arcname, file in tree.package_files():  # the .py files are the source tree's
             path = os.path.join(root, arcname)
             os.makedirs(os.path.dirname(path), exist_ok=True)
-            os.symlink(link_to, path)
+            os.symlink(file, path)
         metadata = _metadata(target)
         return write_wheel(wheel_directory, metadata, [], wheel_tag(),
                            texts=[("graphprof_editable.pth", root + "\n"), _script(metadata)])
@@ -138,16 +138,19 @@ def build_sdist(sdist_directory, config_settings=None):
     base = "graphprof-%s" % _project_version()
     name = base + ".tar.gz"
     partial = os.path.join(sdist_directory, name + ".partial")
-    with tarfile.open(partial, "w:gz") as tar:
-        for path in sorted(p for p in listed.stdout.decode().split("\0") if p):
-            full = os.path.join(SOURCE_DIR, path)
-            if os.path.isfile(full):
-                tar.add(full, arcname=base + "/" + path, recursive=False)
-        info = tarfile.TarInfo(base + "/PKG-INFO")
-        text = ("Metadata-Version: 2.1\nName: graphprof\nVersion: %s\nSummary: %s\n"
-                % (_project_version(), SUMMARY)).encode()
-        info.size = len(text)
-        import io
-        tar.addfile(info, io.BytesIO(text))
-    os.replace(partial, os.path.join(sdist_directory, name))
+    try:
+        with tarfile.open(partial, "w:gz") as tar:
+            for path in sorted(p for p in listed.stdout.decode().split("\0") if p):
+                full = os.path.join(SOURCE_DIR, path)
+                if os.path.isfile(full):
+                    tar.add(full, arcname=base + "/" + path, recursive=False)
+            info = tarfile.TarInfo(base + "/PKG-INFO")
+            text = ("Metadata-Version: 2.1\nName: graphprof\nVersion: %s\nSummary: %s\n"
+                    % (_project_version(), SUMMARY)).encode()
+            info.size = len(text)
+            tar.addfile(info, io.BytesIO(text))
+        os.replace(partial, os.path.join(sdist_directory, name))
+    finally:
+        if os.path.exists(partial):
+            os.remove(partial)
     return name

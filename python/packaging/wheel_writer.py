@@ -35,11 +35,16 @@ class Metadata:
         lines = ["[console_scripts]"] + ["%s = %s" % kv for kv in sorted(self.console_scripts.items())]
         return "\n".join(lines) + "\n"
 
-    def write_dist_info(self, directory):
-        """prepare_metadata_for_build_wheel's directory: METADATA and the entry points."""
+    def wheel_text(self, tag):
+        return "Wheel-Version: 1.0\nGenerator: graphprof (python/packaging)\nRoot-Is-Purelib: false\nTag: %s\n" % tag
+
+    def write_dist_info(self, directory, tag):
+        """prepare_metadata_for_build_wheel's directory: METADATA, WHEEL and
+        the entry points (all of the wheel's .dist-info but RECORD)."""
         path = os.path.join(directory, self.dist_info())
         os.makedirs(path, exist_ok=True)
-        for name, text in (("METADATA", self.metadata_text()), ("entry_points.txt", self.entry_points_text())):
+        for name, text in (("METADATA", self.metadata_text()), ("WHEEL", self.wheel_text(tag)),
+                           ("entry_points.txt", self.entry_points_text())):
             with open(os.path.join(path, name), "w") as f:
                 f.write(text)
         return self.dist_info()
@@ -57,8 +62,7 @@ def write_wheel(directory, metadata, files, tag, texts=()):
     dist_info = metadata.dist_info()
     generated = [
         (dist_info + "/METADATA", metadata.metadata_text()),
-        (dist_info + "/WHEEL", "Wheel-Version: 1.0\nGenerator: graphprof (python/packaging)\n"
-                               "Root-Is-Purelib: false\nTag: %s\n" % tag),
+        (dist_info + "/WHEEL", metadata.wheel_text(tag)),
         (dist_info + "/entry_points.txt", metadata.entry_points_text()),
     ]
     final = os.path.join(directory, name)

@@ -22,9 +22,15 @@ class InstalledPackageTest(unittest.TestCase):
             self.skipTest("tests the pip-installed package (tools/pip_check.sh)")
 
     def test_built_for_this_torch(self):
-        self.assertEqual(_build_info.TORCH_VERSION, torch.__version__)
-        self.assertEqual(_build_info.CXX11_ABI, bool(torch._C._GLIBCXX_USE_CXX11_ABI))
         self.assertEqual(os.path.realpath(_build_info.PYTHON), os.path.realpath(sys.executable))
+        # The programs load the very LibTorch this Python's torch loaded.
+        with open("/proc/self/maps") as f:
+            loaded = {os.path.realpath(line.split()[-1]) for line in f if "libtorch_cpu.so" in line}
+        self.assertEqual(len(loaded), 1, loaded)
+        p = subprocess.run(["ldd", _cli.tool_path("profile_graph_full")], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        resolved = {os.path.realpath(m) for m in re.findall(r"libtorch_cpu\.so\S* => (\S+)", p.stdout)}
+        self.assertEqual(resolved, loaded, p.stdout)
         # The version names the torch: 0.1.0+torch2.6.0.
         version = metadata.version("graphprof")
         self.assertRegex(version, r"^\d+\.\d+\.\d+\+torch[0-9a-z.]+$")
@@ -54,6 +60,14 @@ class InstalledPackageTest(unittest.TestCase):
                 self.assertNotEqual(p.returncode, 0)
                 self.assertIn("--runs", p.stderr)
                 self.assertEqual(os.listdir(d), [])
+
+    def test_source_package_hiding_the_installed_one_said_in_one_line(self):
+        source = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # <checkout>/python
+        self.assertTrue(os.path.isdir(os.path.join(source, "graphprof")), source)
+        p = subprocess.run([sys.executable, "-c", "import graphprof"], cwd=source, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertRegex(self._last_line(p), r"^ImportError: graphprof: .*/python/graphprof is graphprof's source "
+                                             r"package .* it hides an installed graphprof")
 
     def _copy_with_build_info(self, d, **changes):
         """The installed package copied to d, its _build_info.py changed."""
