@@ -12,7 +12,8 @@
 #      use --no-build-isolation (nothing is built, nothing installed).
 #   2. install: `pip install --no-build-isolation .` (the CMake build in
 #      build-pip/<tag>-torch<version>-<hash>, kept: a second install recompiles what
-#      changed; compiles through ccache where CMAKE_CXX_COMPILER_LAUNCHER says).
+#      changed; compiles through ccache where CMAKE_CXX_COMPILER_LAUNCHER says),
+#      then `pip wheel --no-build-isolation .`: one wheel holding the package.
 #   3. use: from /, the issue's commands: graphprof.profile of a scripted
 #      torchvision resnet18 verified, `graphprof --zoo=mlp --runs=2` prints a
 #      report, `python -m graphprof --help`; with torch 2.x a torch.export
@@ -67,6 +68,19 @@ start=$SECONDS
 "$v/pip" install --no-build-isolation "$repo" >"$work/install.log" 2>&1 ||
   { tail -60 "$work/install.log"; fail "pip install --no-build-isolation ."; }
 step install "pip install --no-build-isolation . in $((SECONDS - start)) s: $("$v/pip" list 2>/dev/null | grep '^graphprof ')"
+# pip wheel: the same build (its directory is kept: nothing to compile), one wheel with the programs in it.
+"$v/pip" wheel --no-build-isolation --no-deps -w "$work/wheel" "$repo" >"$work/wheel.log" 2>&1 ||
+  { tail -60 "$work/wheel.log"; fail "pip wheel --no-build-isolation ."; }
+wheels=("$work"/wheel/graphprof-*.whl)
+[[ ${#wheels[@]} -eq 1 && -f ${wheels[0]} ]] || fail "pip wheel wrote ${wheels[*]}"
+"$v/python" - "${wheels[0]}" <<'PY' || fail "the wheel ${wheels[0]##*/} lacks what the package holds"
+import sys, zipfile
+names = set(zipfile.ZipFile(sys.argv[1]).namelist())
+need = {"graphprof/__init__.py", "graphprof/_graphprof.so", "graphprof/_build_info.py", "graphprof/bin/profile_graph",
+        "graphprof/bin/profile_graph_full"}
+sys.exit(0 if need <= names and any(n.endswith(".dist-info/RECORD") for n in names) else 1)
+PY
+step wheel "pip wheel --no-build-isolation .: ${wheels[0]##*/}"
 
 # 3. Used from another directory, as the issue's commands.
 cd /
