@@ -15,8 +15,23 @@
 
 namespace graphprof {
 
-// The time ProbeLibraryLoad gives a library by default.
+// The time ProbeLibraryLoad gives a library by default: 30 s; 120 s in a
+// build with AddressSanitizer or ThreadSanitizer, where forking the process
+// copies the page tables of the sanitizer's huge shadow mappings (CI's ASan
+// step, stop 66: the trial load of torchvision's _C by detection_models_test
+// took over 30 s under ctest -j2; the same test passed alone).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define GRAPHPROF_PROBE_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define GRAPHPROF_PROBE_SANITIZED 1
+#endif
+#endif
+#ifdef GRAPHPROF_PROBE_SANITIZED
+inline constexpr std::chrono::milliseconds kLibraryProbeTimeout{120000};
+#else
 inline constexpr std::chrono::milliseconds kLibraryProbeTimeout{30000};
+#endif
 
 // Forks a child that dlopens `path` with RTLD_NOW | RTLD_LOCAL, its stdout
 // and stderr captured by a pipe (nothing of it reaches the caller's
