@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/module_path.h"
 #include "ir/inliner.h"
 #include "ir/module_paths.h"
 
@@ -37,11 +38,6 @@ void RegisterDelayOp() {
     // Its own schema's alias annotation: the result is x (no copy).
     library->def("delay(Tensor(a) x, int us) -> Tensor(a)", &Delay);
   });
-}
-
-bool InModule(const std::string& path, const std::string& module) {
-  return path == module || (path.size() > module.size() && path.compare(0, module.size(), module) == 0 &&
-                            path[module.size()] == '.');
 }
 
 jit::Value* FirstTensorOutput(jit::Node* node) {

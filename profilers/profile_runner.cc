@@ -168,14 +168,18 @@ absl::StatusOr<Report> ProfileRunner::Snapshot() const {
   if (!collectors_.empty()) {
     return absl::FailedPreconditionError("a report of the runs so far has no collectors' values (observers, training steps)");
   }
-  Report report = BuildReport(interpreter_, options_.warmup, timer_, options_.compensate && !observes_nodes_);
+  Report report = TimedRunsReport();
   report.Finalize();
   return report;
 }
 
+Report ProfileRunner::TimedRunsReport() const {
+  return BuildReport(interpreter_, options_.warmup, timer_, options_.compensate && !observes_nodes_);
+}
+
 absl::StatusOr<Report> ProfileRunner::Finish() {
   interpreter_.EndRecording();
-  Report report = BuildReport(interpreter_, options_.warmup, timer_, options_.compensate && !observes_nodes_);
+  Report report = TimedRunsReport();
   for (size_t i = 0; i < collectors_.size(); ++i) {
     absl::StatusOr<Collected> collected = collectors_[i]->Collect(report.runs);
     if (!collected.ok()) return collected.status();

@@ -65,6 +65,9 @@ class ProfileRunner {
   // autograd when a collector needs it), their AfterForward.
   absl::Status RunOnce(NodeObserver::Phase phase, int run, c10::IValue* output = nullptr);
   void Progress(const char* phase, int done, int total) const;
+  // The timed runs' report before the collectors' values (BuildReport with
+  // this runner's timer and compensation): Snapshot's and Finish's.
+  Report TimedRunsReport() const;
   // Registration: each collector's Columns(), checked against the report's
   // own columns and each other's, into declared_.
   absl::Status RegisterColumns();

@@ -29,7 +29,7 @@ int ExitOf(GateOutcome o) {
 
 std::string Plural(int n, const char* one, const char* many) { return absl::StrCat(n, " ", n == 1 ? one : many); }
 
-// What the check did: "3 looks, 1 process, 12.4 s (stopped: ...)".
+// What the check did: "3 looks, 1 process, 12.4 s: <why it stopped>".
 std::string TookLine(const CheckProgress& p) {
   return absl::StrCat(Plural(p.looks, "look", "looks"), ", ", Plural(p.processes, "process", "processes"), ", ",
                       absl::StrFormat("%.1f s", p.seconds), p.stop_reason.empty() ? "" : ": ",
@@ -75,8 +75,6 @@ std::string RenderJson(const CliOptions& options, const GateResult& gate, const 
   return text;
 }
 
-std::string Rows(int n) { return absl::StrCat(n, n == 1 ? " row" : " rows"); }
-
 std::string RenderText(const CliOptions& options, const GateResult& gate, const CheckProgress& progress) {
   const ReportDiff& diff = gate.diff;
   std::string text = absl::StrCat("graphprof check: ", EscapeForTerminal(diff.current_model), " against baseline ",
@@ -97,10 +95,10 @@ std::string RenderText(const CliOptions& options, const GateResult& gate, const 
   switch (gate.outcome) {
     case GateOutcome::kPassed:
       absl::StrAppend(&text, "PASSED: nothing that --fail_on=", fail_on, " selects is slower than the baseline (",
-                      gate.tested, " of ", Rows(gate.selected), " tested)\n");
+                      gate.tested, " of ", Plural(gate.selected, "row", "rows"), " tested)\n");
       return text;
     case GateOutcome::kInconclusive:
-      absl::StrAppend(&text, "INCONCLUSIVE: none of the ", Rows(gate.selected), " that --fail_on=", fail_on,
+      absl::StrAppend(&text, "INCONCLUSIVE: none of the ", Plural(gate.selected, "row", "rows"), " that --fail_on=", fail_on,
                       " selects could be tested (too fast to time, or absent): the gate cannot tell whether anything "
                       "got slower\n");
       return text;
@@ -176,7 +174,6 @@ CheckProgress ProgressOfReport(const Report& current, std::string why) {
   CheckProgress p;
   p.processes = std::max<int>(1, static_cast<int>(current.run_sources.size()));
   p.stop_reason = std::move(why);
-  p.seconds = SecondsSinceStart();
   return p;
 }
 

@@ -71,7 +71,6 @@ CheckProgress SequentialGate::Progress(const std::string& why) const {
   p.looks = stopped_ ? looks_ : looks_ + 1;
   p.alpha_fraction = LookFraction(p.looks);
   p.stop_reason = stopped_ ? reason_ : why;
-  p.seconds = SecondsSinceStart();
   return p;
 }
 

@@ -41,7 +41,7 @@ struct CheckProgress {
   int looks = 1;              // gate evaluations, the verdict's included
   int processes = 1;          // processes the current side was timed in
   std::string stop_reason;    // why profiling (or the check) ended
-  double seconds = 0;         // from the command's start to the verdict
+  double seconds = 0;         // from the command's start to the verdict: RunGate sets it
   double alpha_fraction = 1;  // the verdict's share of alpha (LookFraction of its look)
 };
 

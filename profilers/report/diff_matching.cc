@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/module_path.h"
 #include "profilers/report/views.h"
 
 namespace graphprof::diff_internal {

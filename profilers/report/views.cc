@@ -268,12 +268,6 @@ int ViewRow::slowest_source() const {
   return static_cast<int>(std::max_element(source_means.begin(), source_means.end()) - source_means.begin());
 }
 
-bool InModule(absl::string_view module, absl::string_view prefix) {
-  if (prefix.empty()) return true;
-  if (!absl::StartsWith(module, prefix)) return false;
-  return module.size() == prefix.size() || module[prefix.size()] == '.';
-}
-
 absl::StatusOr<GroupBy> ParseGroupBy(absl::string_view name) {
   if (name == "node") return GroupBy::kNode;
   if (name == "kind") return GroupBy::kKind;

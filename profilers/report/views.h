@@ -28,6 +28,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "common/module_path.h"  // InModule
 #include "profilers/report/report.h"
 #include "profilers/report/stats.h"
 
@@ -123,9 +124,6 @@ struct ViewOptions {
 std::vector<std::string> SortKeys(const Report& report);
 
 absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options);
-
-// True when `module` is `prefix` or inside it ("layer1.0" is inside "layer1").
-bool InModule(absl::string_view module, absl::string_view prefix);
 
 // OK when every path in `modules` is, or contains, one of `node_modules`
 // (the module paths of a graph's nodes); else InvalidArgument naming the

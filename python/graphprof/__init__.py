@@ -28,21 +28,12 @@ import os
 import torch  # first: registers torch's pybind11 types the extension uses
 
 from . import _cli
-from ._cli import torch_mismatch as _torch_mismatch
 
 # A package built against another torch (another version or C++ ABI) would
 # fail in the extension's loader or crash in LibTorch: refuse it in one line.
-_mismatch = _torch_mismatch(torch.__version__)
-if _mismatch is None:
-    try:
-        from . import _build_info
-    except ImportError:  # a Bazel build tree's package: @python_torch checks the torch when it is built
-        _build_info = None
-    if _build_info is not None and _build_info.CXX11_ABI != bool(torch._C._GLIBCXX_USE_CXX11_ABI):
-        _mismatch = ("graphprof: %s was compiled with _GLIBCXX_USE_CXX11_ABI=%d, but this Python's torch %s uses %d: "
-                     "reinstall graphprof in this environment (pip install --no-build-isolation <graphprof's source>)"
-                     % (os.path.dirname(os.path.abspath(__file__)), _build_info.CXX11_ABI, torch.__version__,
-                        torch._C._GLIBCXX_USE_CXX11_ABI))
+# (A Bazel build tree's package has no _build_info.py: @python_torch checks
+# the torch when it is built.)
+_mismatch = _cli.torch_mismatch(torch.__version__, torch._C._GLIBCXX_USE_CXX11_ABI)
 if _mismatch is not None:
     raise ImportError(_mismatch)
 

@@ -10,6 +10,7 @@ this file by path, so the command starts without importing torch.
 import importlib.util
 import os
 import re
+import runpy
 import sys
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -40,15 +41,11 @@ def tool_path(name="profile_graph"):
     return path
 
 
-def _built_for():
-    """The torch version in _build_info.py, or None (no such file)."""
+def _built_info():
+    """_build_info.py's values (the CMake build writes it; it imports
+    nothing), or None for a package without one (a Bazel build tree's)."""
     path = os.path.join(_PACKAGE_DIR, "_build_info.py")
-    try:
-        with open(path) as f:
-            match = re.search(r'^TORCH_VERSION\s*=\s*"([^"]*)"', f.read(), re.M)
-    except OSError:
-        return None
-    return match.group(1) if match else None
+    return runpy.run_path(path) if os.path.isfile(path) else None
 
 
 def _installed_torch_version():
@@ -65,12 +62,20 @@ def _installed_torch_version():
     return match.group(1) if match else ""
 
 
-def torch_mismatch(imported_version):
+def torch_mismatch(imported_version, imported_abi=None):
     """One line when the package was built for another torch than
-    imported_version (None: no torch at all), else None."""
-    built = _built_for()
-    if built is None or built == imported_version:
+    imported_version (None: no torch at all) or, when imported_abi (torch's
+    _GLIBCXX_USE_CXX11_ABI) is given, with another C++ ABI; else None."""
+    info = _built_info()
+    if info is None:
         return None
+    built = info["TORCH_VERSION"]
+    if built == imported_version:
+        if imported_abi is None or info["CXX11_ABI"] == bool(imported_abi):
+            return None
+        return ("graphprof: %s was compiled with _GLIBCXX_USE_CXX11_ABI=%d, but this Python's torch %s uses %d: "
+                "reinstall graphprof in this environment (pip install --no-build-isolation <graphprof's source>)"
+                % (_PACKAGE_DIR, info["CXX11_ABI"], imported_version, imported_abi))
     if imported_version is None:
         return ("graphprof: %s has no torch; graphprof in %s was built against torch %s"
                 % (sys.executable, _PACKAGE_DIR, built))

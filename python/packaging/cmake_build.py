@@ -16,7 +16,7 @@ CMAKE_BUILD_PARALLEL_LEVEL; else every core).
 
 import glob
 import os
-import re
+import runpy
 import shutil
 import subprocess
 import sys
@@ -115,13 +115,9 @@ def build(source_dir, target, settings):
 
 
 def _built_info(build_dir):
-    """_build_info.py's assignments (the configure wrote it), as strings."""
-    try:
-        with open(os.path.join(build_dir, PACKAGE_DIR, "_build_info.py")) as f:
-            text = f.read()
-    except OSError:
-        return {}
-    return dict(re.findall(r'^([A-Z0-9_]+) = (?:bool\()?"?([^"\n)]*)"?\)?', text, re.M))
+    """_build_info.py's values (the configure wrote it; it imports nothing), or {}."""
+    path = os.path.join(build_dir, PACKAGE_DIR, "_build_info.py")
+    return runpy.run_path(path) if os.path.isfile(path) else {}
 
 
 def check_configured_for(build_dir, target):
@@ -141,8 +137,8 @@ def check_configured_for(build_dir, target):
     info = _built_info(build_dir)
     if info.get("TORCH_VERSION") not in (None, target.version):
         problems.append("torch %s, this Python has %s" % (info["TORCH_VERSION"], target.version))
-    if info.get("CXX11_ABI") not in (None, str(int(target.cxx11_abi))):
-        problems.append("_GLIBCXX_USE_CXX11_ABI=%s, this torch uses %d" % (info["CXX11_ABI"], target.cxx11_abi))
+    if info.get("CXX11_ABI") not in (None, target.cxx11_abi):
+        problems.append("_GLIBCXX_USE_CXX11_ABI=%d, this torch uses %d" % (info["CXX11_ABI"], target.cxx11_abi))
     if problems:
         raise BuildError("CMake's configuration in %s is for another torch (%s): remove that directory (or give "
                          "another: -C build-dir=DIR) and install again" % (build_dir, "; ".join(problems)))
