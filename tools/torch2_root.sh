@@ -42,6 +42,7 @@ packages=(
   nlohmann-json3-dev libsimdjson-dev libjemalloc-dev
   pybind11-dev python3-dev python3-pandas          # the Python package and its tests
   python3-venv                                     #   pip install into a venv (tools/pip_check.sh): ensurepip
+  python3-setuptools                               # AOTInductor: torch.utils.cpp_extension imports setuptools
   file binutils                                    # tests that look at binaries (readelf)
 )
 suite=trixie
