@@ -30,6 +30,7 @@ namespace graphprof {
 namespace {
 
 using Entries = std::map<std::string, std::string>;
+using testing::StoredZip;
 
 Entries ReadAll(const std::string& path) {
   absl::StatusOr<std::shared_ptr<const ByteSource>> source = OpenFileSource(path);
@@ -38,34 +39,6 @@ Entries ReadAll(const std::string& path) {
   EXPECT_TRUE(archive.ok()) << archive.status();
   Entries out;
   for (const ZipArchive::Entry& e : archive->entries()) out[e.name] = *archive->ReadEntry(e.name, uint64_t{1} << 30);
-  return out;
-}
-
-void Put(std::string& out, uint64_t v, int n) {
-  for (int i = 0; i < n; ++i) out.push_back(static_cast<char>(v >> (8 * i)));
-}
-
-// A zip of stored entries (CRCs left 0: graphprof does not check them),
-// each under `prefix` when given, as PyTorchStreamWriter writes.
-std::string StoredZip(const Entries& entries, const std::string& prefix = "") {
-  std::string out, directory;
-  for (const auto& [bare, data] : entries) {
-    const std::string name = prefix.empty() ? bare : prefix + "/" + bare;
-    const uint64_t local = out.size();
-    Put(out, 0x04034b50, 4); Put(out, 20, 2); Put(out, 0, 2); Put(out, 0, 2); Put(out, 0, 4); Put(out, 0, 4);
-    Put(out, data.size(), 4); Put(out, data.size(), 4); Put(out, name.size(), 2); Put(out, 0, 2);
-    out += name;
-    out += data;
-    Put(directory, 0x02014b50, 4); Put(directory, 20, 2); Put(directory, 20, 2); Put(directory, 0, 2);
-    Put(directory, 0, 2); Put(directory, 0, 4); Put(directory, 0, 4); Put(directory, data.size(), 4);
-    Put(directory, data.size(), 4); Put(directory, name.size(), 2); Put(directory, 0, 2); Put(directory, 0, 2);
-    Put(directory, 0, 2); Put(directory, 0, 2); Put(directory, 0, 4); Put(directory, local, 4);
-    directory += name;
-  }
-  const uint64_t at = out.size();
-  out += directory;
-  Put(out, 0x06054b50, 4); Put(out, 0, 2); Put(out, 0, 2); Put(out, entries.size(), 2); Put(out, entries.size(), 2);
-  Put(out, directory.size(), 4); Put(out, at, 4); Put(out, 0, 2);
   return out;
 }
 

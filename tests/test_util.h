@@ -4,6 +4,7 @@
 
 #include <torch/script.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,6 +48,11 @@ c10::IValue NativeForward(torch::jit::Module& module, const std::vector<c10::IVa
 
 // A fresh directory under TEST_TMPDIR.
 std::string TempDir(const std::string& name);
+
+// A zip of stored entries (name -> bytes; CRCs left 0: graphprof does not
+// check them), each under `prefix` when given, as PyTorchStreamWriter
+// writes: .pt2 archives and AOTInductor packages made in tests.
+std::string StoredZip(const std::map<std::string, std::string>& entries, const std::string& prefix = "");
 
 }  // namespace graphprof::testing
 

@@ -53,6 +53,7 @@ from ._errors import (
     UnsupportedGraphError,
     VerificationError,
 )
+from ._compiled import compile_aoti
 from ._export import save_export
 from ._interpreter import Interpreter, Node
 from ._report import ABResult, Diff, Report
@@ -72,6 +73,7 @@ __all__ = [
     "CheckResult",
     "ab",
     "check",
+    "compile_aoti",
     "diff",
     "flops",
     "list_passes",
