@@ -6,7 +6,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-foreach(dir common ir interpreter profilers profilers/report profilers/work profilers/autograd profilers/toolbox
+foreach(dir common ir ir/compiled interpreter profilers profilers/compiled profilers/report profilers/work profilers/autograd profilers/toolbox
             profilers/session profilers/verification
             profilers/gpu tools tools/zoo)
   file(GLOB _headers ${PROJECT_SOURCE_DIR}/${dir}/*.h)

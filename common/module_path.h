@@ -1,8 +1,12 @@
 // Module paths as named_modules() names them ("layer1.0.conv1"; "" for the
 // root module): which module a path lies in. Used where nodes are chosen or
-// grouped by module (report views, diff matching, the delay pass).
+// grouped by module (report views, diff matching, the delay pass, compiled
+// kernels' modules).
 #ifndef GRAPHPROF_COMMON_MODULE_PATH_H_
 #define GRAPHPROF_COMMON_MODULE_PATH_H_
+
+#include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
@@ -15,6 +19,21 @@ inline bool InModule(absl::string_view module, absl::string_view prefix) {
   if (prefix.empty()) return true;
   if (!absl::StartsWith(module, prefix)) return false;
   return module.size() == prefix.size() || module[prefix.size()] == '.';
+}
+
+// The deepest module holding every one of `modules` (none: the root ""):
+// "layer1.0" for "layer1.0.conv1" and "layer1.0.bn1"; "" for "layer1" and
+// "fc". Where a compiled kernel computing nodes of several modules is charged.
+inline std::string DeepestCommonModule(const std::vector<std::string>& modules) {
+  if (modules.empty()) return "";
+  std::string common = modules[0];
+  for (const std::string& module : modules) {
+    while (!InModule(module, common)) {
+      const size_t dot = common.rfind('.');
+      common = dot == std::string::npos ? "" : common.substr(0, dot);
+    }
+  }
+  return common;
 }
 
 }  // namespace graphprof

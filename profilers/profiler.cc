@@ -54,6 +54,11 @@ std::shared_ptr<const GraphPlan> CalibrationPlan() {
 
 }  // namespace
 
+std::string NewReportId() {
+  static std::atomic<int64_t> reports{0};
+  return absl::StrCat(ProcessIdentity(), "/", ++reports);
+}
+
 const std::string& ProcessIdentity() {
   static const std::string* id = [] {
     char host[256] = {};
@@ -146,8 +151,7 @@ Report BuildReport(const ProfilingInterpreter& interpreter, int warmup, TimerCos
   Report report;
   report.model = plan.name();
   report.process = ProcessIdentity();
-  static std::atomic<int64_t> reports{0};
-  report.report_id = absl::StrCat(report.process, "/", ++reports);
+  report.report_id = NewReportId();
   report.clock = std::string(interpreter.clock().name());
   report.warmup = warmup;
   report.runs = interpreter.completed_runs();

@@ -111,6 +111,8 @@ void DeclareWork(Report& report);
 // This process, as Report::process names it ("pid@host:start"): the same
 // for every report one process makes.
 const std::string& ProcessIdentity();
+// A new Report::report_id of this process ("<ProcessIdentity()>/<n>").
+std::string NewReportId();
 
 // What timing one node execution costs (ProfilingInterpreter, one clock).
 struct TimerCost {

@@ -4,7 +4,8 @@
 //
 //   * what runs: a prepared graph (GraphPlan::Build plans it), and the
 //     module it came from where there is one (sizes, --ab's passes,
-//     training steps, the float64 reference of a check after passes);
+//     training steps, the float64 reference of a check after passes); or
+//     a compiled program run whole (compiled(): an AOTInductor package);
 //   * the inputs it supplies when none are given, and a note saying which;
 //     given inputs checked against what it declares and completed as its
 //     native call would (defaults, container types);
@@ -38,6 +39,8 @@
 #include "profilers/verification/reference_check.h"
 
 namespace graphprof {
+
+class CompiledProgram;  // profilers/compiled/compiled_profile.h
 
 // What the caller asks of the source it opens: what to load and what it
 // will do with it.
@@ -99,6 +102,11 @@ class ModelSource {
   virtual const PreparedGraph& prepared() const = 0;
   // The module as loaded (in eval mode), where the source is one.
   virtual const torch::jit::Module* module() const { return nullptr; }
+  // What runs when the source is a compiled program run whole (an
+  // AOTInductor package: sources/compiled/): ProfileSource profiles it
+  // instead of planning prepared(), which then only describes the inputs.
+  // Null for graphs graphprof interprets.
+  virtual CompiledProgram* compiled() const { return nullptr; }
   // Where the module and the inputs live.
   virtual c10::Device device() const { return c10::kCPU; }
 

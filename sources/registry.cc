@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "sources/compiled/compiled_source.h"
 #include "sources/export/export_source.h"
 #include "sources/ir_text/ir_text_source.h"
 #include "sources/model_source.h"
@@ -13,9 +14,11 @@
 namespace graphprof {
 namespace {
 
-// Claimed in this order: TorchScript last, as it takes any path.
+// Claimed in this order: AOTInductor packages before torch.export programs
+// (both may be .pt2 files), TorchScript last, as it takes any path.
 std::vector<SourceFormat> BuiltinFormats() {
   return {
+      CompiledFormat(),
       ExportFormat(),
       IrTextFormat(),
       ZooFormat(),

@@ -14,7 +14,7 @@ import unittest
 # Packages with one CMake library each (the top-level CMakeLists.txt adds them).
 PACKAGES = [
     "common", "ir", "ir/export", "ir/compiled", "interpreter", "profilers", "profilers/report", "profilers/work",
-    "profilers/autograd", "profilers/verification", "profilers/toolbox", "profilers/gpu", "profilers/session", "sources", "tools", "tools/zoo",
+    "profilers/autograd", "profilers/compiled", "profilers/verification", "profilers/toolbox", "profilers/gpu", "profilers/session", "sources", "tools", "tools/zoo",
     "tools/gpu_check", "tests", "python",
 ]
 

@@ -44,6 +44,22 @@ class FileSource : public ByteSource {
   std::string path_;
 };
 
+class SlicedSource : public ByteSource {
+ public:
+  SlicedSource(std::shared_ptr<const ByteSource> source, uint64_t offset, uint64_t size)
+      : source_(std::move(source)), offset_(offset), size_(size) {}
+  uint64_t size() const override { return size_; }
+  absl::Status Read(uint64_t offset, uint64_t n, char* out) const override {
+    if (offset > size_ || n > size_ - offset) return absl::OutOfRangeError("read past the slice");
+    return source_->Read(offset_ + offset, n, out);
+  }
+
+ private:
+  std::shared_ptr<const ByteSource> source_;
+  uint64_t offset_;
+  uint64_t size_;
+};
+
 class BytesSource : public ByteSource {
  public:
   explicit BytesSource(std::string bytes) : bytes_(std::move(bytes)) {}
@@ -91,6 +107,11 @@ absl::StatusOr<std::shared_ptr<const ByteSource>> OpenFileSource(const std::stri
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return absl::NotFoundError(absl::StrCat(path, ": ", std::strerror(errno)));
   return std::shared_ptr<const ByteSource>(std::make_shared<FileSource>(fd, static_cast<uint64_t>(*size), path));
+}
+
+std::shared_ptr<const ByteSource> SliceSource(std::shared_ptr<const ByteSource> source, uint64_t offset,
+                                              uint64_t size) {
+  return std::make_shared<SlicedSource>(std::move(source), offset, size);
 }
 
 std::shared_ptr<const ByteSource> MemorySource(std::string bytes) {

@@ -44,6 +44,10 @@ class ByteSource {
 absl::StatusOr<std::shared_ptr<const ByteSource>> OpenFileSource(const std::string& path);
 // Bytes in memory (copied).
 std::shared_ptr<const ByteSource> MemorySource(std::string bytes);
+// Bytes [offset, offset + size) of `source` (within it: the caller's
+// check), read in place: an archive stored whole inside another.
+std::shared_ptr<const ByteSource> SliceSource(std::shared_ptr<const ByteSource> source, uint64_t offset,
+                                              uint64_t size);
 
 inline constexpr size_t kMaxZipEntries = 1 << 20;
 

@@ -45,23 +45,7 @@ class ExportSource final : public ModelSource {
   }
 
   Reference ReferenceFor(const std::vector<c10::IValue>& inputs, const Tolerance& tolerance) const override {
-    Reference reference;
-    if (!program_.reference.has_value()) {
-      reference.why_not = "the archive has no reference outputs (save the program with graphprof.save_export)";
-      return reference;
-    }
-    const ExportReference& saved = *program_.reference;
-    SavedOutputs outputs{saved.inputs, saved.Expected(), absl::StrCat("PyTorch ", saved.torch_version, "'s ep.module()"),
-                         "graphprof.save_export", saved.torch_version, saved.threads};
-    SavedOutputsCheck plan = PlanSavedOutputsCheck(outputs, inputs, tolerance.rtol, tolerance.atol, tolerance.given);
-    if (!plan.possible) {
-      reference.why_not = plan.why_not;
-      return reference;
-    }
-    const c10::IValue expected = plan.expected;
-    reference.run = [expected](const std::vector<c10::IValue>&) -> absl::StatusOr<c10::IValue> { return expected; };
-    reference.check = plan.check;
-    return reference;
+    return SavedReferenceFor(program_, inputs, tolerance, /*compiled=*/false);
   }
 
   absl::StatusOr<std::unique_ptr<ModelSource>> Reload() const override { return Open(path_, SourceRequest()); }
@@ -81,6 +65,33 @@ class ExportSource final : public ModelSource {
 };
 
 }  // namespace
+
+Reference SavedReferenceFor(const ExportedProgram& program, const std::vector<c10::IValue>& inputs,
+                            const Tolerance& tolerance, bool compiled) {
+  Reference reference;
+  if (!program.reference.has_value()) {
+    reference.why_not = compiled ? "the package has no reference outputs (compile it with graphprof.compile_aoti)"
+                                 : "the archive has no reference outputs (save the program with graphprof.save_export)";
+    return reference;
+  }
+  const ExportReference& saved = *program.reference;
+  SavedOutputs outputs{saved.inputs, saved.Expected(), absl::StrCat("PyTorch ", saved.torch_version, "'s ep.module()"),
+                       compiled ? "graphprof.compile_aoti" : "graphprof.save_export", saved.torch_version,
+                       saved.threads};
+  // Compiled code sums in its own order (fused loops, vectorized
+  // reductions): never called identical to the eager outputs unless the
+  // caller's tolerance finds no difference.
+  SavedOutputsCheck plan = PlanSavedOutputsCheck(outputs, inputs, tolerance.rtol, tolerance.atol,
+                                                 tolerance.given || compiled);
+  if (!plan.possible) {
+    reference.why_not = plan.why_not;
+    return reference;
+  }
+  const c10::IValue expected = plan.expected;
+  reference.run = [expected](const std::vector<c10::IValue>&) -> absl::StatusOr<c10::IValue> { return expected; };
+  reference.check = plan.check;
+  return reference;
+}
 
 const SourceAbilities& ExportAbilities() {
   static const SourceAbilities kAbilities{"a torch.export program", "torch.export", /*passes=*/false, /*backward=*/false,

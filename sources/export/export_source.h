@@ -7,6 +7,9 @@
 #ifndef GRAPHPROF_SOURCES_EXPORT_EXPORT_SOURCE_H_
 #define GRAPHPROF_SOURCES_EXPORT_EXPORT_SOURCE_H_
 
+#include <vector>
+
+#include "ir/export/exported_program.h"
 #include "sources/model_source.h"
 
 namespace graphprof {
@@ -16,6 +19,13 @@ SourceFormat ExportFormat();
 
 // What a program can do (its sources' abilities()).
 const SourceAbilities& ExportAbilities();
+
+// The reference a program's saved outputs give for `inputs`
+// (saved_outputs.h's rule); `compiled`: the outputs a compiled form of the
+// program (an AOTInductor package holding it) is checked against, always
+// within the tolerance, never as identical.
+Reference SavedReferenceFor(const ExportedProgram& program, const std::vector<c10::IValue>& inputs,
+                            const Tolerance& tolerance, bool compiled);
 
 }  // namespace graphprof
 

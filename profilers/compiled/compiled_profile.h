@@ -1,0 +1,45 @@
+// Profiling a compiled program run whole (an AOTInductor package): the
+// timed loop of NativeRT's ModelRunner (warm-up runs, then timed runs, each
+// on a fresh copy of the inputs), with the calls inside each run timed by
+// the scopes they record (scope_recorder.h) and cut into rows by a
+// CompiledPlan. The Report is the one every rendering, diff and gate reads:
+// one top-level row per generated-kernel call or stretch of extern calls,
+// per-run series, the run's time, and the wrapper's own time as the run's
+// unattributed part.
+//
+// Of ProfileOptions it takes warmup, runs, adaptive (max_time_s, and the
+// run time's median interval against width) and progress; memory,
+// observers and training steps are refused in one line (the nodes of a
+// compiled program do not run one by one).
+#ifndef GRAPHPROF_PROFILERS_COMPILED_COMPILED_PROFILE_H_
+#define GRAPHPROF_PROFILERS_COMPILED_COMPILED_PROFILE_H_
+
+#include <torch/script.h>
+
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "profilers/compiled/compiled_plan.h"
+#include "profilers/profiler.h"
+#include "profilers/report/report.h"
+
+namespace graphprof {
+
+// A compiled program as graphprof runs it.
+class CompiledProgram {
+ public:
+  virtual ~CompiledProgram() = default;
+  // One run on `inputs` (a fresh copy, the program's to change): its
+  // output as the program's graph returns it (the one output, or a tuple).
+  virtual absl::StatusOr<c10::IValue> Run(std::vector<c10::IValue>& inputs) = 0;
+  // How its runs are cut into rows.
+  virtual const CompiledPlan& plan() const = 0;
+};
+
+// `output` (optional) receives the last timed run's output.
+absl::StatusOr<Report> ProfileCompiled(CompiledProgram& program, const std::vector<c10::IValue>& inputs,
+                                       const ProfileOptions& options, c10::IValue* output = nullptr);
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_PROFILERS_COMPILED_COMPILED_PROFILE_H_

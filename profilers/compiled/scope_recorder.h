@@ -1,0 +1,74 @@
+// ScopeRecorder: the top-level RecordFunction scopes one thread enters
+// while a compiled model runs (AOTInductor's generated kernels, compiled
+// with kernel profiling, each open one: RECORD_FUNCTION("graph_0_cpp_..."),
+// and ATen operators reached through the dispatcher open theirs), with
+// their start and end on the steady clock.
+//
+// Recording is a thread-local RecordFunction callback of this thread,
+// added by Start() and removed by Stop() (and the destructor). Scopes
+// nested in a recorded one are not recorded. The hot path allocates
+// nothing and takes no lock: scopes go into a buffer sized at
+// construction; what does not fit is counted (dropped()).
+//
+// A scope is recorded by the index of its name among the names the
+// recorder was made with (-1 for any other name): the name RecordFunction
+// gives lives only as long as the scope (LibTorch 1.13 keeps a copy in the
+// RecordFunction), and copying it would allocate.
+#ifndef GRAPHPROF_PROFILERS_COMPILED_SCOPE_RECORDER_H_
+#define GRAPHPROF_PROFILERS_COMPILED_SCOPE_RECORDER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
+
+namespace graphprof {
+
+struct RecordedScope {
+  int name = -1;         // index into the recorder's names; -1: another name
+  int64_t start_ns = 0;  // steady clock
+  int64_t end_ns = 0;
+};
+
+class ScopeRecorder {
+ public:
+  ScopeRecorder(size_t capacity, std::vector<std::string> names);
+  ~ScopeRecorder();
+  ScopeRecorder(const ScopeRecorder&) = delete;
+  ScopeRecorder& operator=(const ScopeRecorder&) = delete;
+
+  // Starts recording on the calling thread (one recorder per thread at a
+  // time); Stop() on the same thread ends it.
+  void Start();
+  void Stop();
+  // Forgets the scopes recorded (before each run).
+  void Clear();
+
+  const std::vector<RecordedScope>& scopes() const { return scopes_; }
+  int64_t dropped() const { return dropped_; }
+
+  // The steady clock graphprof's compiled profiles read (ns).
+  static int64_t Now();
+
+ private:
+  static void OnEnter(const char* name);
+  int IndexOf(const char* name) const;
+  static void OnExit();
+
+  std::vector<std::string> names_;
+  absl::flat_hash_map<absl::string_view, int> index_;  // into names_
+  std::vector<RecordedScope> scopes_;  // reserved at construction
+  size_t capacity_;
+  int depth_ = 0;
+  int64_t dropped_ = 0;
+  uint64_t handle_ = 0;
+  bool started_ = false;
+  friend struct ScopeRecorderCallbacks;
+};
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_PROFILERS_COMPILED_SCOPE_RECORDER_H_

@@ -1,0 +1,132 @@
+#include "sources/compiled/aoti_model.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "common/status_util.h"
+#include "common/torch_compat.h"
+#include "ir/elf_check.h"
+#include "ir/library_probe.h"
+
+#if GRAPHPROF_TORCH_AT_LEAST(2, 6)
+#include <torch/csrc/inductor/aoti_runner/model_container_runner_cpu.h>
+#define GRAPHPROF_AOTI 1
+#endif
+
+namespace graphprof {
+namespace {
+
+absl::Status Refuse(const AotiPackage& package, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(package.path, ": ", why));
+}
+
+#ifdef GRAPHPROF_AOTI
+
+// A directory of its own, removed with everything in it when it goes.
+class ScratchDir {
+ public:
+  static absl::StatusOr<ScratchDir> Make() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = absl::StrCat(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp", "/graphprof-aoti-XXXXXX");
+    if (mkdtemp(pattern.data()) == nullptr) {
+      return absl::InternalError(absl::StrCat("cannot make a temporary directory (", pattern, "): ",
+                                              std::strerror(errno)));
+    }
+    ScratchDir dir;
+    dir.path_ = pattern;
+    return dir;
+  }
+  ScratchDir() = default;
+  ScratchDir(ScratchDir&& other) noexcept : path_(std::move(other.path_)), files_(std::move(other.files_)) {
+    other.path_.clear();
+  }
+  ~ScratchDir() {
+    if (path_.empty()) return;
+    for (const std::string& file : files_) unlink(file.c_str());
+    rmdir(path_.c_str());
+  }
+  // Writes `bytes` as `name` (no directories) inside it.
+  absl::StatusOr<std::string> Write(const std::string& name, const std::string& bytes) {
+    const std::string file = absl::StrCat(path_, "/", name);
+    files_.push_back(file);
+    std::ofstream out(file, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out) return absl::InternalError(absl::StrCat("cannot write ", file));
+    return file;
+  }
+
+ private:
+  std::string path_;
+  std::vector<std::string> files_;
+};
+
+class RunnerModel final : public AotiModel {
+ public:
+  explicit RunnerModel(std::unique_ptr<torch::inductor::AOTIModelContainerRunnerCpu> runner)
+      : runner_(std::move(runner)) {}
+
+  absl::StatusOr<std::vector<at::Tensor>> Run(const std::vector<at::Tensor>& inputs) override {
+    try {
+      return runner_->run(inputs);
+    } catch (const std::exception& e) {
+      return absl::InvalidArgumentError(absl::StrCat("the compiled model failed: ", ExceptionMessage(e)));
+    }
+  }
+
+ private:
+  std::unique_ptr<torch::inductor::AOTIModelContainerRunnerCpu> runner_;
+};
+
+#endif  // GRAPHPROF_AOTI
+
+}  // namespace
+
+bool AotiModelsSupported() {
+#ifdef GRAPHPROF_AOTI
+  return true;
+#else
+  return false;
+#endif
+}
+
+absl::StatusOr<std::unique_ptr<AotiModel>> LoadAotiModel(const AotiPackage& package) {
+#ifndef GRAPHPROF_AOTI
+  return Refuse(package, absl::StrCat("an AOTInductor package needs graphprof built with LibTorch 2.6 or later "
+                                      "(this one has LibTorch ",
+                                      TORCH_VERSION, "): use the CMake build on LibTorch 2.6 (docs/compiled.md)"));
+#else
+  absl::StatusOr<ScratchDir> dir = ScratchDir::Make();
+  if (!dir.ok()) return dir.status();
+  std::string library;
+  for (const std::string& entry : package.files) {
+    absl::StatusOr<std::string> bytes = package.archive.ReadEntry(entry, uint64_t{16} << 30);
+    if (!bytes.ok()) return Refuse(package, bytes.status().message());
+    const std::string name = entry.substr(entry.rfind('/') + 1);
+    absl::StatusOr<std::string> file = dir->Write(name, *bytes);
+    if (!file.ok()) return file.status();
+    if (entry == package.library) library = *file;
+  }
+  const std::string inside = absl::StrCat("its compiled library ", package.library);
+  if (absl::Status elf = CheckLoadableSharedObject(library); !elf.ok()) {
+    return Refuse(package, absl::StrCat(inside, ": ", elf.message().substr(library.size() + 2)));
+  }
+  if (absl::Status probe = ProbeLibraryLoad(library); !probe.ok()) {
+    return Refuse(package, absl::StrCat(inside, ": ", probe.message().substr(library.size() + 2)));
+  }
+  try {
+    auto runner = std::make_unique<torch::inductor::AOTIModelContainerRunnerCpu>(library, 1);
+    return std::unique_ptr<AotiModel>(new RunnerModel(std::move(runner)));
+  } catch (const std::exception& e) {
+    return Refuse(package, absl::StrCat("cannot load ", inside, ": ", ExceptionMessage(e)));
+  }
+#endif
+}
+
+}  // namespace graphprof

@@ -1,0 +1,161 @@
+#include "sources/compiled/compiled_source.h"
+
+#include <map>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "common/status_util.h"
+#include "ir/compiled/aoti_package.h"
+#include "ir/compiled/wrapper_calls.h"
+#include "ir/export/exported_program.h"
+#include "profilers/compiled/compiled_profile.h"
+#include "sources/compiled/aoti_model.h"
+#include "sources/export/export_source.h"
+
+namespace graphprof {
+namespace {
+
+// graphprof.compile_aoti's record of each generated kernel's nodes
+// (python/graphprof/_compiled.py: KERNELS_ENTRY).
+constexpr char kKernelRecordEntry[] = "graphprof/kernels.json";
+constexpr uint64_t kMaxKernelRecordBytes = 64ull << 20;
+
+absl::Status Refuse(const std::string& path, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(path, ": ", why));
+}
+
+class AotiProgram final : public CompiledProgram {
+ public:
+  AotiProgram(std::unique_ptr<AotiModel> model, CompiledPlan plan) : model_(std::move(model)), plan_(std::move(plan)) {}
+
+  absl::StatusOr<c10::IValue> Run(std::vector<c10::IValue>& inputs) override {
+    tensors_.clear();
+    for (const c10::IValue& input : inputs) {
+      if (!input.isTensor()) return absl::InvalidArgumentError("a compiled program takes tensors only");
+      tensors_.push_back(input.toTensor());
+    }
+    absl::StatusOr<std::vector<at::Tensor>> outputs = model_->Run(tensors_);
+    if (!outputs.ok()) return outputs.status();
+    if (outputs->size() == 1) return c10::IValue((*outputs)[0]);
+    std::vector<c10::IValue> items(outputs->begin(), outputs->end());
+    return c10::IValue(c10::ivalue::Tuple::create(std::move(items)));
+  }
+  const CompiledPlan& plan() const override { return plan_; }
+
+ private:
+  std::unique_ptr<AotiModel> model_;
+  CompiledPlan plan_;
+  std::vector<at::Tensor> tensors_;
+};
+
+class CompiledSource final : public ModelSource {
+ public:
+  static absl::StatusOr<std::unique_ptr<ModelSource>> Open(const std::string& path, const SourceRequest&) {
+    absl::StatusOr<AotiPackage> package = ReadAotiPackage(path);
+    if (!package.ok()) return package.status();
+    if (!AotiModelsSupported()) return LoadAotiModel(*package).status();  // says what it needs
+    if (!package->has_program) {
+      return Refuse(path, absl::StrCat("has no program (", kAotiProgramEntry, "): graphprof profiles the packages "
+                                       "graphprof.compile_aoti(ep, path, *args) writes"));
+    }
+    const ZipArchive::Entry* entry = package->archive.Find(kAotiProgramEntry);
+    absl::StatusOr<ExportedProgram> program = LoadExportedProgram(
+        SliceSource(package->archive.source(), entry->offset, entry->size), absl::StrCat(path, ":", kAotiProgramEntry));
+    if (!program.ok()) return program.status();
+    absl::StatusOr<std::string> wrapper = package->archive.ReadEntry(package->wrapper, kMaxWrapperBytes);
+    if (!wrapper.ok()) return Refuse(path, wrapper.status().message());
+    absl::StatusOr<WrapperCalls> calls = ParseWrapperCalls(*wrapper, absl::StrCat(path, ":", package->wrapper));
+    if (!calls.ok()) return calls.status();
+    if (package->archive.Find(kKernelRecordEntry) != nullptr) {
+      absl::StatusOr<std::string> record = package->archive.ReadEntry(kKernelRecordEntry, kMaxKernelRecordBytes);
+      if (!record.ok()) return Refuse(path, record.status().message());
+      if (absl::Status applied = ApplyKernelRecord(*record, absl::StrCat(path, ":", kKernelRecordEntry), *calls);
+          !applied.ok()) {
+        return applied;
+      }
+    }
+    std::map<std::string, NodePlace> places;
+    for (const auto& [node, origin] : program->prepared.origins) {
+      if (!origin.name.empty()) places[origin.name] = NodePlace{origin.module, origin.source};
+    }
+    absl::StatusOr<CompiledPlan> plan = CompiledPlan::Build(*calls, places);
+    if (!plan.ok()) return Refuse(path, plan.status().message());
+    absl::StatusOr<std::unique_ptr<AotiModel>> model = LoadAotiModel(*package);
+    if (!model.ok()) return model.status();
+    auto source = std::unique_ptr<CompiledSource>(new CompiledSource);
+    source->path_ = path;
+    source->kernel_nodes_ = calls->kernel_nodes;
+    source->program_ = *std::move(program);
+    source->compiled_ = std::make_unique<AotiProgram>(*std::move(model), *std::move(plan));
+    return std::unique_ptr<ModelSource>(std::move(source));
+  }
+
+  std::string name() const override { return path_; }
+  const SourceAbilities& abilities() const override { return CompiledAbilities(); }
+  const PreparedGraph& prepared() const override { return program_.prepared; }
+  CompiledProgram* compiled() const override { return compiled_.get(); }
+
+  absl::StatusOr<SuppliedInputs> SupplyInputs(uint64_t seed) const override {
+    if (program_.reference.has_value()) {
+      return SuppliedInputs{program_.reference->inputs, "the package's reference inputs (graphprof.compile_aoti)"};
+    }
+    if (program_.example_inputs.has_value()) {
+      return SuppliedInputs{*program_.example_inputs, "the program's example inputs"};
+    }
+    return absl::NotFoundError(absl::StrCat(path_, " has no example inputs"));
+  }
+
+  absl::StatusOr<std::vector<c10::IValue>> CompleteInputs(std::vector<c10::IValue> inputs,
+                                                          std::string* note) const override {
+    if (absl::Status checked = CheckExportedInputs(program_.inputs, inputs); !checked.ok()) {
+      return Annotate(checked, path_);
+    }
+    return ModelSource::CompleteInputs(std::move(inputs), note);
+  }
+
+  Reference ReferenceFor(const std::vector<c10::IValue>& inputs, const Tolerance& tolerance) const override {
+    return SavedReferenceFor(program_, inputs, tolerance, /*compiled=*/true);
+  }
+
+  absl::StatusOr<std::unique_ptr<ModelSource>> Reload() const override { return Open(path_, SourceRequest()); }
+
+  void Describe(Report& report) const override {
+    report.notes.push_back(absl::StrCat("an AOTInductor package (a torch.export program compiled by PyTorch ",
+                                        program_.torch_version,
+                                        "), run whole: rows are its generated kernels and extern calls"));
+    report.notes.push_back(
+        "an extern call's time is the stretch between the generated kernels around it (the wrapper's code there "
+        "included); what lies between kernels without an extern call is the wrapper's own, unattributed time");
+    if (!kernel_nodes_) {
+      report.notes.push_back("the package does not name every generated kernel's nodes (no graphprof/kernels.json "
+                             "entry for some): their rows have no module or source line");
+    }
+    report.parameters = program_.parameters;
+  }
+
+ private:
+  CompiledSource() = default;
+
+  std::string path_;
+  bool kernel_nodes_ = false;
+  ExportedProgram program_;
+  std::unique_ptr<AotiProgram> compiled_;
+};
+
+}  // namespace
+
+const SourceAbilities& CompiledAbilities() {
+  static const SourceAbilities kAbilities{"an AOTInductor package", "AOTInductor", /*passes=*/false,
+                                          /*backward=*/false, /*methods=*/false, /*devices=*/false};
+  return kAbilities;
+}
+
+SourceFormat CompiledFormat() {
+  SourceFormat format;
+  format.name = "aoti";
+  format.claims = &IsAotiPackageFile;
+  format.open = &CompiledSource::Open;
+  return format;
+}
+
+}  // namespace graphprof
