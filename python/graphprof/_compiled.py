@@ -22,7 +22,10 @@ import shutil
 import tempfile
 import zipfile
 
-from graphprof._export import save_export
+try:
+    from ._export import save_export
+except ImportError:  # loaded by its path (the tests' fixture scripts), not as graphprof's
+    from _export import save_export
 
 # Where graphprof's program sits in the package, under the package's
 # top-level folder (ir/compiled/aoti_package.h reads the same name).

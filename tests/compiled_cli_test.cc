@@ -1,0 +1,148 @@
+// profile_graph --model=PACKAGE.aoti.pt2 on AOTInductor packages compiled at
+// build time by graphprof.compile_aoti (tests/fixtures/compiled/
+// make_packages.py, PyTorch 2.6 in the Debian 13 root): the report's rows are
+// the generated kernels and extern calls, located in the program's modules
+// and source lines, verified against PyTorch's outputs within the
+// tolerance; hostile packages refused in one line, nothing written.
+// Registered in the CMake build on LibTorch 2.6 only (tests/CMakeLists.txt).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "ir/export/zip_archive.h"
+#include "tests/cli_test_util.h"
+#include "tests/test_util.h"
+
+namespace graphprof {
+namespace {
+
+using ::graphprof::testing::ExpectOneLineError;
+using ::graphprof::testing::Exists;
+using ::graphprof::testing::Result;
+using ::graphprof::testing::RunTool;
+using ::graphprof::testing::Slurp;
+using ::graphprof::testing::StoredZip;
+using ::graphprof::testing::TempDir;
+using ::graphprof::testing::Write;
+
+std::string Package(const std::string& name) { return "tests/compiled/" + name + ".aoti.pt2"; }
+
+nlohmann::json ProfileJson(const std::string& name, std::vector<std::string> extra = {}) {
+  const std::string out = TempDir("compiled_cli_test") + "/" + name + ".json";
+  std::vector<std::string> args = {"--model=" + Package(name), "--warmup=1", "--runs=5", "--format=json",
+                                   "--output=" + out};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const Result r = RunTool(args);
+  EXPECT_EQ(r.code, 0) << r.err;
+  return r.code == 0 ? nlohmann::json::parse(Slurp(out)) : nlohmann::json::object();
+}
+
+TEST(CompiledCliTest, RowsAreTheKernelsAndExternCallsInTheirModules) {
+  const nlohmann::json j = ProfileJson("cnn");
+  ASSERT_FALSE(j.empty());
+  EXPECT_EQ(j["verified"], true) << j["verification"].dump();
+  std::vector<std::string> kinds;
+  std::map<std::string, std::string> module_of;
+  for (const nlohmann::json& node : j["nodes"]) {
+    kinds.push_back(node["kind"]);
+    module_of[node["kind"]] = node["module"];
+    if (node["module"] != "") {
+      EXPECT_TRUE(absl::StrContains(node["source"].get<std::string>(), "make_packages.py:")) << node.dump();
+    }
+  }
+  // Generated kernels and the extern convolution and matrix product, in
+  // call order (Inductor 2.6's kernels for this model).
+  ASSERT_GE(kinds.size(), 4u);
+  EXPECT_TRUE(absl::StartsWith(kinds.front(), "inductor::cpp_fused_")) << kinds.front();
+  EXPECT_EQ(module_of.count("aten::convolution"), 1u);
+  EXPECT_EQ(module_of["aten::convolution"], "block.conv");
+  bool addmm = false, block_kernel = false;
+  for (const auto& [kind, module] : module_of) {
+    addmm |= absl::StrContains(kind, "aten::addmm");
+    block_kernel |= absl::StartsWith(kind, "inductor::") && module == "block";
+  }
+  EXPECT_TRUE(addmm);
+  EXPECT_TRUE(block_kernel);
+}
+
+TEST(CompiledCliTest, TheTextReportSaysWhatItIsAndVerifiesWithinTheTolerance) {
+  for (const std::string name : {"cnn", "mlp_buffer", "attention"}) {
+    const Result r = RunTool({"--model=" + Package(name), "--warmup=1", "--runs=3", "--group_by=module"});
+    ASSERT_EQ(r.code, 0) << name << ": " << r.err;
+    EXPECT_TRUE(absl::StrContains(r.out, "an AOTInductor package (a torch.export program compiled by PyTorch 2.6"))
+        << r.out;
+    EXPECT_TRUE(absl::StrContains(r.out, "inputs: the package's reference inputs (graphprof.compile_aoti)")) << r.out;
+    EXPECT_TRUE(absl::StrContains(r.out, "verified")) << r.out;
+    // Compiled code sums in its own order: never called identical to eager.
+    EXPECT_FALSE(absl::StrContains(r.out, "output identical")) << r.out;
+  }
+}
+
+TEST(CompiledCliTest, RefusesWhatItCannotDoWithAPackage) {
+  const std::string model = "--model=" + Package("mlp_buffer");
+  ExpectOneLineError(RunTool({model, "--ab=none", "--runs=2"}), 1, "an A/B (--ab) of an AOTInductor package");
+  ExpectOneLineError(RunTool({model, "--memory", "--runs=2"}), 1, "memory per node (--memory)");
+}
+
+// A copy of a real package with its entries changed by `edit`.
+std::string Edited(const std::string& name, const std::function<void(std::map<std::string, std::string>&)>& edit) {
+  absl::StatusOr<std::shared_ptr<const ByteSource>> source = OpenFileSource(Package(name));
+  EXPECT_TRUE(source.ok()) << source.status();
+  absl::StatusOr<ZipArchive> archive = ZipArchive::Open(*source);
+  EXPECT_TRUE(archive.ok()) << archive.status();
+  std::map<std::string, std::string> entries;
+  for (const ZipArchive::Entry& e : archive->entries()) entries[e.name] = *archive->ReadEntry(e.name, uint64_t{1} << 30);
+  edit(entries);
+  return StoredZip(entries, archive->prefix());
+}
+
+std::string EntryEnding(const std::map<std::string, std::string>& entries, const std::string& suffix) {
+  for (const auto& [name, bytes] : entries) {
+    if (absl::EndsWith(name, suffix) && !absl::EndsWith(name, "_metadata.json")) return name;
+  }
+  return "";
+}
+
+TEST(CompiledCliTest, HostilePackagesOneLineExitOneNothingWritten) {
+  const std::string dir = TempDir("compiled_cli_hostile");
+  const std::string whole = Slurp(Package("mlp_buffer"));
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {whole.substr(0, whole.size() / 2), ""},
+      {Edited("mlp_buffer", [](auto& e) { e.erase(EntryEnding(e, ".so")); }), "has no compiled library"},
+      {Edited("mlp_buffer", [](auto& e) { e[EntryEnding(e, ".so")] = "\x7f" "ELF garbage"; }),
+       "its compiled library"},
+      {Edited("mlp_buffer",
+              [](auto& e) {
+                std::string& so = e[EntryEnding(e, ".so")];
+                so[18] = static_cast<char>(183);  // e_machine: EM_AARCH64
+                so[19] = 0;
+              }),
+       "an ELF object for another machine (aarch64"},
+      {Edited("mlp_buffer", [](auto& e) { e.erase(EntryEnding(e, ".cpp")); }), "has no wrapper source"},
+      {Edited("mlp_buffer", [](auto& e) { e[EntryEnding(e, ".cpp")] = "int main() {}\n"; }),
+       "not an AOTInductor wrapper source"},
+      {Edited("mlp_buffer", [](auto& e) { e.erase("graphprof/program.pt2"); }), "has no program"},
+      {Edited("mlp_buffer",
+              [](auto& e) {
+                const std::string so = EntryEnding(e, ".so");
+                e["data/aotinductor/second/" + so.substr(so.rfind('/') + 1)] = e[so];
+              }),
+       "holds 2 compiled models"},
+  };
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const std::string package = Write(absl::StrCat("compiled_cli_hostile/bad", i, ".aoti.pt2"), cases[i].first);
+    const std::string out = absl::StrCat(dir, "/bad", i, ".json");
+    const Result r = RunTool({"--model=" + package, "--runs=2", "--format=json", "--output=" + out});
+    ExpectOneLineError(r, 1, cases[i].second);
+    EXPECT_FALSE(Exists(out)) << i;
+  }
+}
+
+}  // namespace
+}  // namespace graphprof
