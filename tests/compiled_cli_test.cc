@@ -87,7 +87,7 @@ TEST(CompiledCliTest, TheTextReportSaysWhatItIsAndVerifiesWithinTheTolerance) {
 TEST(CompiledCliTest, RefusesWhatItCannotDoWithAPackage) {
   const std::string model = "--model=" + Package("mlp_buffer");
   ExpectOneLineError(RunTool({model, "--ab=none", "--runs=2"}), 1, "an A/B (--ab) of an AOTInductor package");
-  ExpectOneLineError(RunTool({model, "--memory", "--runs=2"}), 1, "memory per node (--memory)");
+  ExpectOneLineError(RunTool({model, "--backward", "--runs=2"}), 1, "AOTInductor package");
 }
 
 // A copy of a real package with its entries changed by `edit`.

@@ -6,6 +6,7 @@
 #include <ATen/record_function.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <string>
@@ -114,6 +115,17 @@ TEST(CompiledPlanTest, AttributesEveryNanosecondOfARun) {
   int64_t sum = unattributed;
   for (int64_t ns : row_ns) sum += ns;
   EXPECT_EQ(sum, 1000);
+  // The same run's stretches, in order, for the trace.
+  std::vector<CompiledPlan::Span> spans;
+  std::fill(row_ns.begin(), row_ns.end(), 0);
+  unattributed = 0;
+  ASSERT_TRUE(plan.Attribute(scopes, 1000, 2000, row_ns, unattributed, &spans).ok());
+  ASSERT_EQ(spans.size(), 5u);
+  const std::vector<std::vector<int64_t>> want = {{0, 1010, 90}, {1, 1100, 300}, {2, 1400, 50}, {3, 1450, 450},
+                                                  {4, 1900, 80}};
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ((std::vector<int64_t>{spans[i].row, spans[i].start_ns, spans[i].duration_ns}), want[i]) << i;
+  }
 }
 
 TEST(CompiledPlanTest, RefusesRunsThatAreNotTheWrappersOrder) {
@@ -215,6 +227,7 @@ TEST(ProfileCompiledTest, TimesEachRowOfEveryRun) {
   ProfileOptions options;
   options.warmup = 2;
   options.runs = 5;
+  options.trace = true;
   c10::IValue output;
   const std::vector<c10::IValue> inputs = {torch::ones({2})};
   absl::StatusOr<Report> report = ProfileCompiled(program, inputs, options, &output);
@@ -242,6 +255,13 @@ TEST(ProfileCompiledTest, TimesEachRowOfEveryRun) {
   EXPECT_LE(report->coverage(), 1.0);
   EXPECT_FALSE(report->graph_hash.empty());
   EXPECT_EQ(report->ir.size(), 6u);
+  // One trace event per row and run, in the run's order.
+  ASSERT_EQ(report->events.size(), 25u);
+  for (size_t i = 1; i < report->events.size(); ++i) {
+    EXPECT_LE(report->events[i - 1].start_ns, report->events[i].start_ns) << i;
+  }
+  EXPECT_EQ(report->events[5].run, 1);
+  EXPECT_EQ(report->events[5].node, 0);
 }
 
 TEST(ProfileCompiledTest, FailsARunInAnotherOrderAndRefusesWhatItCannotMeasure) {
@@ -255,10 +275,10 @@ TEST(ProfileCompiledTest, FailsARunInAnotherOrderAndRefusesWhatItCannotMeasure) 
       << report.status();
 
   FakeProgram program;
-  options.memory = true;
+  options.backward.enabled = true;
   report = ProfileCompiled(program, {torch::ones({2})}, options);
   EXPECT_EQ(report.status().message(),
-            "memory per node (--memory) is not measured in a compiled program (its nodes do not run one by one)");
+            "a training step (--backward) is not measured in a compiled program (its nodes do not run one by one)");
 }
 
 TEST(ProfileCompiledTest, RunsAutoStopsAndSaysWhy) {

@@ -97,12 +97,18 @@ absl::StatusOr<CompiledPlan> CompiledPlan::Build(const WrapperCalls& calls,
 }
 
 absl::Status CompiledPlan::Attribute(const std::vector<RecordedScope>& scopes, int64_t start_ns, int64_t end_ns,
-                                     std::vector<int64_t>& row_ns, int64_t& unattributed_ns) const {
+                                     std::vector<int64_t>& row_ns, int64_t& unattributed_ns,
+                                     std::vector<Span>* spans) const {
   size_t k = 0;
   int64_t previous_end = start_ns;
+  if (spans != nullptr) spans->clear();
+  auto charge = [&](int row, int64_t from, int64_t ns) {
+    row_ns[row] += ns;
+    if (spans != nullptr) spans->push_back(Span{row, from, ns});
+  };
   auto charge_gap = [&](size_t gap, int64_t ns) {
     if (gap_rows_[gap] >= 0) {
-      row_ns[gap_rows_[gap]] += ns;
+      charge(gap_rows_[gap], previous_end, ns);
     } else {
       unattributed_ns += ns;
     }
@@ -118,7 +124,7 @@ absl::Status CompiledPlan::Attribute(const std::vector<RecordedScope>& scopes, i
           " (a run_impl with control flow?): graphprof attributes wrappers that call their kernels in one order"));
     }
     charge_gap(k, scope.start_ns - previous_end);
-    row_ns[kernel_rows_[k]] += scope.end_ns - scope.start_ns;
+    charge(kernel_rows_[k], scope.start_ns, scope.end_ns - scope.start_ns);
     previous_end = scope.end_ns;
     ++k;
   }

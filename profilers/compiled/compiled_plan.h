@@ -73,8 +73,17 @@ class CompiledPlan {
   // wrapper's own (`unattributed_ns`), from the scopes it recorded between
   // `start_ns` and `end_ns`. InvalidArgument when the scopes are not the
   // wrapper's kernels in its order (a run_impl with control flow).
+  // `spans` (optional, cleared first; reserve rows() to keep it from
+  // allocating) receives each row's stretches of the run as they came:
+  // row, start and duration (steady clock).
+  struct Span {
+    int row;
+    int64_t start_ns;
+    int64_t duration_ns;
+  };
   absl::Status Attribute(const std::vector<RecordedScope>& scopes, int64_t start_ns, int64_t end_ns,
-                         std::vector<int64_t>& row_ns, int64_t& unattributed_ns) const;
+                         std::vector<int64_t>& row_ns, int64_t& unattributed_ns,
+                         std::vector<Span>* spans = nullptr) const;
 
  private:
   std::vector<CompiledRow> rows_;

@@ -2,6 +2,7 @@
 
 #include <ATen/core/grad_mode.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -67,7 +68,6 @@ Report Skeleton(const CompiledPlan& plan, int warmup) {
 
 absl::StatusOr<Report> ProfileCompiled(CompiledProgram& program, const std::vector<c10::IValue>& inputs,
                                        const ProfileOptions& options, c10::IValue* output) {
-  if (options.memory) return Refuse("memory per node (--memory)");
   if (!options.observers.empty()) return Refuse("device time per node (observers)");
   if (options.backward.enabled) return Refuse("a training step (--backward)");
   if (options.runs < 1) return absl::InvalidArgumentError("at least one timed run is needed");
@@ -100,6 +100,11 @@ absl::StatusOr<Report> ProfileCompiled(CompiledProgram& program, const std::vect
   for (const CompiledRow& row : plan.rows()) kernels += row.generated ? 1 : 0;
   ScopeRecorder recorder(kernels + kExtraScopes, plan.kernel_scopes());
   std::vector<int64_t> row_ns(plan.rows().size());
+  std::vector<CompiledPlan::Span> spans;
+  spans.reserve(plan.rows().size());
+  if (options.trace) {
+    report.events.reserve(std::min(options.max_trace_events, plan.rows().size() * options.runs));
+  }
   Column& time = report.columns[0];
   int64_t first_start = 0, dropped = 0;
   std::string stopped;
@@ -111,7 +116,7 @@ absl::StatusOr<Report> ProfileCompiled(CompiledProgram& program, const std::vect
     if (done.ok()) {
       std::fill(row_ns.begin(), row_ns.end(), 0);
       int64_t unattributed = 0;
-      done = plan.Attribute(recorder.scopes(), start, end, row_ns, unattributed);
+      done = plan.Attribute(recorder.scopes(), start, end, row_ns, unattributed, options.trace ? &spans : nullptr);
       if (!done.ok()) done = Annotate(done, absl::StrCat("timed run ", k + 1));
       time.unattributed.push_back(unattributed);
     }
@@ -121,6 +126,15 @@ absl::StatusOr<Report> ProfileCompiled(CompiledProgram& program, const std::vect
     }
     if (k == 0) first_start = start;
     dropped += recorder.dropped();
+    if (options.trace) {
+      for (const CompiledPlan::Span& span : spans) {
+        if (report.events.size() == options.max_trace_events) {
+          ++report.dropped_events;
+          continue;
+        }
+        report.events.push_back(TraceEvent{span.row, k, span.start_ns - first_start, span.duration_ns});
+      }
+    }
     time.run_total.push_back(end - start);
     report.run_start_ns.push_back(start - first_start);
     for (size_t r = 0; r < row_ns.size(); ++r) {
@@ -139,6 +153,10 @@ absl::StatusOr<Report> ProfileCompiled(CompiledProgram& program, const std::vect
   if (options.adaptive.enabled) {
     if (stopped.empty()) stopped = absl::StrCat("the most runs (", options.runs, ")");
     report.notes.push_back(absl::StrCat("--runs=auto: ", report.runs, " timed runs, stopped when ", stopped));
+  }
+  if (options.memory) {
+    report.notes.push_back("memory per node is not measured in a compiled program (its kernels write buffers the "
+                           "wrapper allocates for many of them)");
   }
   if (dropped > 0) {
     report.notes.push_back(absl::StrCat(dropped, " scopes of the timed runs did not fit the recorder's buffer and were "

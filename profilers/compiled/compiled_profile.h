@@ -8,9 +8,12 @@
 // unattributed part.
 //
 // Of ProfileOptions it takes warmup, runs, adaptive (max_time_s, and the
-// run time's median interval against width) and progress; memory,
-// observers and training steps are refused in one line (the nodes of a
-// compiled program do not run one by one).
+// run time's median interval against width, or the caller's stop rule) and
+// progress; observers (device time per node) and training steps are
+// refused in one line (the nodes of a compiled program do not run one by
+// one); `memory` adds a note that memory per node is not measured; `trace`
+// keeps each row's stretches of each run as trace events (up to
+// max_trace_events).
 #ifndef GRAPHPROF_PROFILERS_COMPILED_COMPILED_PROFILE_H_
 #define GRAPHPROF_PROFILERS_COMPILED_COMPILED_PROFILE_H_
 
