@@ -16,6 +16,8 @@
 #include "ir/compiled/wrapper_calls.h"
 #include "profilers/compiled/compiled_plan.h"
 #include "profilers/compiled/compiled_profile.h"
+#include "profilers/compiled/kernel_work.h"
+#include "profilers/profiler.h"
 #include "profilers/compiled/scope_recorder.h"
 
 namespace graphprof {
@@ -152,6 +154,47 @@ TEST(CompiledPlanTest, RefusesWrappersWithoutKernelProfiling) {
   absl::StatusOr<CompiledPlan> plan = CompiledPlan::Build(*calls, Places());
   EXPECT_EQ(plan.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_TRUE(absl::StrContains(plan.status().message(), "graphprof.compile_aoti")) << plan.status();
+}
+
+// An eager profile's node: `name` in module `module`, with its work.
+NodeRecord EagerNode(const Report& report, const std::string& module, const std::string& name, double flops,
+                     double bytes) {
+  NodeRecord node;
+  node.identity.module = module;
+  node.identity.label = module.empty() ? name : module + "/" + name;
+  report.FitNode(node);
+  node.quantities[report.FindQuantity("flops")] = flops;
+  node.quantities[report.FindQuantity("bytes")] = bytes;
+  return node;
+}
+
+TEST(KernelWorkTest, EachNodesWorkOnceInTheFirstRowNamingIt) {
+  Report eager;
+  DeclareWork(eager);
+  for (NodeRecord node : {EagerNode(eager, "block", "relu", 10, 100), EagerNode(eager, "block.conv", "conv2d", 1000, 400),
+                          EagerNode(eager, "block.bn", "batch_norm", 40, 200), EagerNode(eager, "block", "relu_1", 8, 64),
+                          EagerNode(eager, "", "flatten", 0, 16), EagerNode(eager, "fc", "linear", 500, 300),
+                          EagerNode(eager, "", "unnamed_add", 2, 8)}) {
+    eager.nodes.push_back(node);
+  }
+  EXPECT_EQ(ProgramNodeName(eager.nodes[1].identity), "conv2d");
+  const CompiledPlan plan = Plan();
+  Report compiled;
+  for (const CompiledRow& row : plan.rows()) {
+    NodeRecord node;
+    node.identity = row.identity;
+    compiled.FitNode(node);
+    compiled.nodes.push_back(node);
+  }
+  const double unnamed = AddKernelWork(eager, plan, compiled);
+  EXPECT_NEAR(unnamed, 2.0 / 1560, 1e-12);
+  const int flops = compiled.FindQuantity("flops");
+  std::vector<double> row_flops;
+  for (const NodeRecord& node : compiled.nodes) row_flops.push_back(node.quantities[flops]);
+  // a (relu), the convolution (conv2d), b (batch_norm, relu_1), clone + addmm
+  // (flatten, linear), a again (relu: counted in its first row only).
+  EXPECT_EQ(row_flops, std::vector<double>({10, 1000, 48, 500, 0}));
+  EXPECT_EQ(compiled.nodes[2].quantities[compiled.FindQuantity("bytes")], 264);
 }
 
 TEST(ModulePathTest, DeepestCommonModule) {

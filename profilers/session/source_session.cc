@@ -4,10 +4,13 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "interpreter/graph_plan.h"
 #include "common/status_util.h"
 #include "ir/ivalue_util.h"
 #include "profilers/compiled/compiled_profile.h"
+#include "profilers/compiled/kernel_work.h"
+#include "profilers/profiler.h"
 #include "profilers/machine.h"
 #include "profilers/verification/reference_check.h"
 
@@ -51,6 +54,36 @@ absl::Status AddPlans(const ModelSource& source, int count, bool first_own, cons
   return absl::OkStatus();
 }
 
+// The work of a compiled program's rows (kernel_work.h): from one run of
+// the program's graph (prepared()), which counts each node's; a note says
+// what could not be counted.
+void AddProgramWork(const ModelSource& source, const CompiledProgram& program, const std::vector<c10::IValue>& inputs,
+                    const PlanOptions& plan_options, Report& report) {
+  ProfileOptions once;
+  once.plan = plan_options;
+  once.warmup = 0;
+  once.runs = 1;
+  once.trace = false;
+  absl::StatusOr<Report> eager = [&]() -> absl::StatusOr<Report> {
+    absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(source.prepared(), plan_options);
+    if (!plan.ok()) return plan.status();
+    return Profile(*plan, inputs, once);
+  }();
+  if (!eager.ok()) {
+    report.notes.push_back(absl::StrCat("work per row not counted: the program's graph did not run (",
+                                        eager.status().message(), ")"));
+    return;
+  }
+  const double unnamed = AddKernelWork(*eager, program.plan(), report);
+  report.notes.push_back(
+      "FLOPs and bytes per row: those of the program's nodes it computes, each node once (bytes as the nodes run "
+      "eagerly: an upper bound for a fused kernel)");
+  if (unnamed > 0.001) {
+    report.notes.push_back(absl::StrFormat("%.1f%% of the program's FLOPs are in nodes no row names: not counted",
+                                           100 * unnamed));
+  }
+}
+
 // A compiled program (ModelSource::compiled()), run whole: its calls'
 // rows (profilers/compiled/), described and verified as a graph's session.
 absl::StatusOr<Report> ProfileCompiledSource(const ModelSource& source, CompiledProgram& program,
@@ -62,6 +95,7 @@ absl::StatusOr<Report> ProfileCompiledSource(const ModelSource& source, Compiled
   if (!report.ok()) return report.status();
   DescribeModel(*report, source.name(), nullptr, inputs, machine, session.ceilings);
   source.Describe(*report);
+  AddProgramWork(source, program, inputs, session.profile.plan, *report);
   if (session.verify) {
     if (absl::Status verified = VerifySide(source, source.ReferenceFor(inputs, tolerance), inputs, output, *report);
         !verified.ok()) {

@@ -1,0 +1,33 @@
+// The work of a compiled program's rows: the FLOPs and bytes its nodes did
+// in a profile of the program it was compiled from (the eager graph, one
+// inspection run), so that the roofline shows what each compiled kernel
+// achieved against the machine's ceilings.
+//
+// Each program node's work is counted once, in the first row (in call
+// order) that names it: an extern call's comment may also name nodes an
+// earlier kernel computed (Inductor lists the origins of its inputs), and
+// the rows' FLOPs then still add up to the program's. Bytes are the nodes'
+// as run eagerly (each node reading and writing its tensors): for a fused
+// kernel, whose intermediates never reach memory, an upper bound.
+#ifndef GRAPHPROF_PROFILERS_COMPILED_KERNEL_WORK_H_
+#define GRAPHPROF_PROFILERS_COMPILED_KERNEL_WORK_H_
+
+#include <string>
+
+#include "profilers/compiled/compiled_plan.h"
+#include "profilers/report/report.h"
+
+namespace graphprof {
+
+// The program node a row of `eager` (a profile of the program's graph) is:
+// its name in the program ("conv2d_3"), from its label.
+std::string ProgramNodeName(const NodeIdentity& identity);
+
+// Declares the work quantities on `compiled` (a report of `plan`'s rows)
+// and gives each row its nodes' work from `eager`. Returns the share of the
+// program's FLOPs that no row names (0 when every node with work is named).
+double AddKernelWork(const Report& eager, const CompiledPlan& plan, Report& compiled);
+
+}  // namespace graphprof
+
+#endif  // GRAPHPROF_PROFILERS_COMPILED_KERNEL_WORK_H_
