@@ -48,7 +48,7 @@ class AotiProgram final : public CompiledProgram {
   std::vector<at::Tensor> tensors_;
 };
 
-class CompiledSource final : public ModelSource {
+class CompiledSource final : public ProgramBackedSource {
  public:
   static absl::StatusOr<std::unique_ptr<ModelSource>> Open(const std::string& path, const SourceRequest&) {
     absl::StatusOr<AotiPackage> package = ReadAotiPackage(path);
@@ -82,46 +82,23 @@ class CompiledSource final : public ModelSource {
     if (!plan.ok()) return Refuse(path, plan.status().message());
     absl::StatusOr<std::unique_ptr<AotiModel>> model = LoadAotiModel(*package);
     if (!model.ok()) return model.status();
-    auto source = std::unique_ptr<CompiledSource>(new CompiledSource);
-    source->path_ = path;
-    source->kernel_nodes_ = calls->kernel_nodes;
-    source->program_ = *std::move(program);
-    source->compiled_ = std::make_unique<AotiProgram>(*std::move(model), *std::move(plan));
-    return std::unique_ptr<ModelSource>(std::move(source));
+    return std::unique_ptr<ModelSource>(
+        new CompiledSource(path, *std::move(program), calls->kernel_nodes,
+                           std::make_unique<AotiProgram>(*std::move(model), *std::move(plan))));
   }
 
-  std::string name() const override { return path_; }
   const SourceAbilities& abilities() const override { return CompiledAbilities(); }
-  const PreparedGraph& prepared() const override { return program_.prepared; }
   CompiledProgram* compiled() const override { return compiled_.get(); }
 
-  absl::StatusOr<SuppliedInputs> SupplyInputs(uint64_t seed) const override {
-    if (program_.reference.has_value()) {
-      return SuppliedInputs{program_.reference->inputs, "the package's reference inputs (graphprof.compile_aoti)"};
-    }
-    if (program_.example_inputs.has_value()) {
-      return SuppliedInputs{*program_.example_inputs, "the program's example inputs"};
-    }
-    return absl::NotFoundError(absl::StrCat(path_, " has no example inputs"));
-  }
-
-  absl::StatusOr<std::vector<c10::IValue>> CompleteInputs(std::vector<c10::IValue> inputs,
-                                                          std::string* note) const override {
-    if (absl::Status checked = CheckExportedInputs(program_.inputs, inputs); !checked.ok()) {
-      return Annotate(checked, path_);
-    }
-    return ModelSource::CompleteInputs(std::move(inputs), note);
-  }
-
   Reference ReferenceFor(const std::vector<c10::IValue>& inputs, const Tolerance& tolerance) const override {
-    return SavedReferenceFor(program_, inputs, tolerance, /*compiled=*/true);
+    return SavedReferenceFor(program(), inputs, tolerance, /*compiled=*/true);
   }
 
-  absl::StatusOr<std::unique_ptr<ModelSource>> Reload() const override { return Open(path_, SourceRequest()); }
+  absl::StatusOr<std::unique_ptr<ModelSource>> Reload() const override { return Open(path(), SourceRequest()); }
 
   void Describe(Report& report) const override {
     report.notes.push_back(absl::StrCat("an AOTInductor package (a torch.export program compiled by PyTorch ",
-                                        program_.torch_version,
+                                        program().torch_version,
                                         "), run whole: rows are its generated kernels and extern calls"));
     report.notes.push_back(
         "an extern call's time is the stretch between the generated kernels around it (the wrapper's code there "
@@ -130,15 +107,17 @@ class CompiledSource final : public ModelSource {
       report.notes.push_back("the package does not name every generated kernel's nodes (no graphprof/kernels.json "
                              "entry for some): their rows have no module or source line");
     }
-    report.parameters = program_.parameters;
+    report.parameters = program().parameters;
   }
 
  private:
-  CompiledSource() = default;
+  CompiledSource(std::string path, ExportedProgram program, bool kernel_nodes, std::unique_ptr<AotiProgram> compiled)
+      : ProgramBackedSource(std::move(path), std::move(program),
+                            "the package's reference inputs (graphprof.compile_aoti)", "the program's example inputs"),
+        kernel_nodes_(kernel_nodes),
+        compiled_(std::move(compiled)) {}
 
-  std::string path_;
   bool kernel_nodes_ = false;
-  ExportedProgram program_;
   std::unique_ptr<AotiProgram> compiled_;
 };
 

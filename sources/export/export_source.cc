@@ -11,60 +11,49 @@
 namespace graphprof {
 namespace {
 
-class ExportSource final : public ModelSource {
+class ExportSource final : public ProgramBackedSource {
  public:
   static absl::StatusOr<std::unique_ptr<ModelSource>> Open(const std::string& path, const SourceRequest& request) {
     absl::StatusOr<ExportedProgram> program = LoadExportedProgram(path);
     if (!program.ok()) return program.status();
-    auto source = std::unique_ptr<ExportSource>(new ExportSource);
-    source->path_ = path;
-    source->program_ = *std::move(program);
-    return std::unique_ptr<ModelSource>(std::move(source));
+    return std::unique_ptr<ModelSource>(new ExportSource(path, *std::move(program)));
   }
 
-  std::string name() const override { return path_; }
   const SourceAbilities& abilities() const override { return ExportAbilities(); }
-  const PreparedGraph& prepared() const override { return program_.prepared; }
-
-  absl::StatusOr<SuppliedInputs> SupplyInputs(uint64_t seed) const override {
-    if (program_.reference.has_value()) {
-      return SuppliedInputs{program_.reference->inputs, "the archive's reference inputs (graphprof.save_export)"};
-    }
-    if (program_.example_inputs.has_value()) {
-      return SuppliedInputs{*program_.example_inputs, "the archive's example inputs"};
-    }
-    return absl::NotFoundError(absl::StrCat(path_, " has no example inputs"));
-  }
-
-  absl::StatusOr<std::vector<c10::IValue>> CompleteInputs(std::vector<c10::IValue> inputs,
-                                                          std::string* note) const override {
-    if (absl::Status checked = CheckExportedInputs(program_.inputs, inputs); !checked.ok()) {
-      return Annotate(checked, path_);
-    }
-    return ModelSource::CompleteInputs(std::move(inputs), note);
-  }
 
   Reference ReferenceFor(const std::vector<c10::IValue>& inputs, const Tolerance& tolerance) const override {
-    return SavedReferenceFor(program_, inputs, tolerance, /*compiled=*/false);
+    return SavedReferenceFor(program(), inputs, tolerance, /*compiled=*/false);
   }
 
-  absl::StatusOr<std::unique_ptr<ModelSource>> Reload() const override { return Open(path_, SourceRequest()); }
+  absl::StatusOr<std::unique_ptr<ModelSource>> Reload() const override { return Open(path(), SourceRequest()); }
 
   void Describe(Report& report) const override {
-    report.notes.push_back(absl::StrCat("a torch.export program (", program_.layout, ", schema ",
-                                        program_.schema_version, ", exported by PyTorch ", program_.torch_version, ")"));
-    report.notes.insert(report.notes.end(), program_.notes.begin(), program_.notes.end());
-    report.parameters = program_.parameters;
+    report.notes.push_back(absl::StrCat("a torch.export program (", program().layout, ", schema ",
+                                        program().schema_version, ", exported by PyTorch ", program().torch_version,
+                                        ")"));
+    report.notes.insert(report.notes.end(), program().notes.begin(), program().notes.end());
+    report.parameters = program().parameters;
   }
 
  private:
-  ExportSource() = default;
-
-  std::string path_;
-  ExportedProgram program_;
+  ExportSource(std::string path, ExportedProgram program)
+      : ProgramBackedSource(std::move(path), std::move(program), "the archive's reference inputs (graphprof.save_export)",
+                            "the archive's example inputs") {}
 };
 
 }  // namespace
+
+absl::StatusOr<SuppliedInputs> ProgramBackedSource::SupplyInputs(uint64_t seed) const {
+  if (program_.reference.has_value()) return SuppliedInputs{program_.reference->inputs, reference_note_};
+  if (program_.example_inputs.has_value()) return SuppliedInputs{*program_.example_inputs, examples_note_};
+  return absl::NotFoundError(absl::StrCat(path_, " has no example inputs"));
+}
+
+absl::StatusOr<std::vector<c10::IValue>> ProgramBackedSource::CompleteInputs(std::vector<c10::IValue> inputs,
+                                                                             std::string* note) const {
+  if (absl::Status checked = CheckExportedInputs(program_.inputs, inputs); !checked.ok()) return Annotate(checked, path_);
+  return ModelSource::CompleteInputs(std::move(inputs), note);
+}
 
 Reference SavedReferenceFor(const ExportedProgram& program, const std::vector<c10::IValue>& inputs,
                             const Tolerance& tolerance, bool compiled) {
