@@ -29,7 +29,7 @@ ScopeRecorder::ScopeRecorder(size_t capacity, std::vector<std::string> names)
 
 int ScopeRecorder::IndexOf(const char* name) const {
   if (name == nullptr) return -1;
-  auto found = index_.find(absl::string_view(name));
+  auto found = index_.find(std::string_view(name));
   return found == index_.end() ? -1 : found->second;
 }
 

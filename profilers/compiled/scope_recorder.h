@@ -20,10 +20,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
-#include "absl/strings/string_view.h"
 
 namespace graphprof {
 
@@ -59,7 +59,9 @@ class ScopeRecorder {
   static void OnExit();
 
   std::vector<std::string> names_;
-  absl::flat_hash_map<absl::string_view, int> index_;  // into names_
+  // Into names_ (std::unordered_map: Abseil 20240722's flat_hash_map of
+  // string_view does not compile under GCC 14 with -fsanitize=undefined).
+  std::unordered_map<std::string_view, int> index_;
   std::vector<RecordedScope> scopes_;  // reserved at construction
   size_t capacity_;
   int depth_ = 0;
