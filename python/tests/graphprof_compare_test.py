@@ -575,5 +575,53 @@ class ArgumentsAndFilesTest(unittest.TestCase):
                     self.assertEqual(sorted(os.listdir(d)), ["link.out", "r.out"])
 
 
+
+def _can_compile_aoti():
+    try:
+        import torch._inductor
+        import setuptools  # noqa: F401  (torch.utils.cpp_extension needs it)
+    except ImportError:
+        return False
+    return hasattr(torch._inductor, "aoti_compile_and_package")
+
+
+@unittest.skipUnless(_can_compile_aoti(), "AOTInductor needs PyTorch 2.6+ and setuptools")
+class CompiledTest(unittest.TestCase):
+    """graphprof.compile_aoti and graphprof.profile(path) of the package it
+    wrote: the package is torch's (its own loader runs it), profiled per
+    kernel as profile_graph profiles it, verified within the tolerance, the
+    caller's inputs unchanged (docs/compiled.md)."""
+
+    def test_compile_then_profile_from_python_and_the_cli(self):
+        torch.manual_seed(0)
+        model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4)).eval()
+        x = torch.randn(3, 8)
+        given = x.clone()
+        ep = torch.export.export(model, (x,))
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "m.aoti.pt2")
+            with self.assertRaises(TypeError):
+                graphprof.compile_aoti(model, path, x)
+            expected = graphprof.compile_aoti(ep, path, x)
+            self.assertEqual(sorted(os.listdir(d)), ["m.aoti.pt2"])  # nothing else left beside it
+            self.assertTrue(torch.allclose(torch._inductor.aoti_load_package(path)(x)[0], expected, atol=1e-6))
+            r = graphprof.profile(path, runs=3, warmup=1)
+            self.assertTrue(torch.equal(x, given), "compile_aoti or profile changed the caller's x")
+            self.assertIs(r.verified, True)
+            self.assertFalse(r.verification["identical"])  # compiled: checked within the tolerance
+            self.assertTrue(any("an AOTInductor package" in n for n in r.notes), r.notes)
+            kinds = [node["kind"] for node in r.nodes]
+            self.assertTrue(any(k.startswith("inductor::cpp_fused") for k in kinds), kinds)
+            self.assertTrue(any(k.startswith("aten::addmm") for k in kinds), kinds)
+            cli = _runfile("tools/profile_graph")
+            if os.path.exists(cli):
+                out = os.path.join(d, "cli.json")
+                subprocess.run([cli, "--model=" + path, "--runs=3", "--warmup=1", "--format=json", "--output=" + out],
+                               check=True, capture_output=True)
+                with open(out) as f:
+                    from_cli = json.load(f)
+                self.assertEqual([node["kind"] for node in from_cli["nodes"]], kinds)
+                self.assertEqual([node["module"] for node in from_cli["nodes"]], [node["module"] for node in r.nodes])
+
 if __name__ == "__main__":
     unittest.main()
