@@ -118,7 +118,6 @@ absl::StatusOr<Report> ProfileCompiled(CompiledProgram& program, const std::vect
       int64_t unattributed = 0;
       done = plan.Attribute(recorder.scopes(), start, end, row_ns, unattributed, options.trace ? &spans : nullptr);
       if (!done.ok()) done = Annotate(done, absl::StrCat("timed run ", k + 1));
-      time.unattributed.push_back(unattributed);
     }
     if (!done.ok()) {
       recorder.Stop();

@@ -4,8 +4,9 @@
 // the scopes they record (scope_recorder.h) and cut into rows by a
 // CompiledPlan. The Report is the one every rendering, diff and gate reads:
 // one top-level row per generated-kernel call or stretch of extern calls,
-// per-run series, the run's time, and the wrapper's own time as the run's
-// unattributed part.
+// per-run series and the run's time; the wrapper's own time is what the rows
+// do not cover (1 - Report::coverage(): the share of the run inside named
+// calls), not a row.
 //
 // Of ProfileOptions it takes warmup, runs, adaptive (max_time_s, and the
 // run time's median interval against width, or the caller's stop rule) and

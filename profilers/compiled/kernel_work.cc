@@ -1,7 +1,6 @@
 #include "profilers/compiled/kernel_work.h"
 
 #include <map>
-#include <set>
 
 #include "absl/strings/match.h"
 #include "profilers/profiler.h"
@@ -16,6 +15,16 @@ std::string ProgramNodeName(const NodeIdentity& identity) {
   return label;
 }
 
+bool IsExternKind(const std::string& kind) {
+  static const char* const kPrefixes[] = {"aten::conv", "aten::_conv", "aten::linear", "aten::mm", "aten::bmm",
+                                          "aten::addmm", "aten::matmul", "aten::baddbmm", "aten::addbmm",
+                                          "aten::scaled_dot_product", "aten::_scaled_dot_product", "aten::mkldnn_"};
+  for (const char* prefix : kPrefixes) {
+    if (absl::StartsWith(kind, prefix)) return true;
+  }
+  return false;
+}
+
 double AddKernelWork(const Report& eager, const CompiledPlan& plan, Report& compiled) {
   DeclareWork(compiled);
   const int flops = compiled.FindQuantity("flops");
@@ -25,6 +34,7 @@ double AddKernelWork(const Report& eager, const CompiledPlan& plan, Report& comp
   struct Work {
     double flops = 0;
     double bytes = 0;
+    bool extern_kind = false;
   };
   std::map<std::string, Work> work;  // by program node name
   double total_flops = 0;
@@ -32,19 +42,29 @@ double AddKernelWork(const Report& eager, const CompiledPlan& plan, Report& comp
     Work& w = work[ProgramNodeName(node.identity)];
     w.flops += eager.QuantityOf(node, eager_flops);
     w.bytes += eager.QuantityOf(node, eager_bytes);
+    w.extern_kind |= IsExternKind(node.identity.kind);
     total_flops += eager.QuantityOf(node, eager_flops);
   }
-  std::set<std::string> counted;
-  double named_flops = 0;
-  for (size_t r = 0; r < plan.rows().size() && r < compiled.nodes.size(); ++r) {
-    NodeRecord& row = compiled.nodes[r];
-    for (const std::string& node : plan.rows()[r].nodes) {
-      auto found = work.find(node);
-      if (found == work.end() || !counted.insert(node).second) continue;
-      row.quantities[flops] += found->second.flops;
-      row.quantities[bytes] += found->second.bytes;
-      named_flops += found->second.flops;
+  // Each named node's row, as the header says.
+  const std::vector<CompiledRow>& rows = plan.rows();
+  std::map<std::string, int> owner;
+  auto claim = [&](bool wanted(const CompiledRow&, const Work&)) {
+    for (size_t r = 0; r < rows.size() && r < compiled.nodes.size(); ++r) {
+      for (const std::string& node : rows[r].nodes) {
+        auto found = work.find(node);
+        if (found != work.end() && !owner.count(node) && wanted(rows[r], found->second)) owner[node] = r;
+      }
     }
+  };
+  claim([](const CompiledRow& row, const Work& w) { return w.extern_kind && !row.generated; });
+  claim([](const CompiledRow& row, const Work& w) { return !w.extern_kind && row.generated; });
+  claim([](const CompiledRow&, const Work&) { return true; });
+  double named_flops = 0;
+  for (const auto& [node, row] : owner) {
+    const Work& w = work[node];
+    compiled.nodes[row].quantities[flops] += w.flops;
+    compiled.nodes[row].quantities[bytes] += w.bytes;
+    named_flops += w.flops;
   }
   compiled.Finalize();
   return total_flops > 0 ? (total_flops - named_flops) / total_flops : 0;

@@ -3,12 +3,17 @@
 // inspection run), so that the roofline shows what each compiled kernel
 // achieved against the machine's ceilings.
 //
-// Each program node's work is counted once, in the first row (in call
-// order) that names it: an extern call's comment may also name nodes an
-// earlier kernel computed (Inductor lists the origins of its inputs), and
-// the rows' FLOPs then still add up to the program's. Bytes are the nodes'
-// as run eagerly (each node reading and writing its tensors): for a fused
-// kernel, whose intermediates never reach memory, an upper bound.
+// Each program node's work is counted once, so that the rows' FLOPs add up
+// to the program's, in one row naming it: a convolution's or a matrix
+// product's (conv*, linear, mm, bmm, addmm, matmul, baddbmm, scaled dot
+// product attention) in the first extern call naming it, where one does
+// (Inductor calls those as extern kernels on the CPU; a generated kernel
+// naming the same node packs its weight or fuses its epilogue); any other
+// node's in the first generated kernel naming it (an extern call's comment
+// may also name nodes whose outputs it reads), else the first row. Bytes
+// are the nodes' as run eagerly (each node reading and writing its
+// tensors): for a fused kernel, whose intermediates never reach memory, an
+// upper bound.
 #ifndef GRAPHPROF_PROFILERS_COMPILED_KERNEL_WORK_H_
 #define GRAPHPROF_PROFILERS_COMPILED_KERNEL_WORK_H_
 
@@ -22,6 +27,10 @@ namespace graphprof {
 // The program node a row of `eager` (a profile of the program's graph) is:
 // its name in the program ("conv2d_3"), from its label.
 std::string ProgramNodeName(const NodeIdentity& identity);
+
+// Whether a node of kind `kind` ("aten::conv2d") is a convolution or a
+// matrix product (the list above).
+bool IsExternKind(const std::string& kind);
 
 // Declares the work quantities on `compiled` (a report of `plan`'s rows)
 // and gives each row its nodes' work from `eager`. Returns the share of the

@@ -604,11 +604,13 @@ class CompiledTest(unittest.TestCase):
                 graphprof.compile_aoti(model, path, x)
             expected = graphprof.compile_aoti(ep, path, x)
             self.assertEqual(sorted(os.listdir(d)), ["m.aoti.pt2"])  # nothing else left beside it
-            self.assertTrue(torch.allclose(torch._inductor.aoti_load_package(path)(x)[0], expected, atol=1e-6))
+            got = torch._inductor.aoti_load_package(path)(x)
+            got = got[0] if isinstance(got, (list, tuple)) else got
+            self.assertTrue(torch.allclose(got, expected, atol=1e-6))
             r = graphprof.profile(path, runs=3, warmup=1)
             self.assertTrue(torch.equal(x, given), "compile_aoti or profile changed the caller's x")
             self.assertIs(r.verified, True)
-            self.assertFalse(r.verification["identical"])  # compiled: checked within the tolerance
+            self.assertIs(r.verification["passed"], True)  # within the tolerance (identical only if every value is)
             self.assertTrue(any("an AOTInductor package" in n for n in r.notes), r.notes)
             kinds = [node["kind"] for node in r.nodes]
             self.assertTrue(any(k.startswith("inductor::cpp_fused") for k in kinds), kinds)

@@ -102,7 +102,7 @@ class CompiledSource final : public ProgramBackedSource {
                                         "), run whole: rows are its generated kernels and extern calls"));
     report.notes.push_back(
         "an extern call's time is the stretch between the generated kernels around it (the wrapper's code there "
-        "included); what lies between kernels without an extern call is the wrapper's own, unattributed time");
+        "included); the run time outside the rows (100% - coverage) is the wrapper's own");
     if (!kernel_nodes_) {
       report.notes.push_back("the package does not name every generated kernel's nodes (no graphprof/kernels.json "
                              "entry for some): their rows have no module or source line");
