@@ -60,12 +60,12 @@ WrapperCalls Calls() {
 }
 
 std::map<std::string, NodePlace> Places() {
-  return {{"relu", {"block", "m.py:10"}},
-          {"conv2d", {"block.conv", "m.py:8"}},
-          {"batch_norm", {"block.bn", "m.py:9"}},
-          {"relu_1", {"block", "m.py:11"}},
-          {"flatten", {"", "m.py:20"}},
-          {"linear", {"fc", "m.py:21"}}};
+  return {{"relu", {"block", "m.py:10", "aten::relu"}},
+          {"conv2d", {"block.conv", "m.py:8", "aten::conv2d"}},
+          {"batch_norm", {"block.bn", "m.py:9", "aten::batch_norm"}},
+          {"relu_1", {"block", "m.py:11", "aten::relu"}},
+          {"flatten", {"", "m.py:20", "aten::flatten"}},
+          {"linear", {"fc", "m.py:21", "aten::linear"}}};
 }
 
 CompiledPlan Plan() {
@@ -85,10 +85,11 @@ TEST(CompiledPlanTest, RowsAreKernelsAndStretchesOfExternCalls) {
   }
   EXPECT_EQ(kinds, std::vector<std::string>({"inductor::cpp_fused_a_0", "aten::convolution", "inductor::cpp_fused_b_1",
                                              "aten::clone + aten::addmm_out", "inductor::cpp_fused_a_0"}));
-  // The deepest module holding all of a row's nodes: block.bn and block -> block;
-  // flatten (the root) and fc -> the root.
-  EXPECT_EQ(modules, std::vector<std::string>({"block", "block.conv", "block", "", "block"}));
-  EXPECT_EQ(sources, std::vector<std::string>({"m.py:10", "m.py:8", "m.py:9", "m.py:20", "m.py:10"}));
+  // The deepest module holding all of a row's nodes: block.bn and block ->
+  // block; an extern stretch naming flatten (the root) and linear (fc): its
+  // matrix product's, fc.
+  EXPECT_EQ(modules, std::vector<std::string>({"block", "block.conv", "block", "fc", "block"}));
+  EXPECT_EQ(sources, std::vector<std::string>({"m.py:10", "m.py:8", "m.py:9", "m.py:21", "m.py:10"}));
   EXPECT_EQ(plan.rows()[1].identity.label, "block.conv/convolution");
   EXPECT_EQ(plan.rows()[3].nodes, std::vector<std::string>({"flatten", "linear"}));
   EXPECT_TRUE(absl::StartsWith(plan.rows()[0].identity.archive_source, "wrapper:")) << plan.rows()[0].identity.archive_source;

@@ -24,10 +24,16 @@ std::string Computes(const CompiledRow& row, const WrapperCalls& calls) {
 }
 
 void Locate(CompiledRow& row, const std::map<std::string, NodePlace>& places) {
+  // An extern stretch naming convolutions or matrix products: those nodes.
+  bool heavy_only = false;
+  for (const std::string& node : row.nodes) {
+    auto place = places.find(node);
+    if (!row.generated && place != places.end() && IsExternKind(place->second.kind)) heavy_only = true;
+  }
   std::vector<std::string> modules;
   for (const std::string& node : row.nodes) {
     auto place = places.find(node);
-    if (place == places.end()) continue;
+    if (place == places.end() || (heavy_only && !IsExternKind(place->second.kind))) continue;
     modules.push_back(place->second.module);
     if (row.identity.source.empty()) row.identity.source = place->second.source;
   }
@@ -39,6 +45,16 @@ void Locate(CompiledRow& row, const std::map<std::string, NodePlace>& places) {
 }
 
 }  // namespace
+
+bool IsExternKind(const std::string& kind) {
+  static const char* const kPrefixes[] = {"aten::conv", "aten::_conv", "aten::linear", "aten::mm", "aten::bmm",
+                                          "aten::addmm", "aten::matmul", "aten::baddbmm", "aten::addbmm",
+                                          "aten::scaled_dot_product", "aten::_scaled_dot_product", "aten::mkldnn_"};
+  for (const char* prefix : kPrefixes) {
+    if (absl::StartsWith(kind, prefix)) return true;
+  }
+  return false;
+}
 
 absl::StatusOr<CompiledPlan> CompiledPlan::Build(const WrapperCalls& calls,
                                                  const std::map<std::string, NodePlace>& places) {

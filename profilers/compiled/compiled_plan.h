@@ -22,8 +22,11 @@
 //
 // A row's module is the deepest module holding all its nodes (exact: no
 // model of how a fused kernel's time splits among them), its source the
-// first of its nodes with one. Nodes the program does not have (Inductor's
-// own, from its decompositions) are listed and not located.
+// first of its nodes with one; for a stretch of extern calls naming a
+// convolution or matrix product, those nodes only (Inductor's comment on an
+// extern call also names the nodes whose outputs it reads). Nodes the
+// program does not have (Inductor's own, from its decompositions) are
+// listed and not located.
 #ifndef GRAPHPROF_PROFILERS_COMPILED_COMPILED_PLAN_H_
 #define GRAPHPROF_PROFILERS_COMPILED_COMPILED_PLAN_H_
 
@@ -40,11 +43,19 @@
 
 namespace graphprof {
 
-// Where a program's node is: its module and source (PreparedGraph::origins').
+// Where a program's node is: its module and source (PreparedGraph::origins'),
+// and its kind ("aten::conv2d").
 struct NodePlace {
   std::string module;
   std::string source;
+  std::string kind;
 };
+
+// Whether a node of kind `kind` ("aten::conv2d") is a convolution or a
+// matrix product (conv*, linear, mm, bmm, addmm, matmul, baddbmm, scaled
+// dot product attention, mkldnn's): what Inductor calls as extern kernels
+// on the CPU.
+bool IsExternKind(const std::string& kind);
 
 struct CompiledRow {
   NodeIdentity identity;            // kind "inductor::cpp_fused_relu_0" or "aten::convolution"

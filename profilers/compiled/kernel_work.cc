@@ -15,16 +15,6 @@ std::string ProgramNodeName(const NodeIdentity& identity) {
   return label;
 }
 
-bool IsExternKind(const std::string& kind) {
-  static const char* const kPrefixes[] = {"aten::conv", "aten::_conv", "aten::linear", "aten::mm", "aten::bmm",
-                                          "aten::addmm", "aten::matmul", "aten::baddbmm", "aten::addbmm",
-                                          "aten::scaled_dot_product", "aten::_scaled_dot_product", "aten::mkldnn_"};
-  for (const char* prefix : kPrefixes) {
-    if (absl::StartsWith(kind, prefix)) return true;
-  }
-  return false;
-}
-
 double AddKernelWork(const Report& eager, const CompiledPlan& plan, Report& compiled) {
   DeclareWork(compiled);
   const int flops = compiled.FindQuantity("flops");

@@ -28,10 +28,6 @@ namespace graphprof {
 // its name in the program ("conv2d_3"), from its label.
 std::string ProgramNodeName(const NodeIdentity& identity);
 
-// Whether a node of kind `kind` ("aten::conv2d") is a convolution or a
-// matrix product (the list above).
-bool IsExternKind(const std::string& kind);
-
 // Declares the work quantities on `compiled` (a report of `plan`'s rows)
 // and gives each row its nodes' work from `eager`. Returns the share of the
 // program's FLOPs that no row names (0 when every node with work is named).

@@ -1,5 +1,7 @@
 #include "sources/compiled/compiled_source.h"
 
+#include <torch/csrc/jit/runtime/graph_iterator.h>
+
 #include <map>
 #include <utility>
 
@@ -75,8 +77,13 @@ class CompiledSource final : public ProgramBackedSource {
       }
     }
     std::map<std::string, NodePlace> places;
-    for (const auto& [node, origin] : program->prepared.origins) {
-      if (!origin.name.empty()) places[origin.name] = NodePlace{origin.module, origin.source};
+    // The graph's live nodes only: `origins` may still hold nodes its
+    // preparation removed.
+    torch::jit::DepthFirstGraphNodeIterator live(program->prepared.graph);
+    for (torch::jit::Node* node = live.next(); node != nullptr; node = live.next()) {
+      auto origin = program->prepared.origins.find(node);
+      if (origin == program->prepared.origins.end() || origin->second.name.empty()) continue;
+      places[origin->second.name] = NodePlace{origin->second.module, origin->second.source, node->kind().toQualString()};
     }
     absl::StatusOr<CompiledPlan> plan = CompiledPlan::Build(*calls, places);
     if (!plan.ok()) return Refuse(path, plan.status().message());
