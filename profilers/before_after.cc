@@ -41,8 +41,8 @@ std::string BName(const std::vector<Pass>& passes) { return absl::StrCat("B (aft
 // A's and B's timed runs alternate in ABBA blocks after both warmed up and
 // were inspected; with copies, copy k of A and copy k of B form each pair,
 // the copies taking turns (A0 B0 B1 A1 A2 B2 B0 A0 ...).
-absl::Status RunInterleaved(absl::Span<const std::unique_ptr<ProfileRunner>> a,
-                            absl::Span<const std::unique_ptr<ProfileRunner>> b, const std::string& b_name,
+absl::Status RunInterleaved(absl::Span<const std::unique_ptr<SideRunner>> a,
+                            absl::Span<const std::unique_ptr<SideRunner>> b, const std::string& b_name,
                             const ProfileOptions::Adaptive& adaptive, c10::IValue* a_output, c10::IValue* b_output,
                             std::string* stopped_why) {
   for (const auto& r : a) {
@@ -57,7 +57,7 @@ absl::Status RunInterleaved(absl::Span<const std::unique_ptr<ProfileRunner>> a,
   for (const auto& r : b) {
     if (absl::Status s = r->Inspect(); !s.ok()) return Annotate(s, b_name);
   }
-  auto step = [&](ProfileRunner& r, c10::IValue* output, const std::string& name) -> absl::Status {
+  auto step = [&](SideRunner& r, c10::IValue* output, const std::string& name) -> absl::Status {
     if (r.timed_runs_done() >= r.timed_runs_wanted()) return absl::OkStatus();
     // --runs=auto may stop after any block: every run's output is kept (the
     // previous one is released after the next run, as `out = model(x)` in a
@@ -108,14 +108,6 @@ absl::Status RunInterleaved(absl::Span<const std::unique_ptr<ProfileRunner>> a,
   return absl::OkStatus();
 }
 
-// Copy k's share of a side's runs, as evenly as they go: 10 over 3 copies
-// is 4, 3, 3.
-ProfileOptions CopyProfile(const ProfileOptions& side, int copies, int k) {
-  ProfileOptions profile = side;
-  profile.runs = side.runs / copies + (k < side.runs % copies ? 1 : 0);
-  return profile;
-}
-
 const char* CopiesNote() {
   return "separately prepared copies (own weights, plan and runner), its timed runs spread over them: the diff takes "
          "the copies as its unit of variation";
@@ -140,10 +132,10 @@ absl::StatusOr<std::vector<std::shared_ptr<const GraphPlan>>> PlanCopies(const t
 }
 
 // One runner per plan of a side, copy k getting copy k's share of the runs.
-absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> MakeRunners(
+absl::StatusOr<std::vector<std::unique_ptr<SideRunner>>> MakeRunners(
     const std::vector<std::shared_ptr<const GraphPlan>>& plans, const std::vector<c10::IValue>& inputs,
     const ProfileOptions& side) {
-  std::vector<std::unique_ptr<ProfileRunner>> runners;
+  std::vector<std::unique_ptr<SideRunner>> runners;
   const int copies = static_cast<int>(plans.size());
   for (int k = 0; k < copies; ++k) {
     absl::StatusOr<std::unique_ptr<ProfileRunner>> runner =
@@ -157,7 +149,7 @@ absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> MakeRunners(
 // A side's report: its copies' reports merged as run sources of this
 // process (the diff compares the copies, unpaired); the trace events are
 // copy 1's, whose runs come first.
-absl::StatusOr<Report> FinishSide(absl::Span<const std::unique_ptr<ProfileRunner>> runners, const std::string& side) {
+absl::StatusOr<Report> FinishSide(absl::Span<const std::unique_ptr<SideRunner>> runners, const std::string& side) {
   std::vector<Report> reports;
   for (const auto& runner : runners) {
     absl::StatusOr<Report> report = runner->Finish();
@@ -222,8 +214,8 @@ std::vector<int64_t> RunsInTimeOrder(const Report& report) {
 
 // Both sides' runners run interleaved (RunInterleaved), then each side's
 // report is made (FinishSide), noted with its copies and --runs=auto's stop.
-absl::Status RunAndFinishSides(absl::Span<const std::unique_ptr<ProfileRunner>> a,
-                               absl::Span<const std::unique_ptr<ProfileRunner>> b, const std::string& b_name,
+absl::Status RunAndFinishSides(absl::Span<const std::unique_ptr<SideRunner>> a,
+                               absl::Span<const std::unique_ptr<SideRunner>> b, const std::string& b_name,
                                const BeforeAfterOptions& options, c10::IValue* a_output, c10::IValue* b_output,
                                BeforeAfter& result) {
   std::string stopped_why = "at the most runs";
@@ -307,6 +299,12 @@ absl::Status VerifySidesOutputs(const torch::jit::Module& module, const BeforeAf
 
 }  // namespace
 
+ProfileOptions CopyProfile(const ProfileOptions& side, int copies, int k) {
+  ProfileOptions profile = side;
+  profile.runs = side.runs / copies + (k < side.runs % copies ? 1 : 0);
+  return profile;
+}
+
 int CopiesPerSide(const BeforeAfterOptions& options) {
   if (!options.interleave || !options.profile.observers.empty() || options.profile.adaptive.enabled) return 1;
   return std::max(1, std::min(options.copies, options.profile.runs));
@@ -348,9 +346,9 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
     absl::StatusOr<std::vector<std::shared_ptr<const GraphPlan>>> b_plans =
         PlanCopies(module, passes, copies, options, &b_applied);
     if (!b_plans.ok()) return Annotate(b_plans.status(), BName(passes));
-    absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> a = MakeRunners(*a_plans, inputs, options.profile);
+    absl::StatusOr<std::vector<std::unique_ptr<SideRunner>>> a = MakeRunners(*a_plans, inputs, options.profile);
     if (!a.ok()) return Annotate(a.status(), kA);
-    absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> b = MakeRunners(*b_plans, inputs, options.profile);
+    absl::StatusOr<std::vector<std::unique_ptr<SideRunner>>> b = MakeRunners(*b_plans, inputs, options.profile);
     if (!b.ok()) return Annotate(b.status(), BName(passes));
     if (absl::Status run = RunAndFinishSides(*a, *b, BName(passes), options, &a_output, &b_output, result); !run.ok()) {
       return run;
@@ -417,12 +415,23 @@ absl::StatusOr<BeforeAfter> ProfileTwoPlans(std::vector<std::shared_ptr<const Gr
     return absl::InvalidArgumentError(
         absl::StrCat(copies, " copies a side need at least as many timed runs (--runs=", options.profile.runs, ")"));
   }
-  BeforeAfter result;
-  absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> a = MakeRunners(a_plans, inputs, options.profile);
+  absl::StatusOr<std::vector<std::unique_ptr<SideRunner>>> a = MakeRunners(a_plans, inputs, options.profile);
   if (!a.ok()) return Annotate(a.status(), kA);
-  absl::StatusOr<std::vector<std::unique_ptr<ProfileRunner>>> b = MakeRunners(b_plans, inputs, options.profile);
+  absl::StatusOr<std::vector<std::unique_ptr<SideRunner>>> b = MakeRunners(b_plans, inputs, options.profile);
   if (!b.ok()) return Annotate(b.status(), b_name);
-  if (absl::Status run = RunAndFinishSides(*a, *b, b_name, options, a_output, b_output, result); !run.ok()) {
+  return ProfileTwoSides(*std::move(a), *std::move(b), b_name, options, a_output, b_output);
+}
+
+absl::StatusOr<BeforeAfter> ProfileTwoSides(std::vector<std::unique_ptr<SideRunner>> a,
+                                            std::vector<std::unique_ptr<SideRunner>> b, const std::string& b_name,
+                                            const BeforeAfterOptions& options, c10::IValue* a_output,
+                                            c10::IValue* b_output) {
+  if (a.empty() || a.size() != b.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("two sides need the same number of copies, at least 1 (A has ",
+                                                   a.size(), ", B ", b.size(), ")"));
+  }
+  BeforeAfter result;
+  if (absl::Status run = RunAndFinishSides(a, b, b_name, options, a_output, b_output, result); !run.ok()) {
     return run;
   }
   result.before_drift = MeasureDrift(result.before, options.diff.verdict);

@@ -39,6 +39,7 @@
 
 #include <torch/script.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,7 @@
 #include "interpreter/graph_plan.h"
 #include "ir/passes.h"
 #include "profilers/profiler.h"
+#include "profilers/side_runner.h"
 #include "profilers/report/report.h"
 #include "profilers/report/report_diff.h"
 #include "profilers/report/verdict.h"
@@ -95,6 +97,9 @@ absl::StatusOr<BeforeAfter> ProfileBeforeAfter(const torch::jit::Module& module,
 // The copies a side gets under `options` (see Copies above): 1 with
 // --runs=auto or without interleaving, never more than the runs.
 int CopiesPerSide(const BeforeAfterOptions& options);
+// Copy k's options when a side's runs are spread over `copies`: its share of
+// the runs, as evenly as they go (10 over 3 copies is 4, 3, 3).
+ProfileOptions CopyProfile(const ProfileOptions& side, int copies, int k);
 
 // The migration diff (profile_graph --compare_model): A is `module`'s
 // method, B `others`, another graph of the same model (its torch.export
@@ -121,6 +126,13 @@ absl::StatusOr<BeforeAfter> ProfileTwoPlans(std::vector<std::shared_ptr<const Gr
                                             const BeforeAfterOptions& options, c10::IValue* a_output,
                                             c10::IValue* b_output);
 
+// The same for sides given as runners, one per copy, the same number a side
+// (SideRunner: graphs, or compiled programs run whole): interleaved in ABBA
+// blocks, each side's copies merged, diffed; no verification here.
+absl::StatusOr<BeforeAfter> ProfileTwoSides(std::vector<std::unique_ptr<SideRunner>> a,
+                                            std::vector<std::unique_ptr<SideRunner>> b, const std::string& b_name,
+                                            const BeforeAfterOptions& options, c10::IValue* a_output,
+                                            c10::IValue* b_output);
 Drift MeasureDrift(const Report& report, const VerdictOptions& options = {});
 // "A: +0.4% [-1.2, 2.0] same; B: -0.3% [...] same" for notes.
 std::string DescribeDrift(const BeforeAfter& ab);

@@ -26,10 +26,11 @@
 #include "profilers/profiler.h"
 #include "profilers/profiling_interpreter.h"
 #include "profilers/report/report.h"
+#include "profilers/side_runner.h"
 
 namespace graphprof {
 
-class ProfileRunner {
+class ProfileRunner final : public SideRunner {
  public:
   // Checks the options and the collectors' declared columns
   // (NodeObserver::Columns, CheckColumns) and measures the timer's cost.
@@ -38,19 +39,19 @@ class ProfileRunner {
                                                                const ProfileOptions& options);
 
   // The untimed warm-up runs.
-  absl::Status Warmup();
+  absl::Status Warmup() override;
   // The inspection run (shapes, memory), then prepares the timed runs.
-  absl::Status Inspect();
+  absl::Status Inspect() override;
   // One timed run; `output` (optional) receives its output.
-  absl::Status TimedRun(c10::IValue* output = nullptr);
-  int timed_runs_done() const { return timed_done_; }
-  int timed_runs_wanted() const { return options_.runs; }
+  absl::Status TimedRun(c10::IValue* output = nullptr) override;
+  int timed_runs_done() const override { return timed_done_; }
+  int timed_runs_wanted() const override { return options_.runs; }
   // ProfileOptions::adaptive: whether the intervals are narrow enough after
   // the timed runs so far; `wide` receives the labels of the rows (among
   // those holding 80% of the time, and "the run") still wider.
-  bool Converged(double width, std::vector<std::string>* wide) const;
+  bool Converged(double width, std::vector<std::string>* wide) const override;
   // The Report of the timed runs made (finalized).
-  absl::StatusOr<Report> Finish();
+  absl::StatusOr<Report> Finish() override;
   // A report of the timed runs so far (finalized), timing going on after it:
   // ProfileOptions::Adaptive::stop's. FailedPrecondition with collectors
   // (observers, training steps), whose values come once, at Finish.

@@ -99,9 +99,42 @@ TEST(CompiledCliTest, TheTextReportSaysWhatItIsAndVerifiesWithinTheTolerance) {
 }
 
 TEST(CompiledCliTest, RefusesWhatItCannotDoWithAPackage) {
-  const std::string model = "--model=" + Package("mlp_buffer");
-  ExpectOneLineError(RunTool({model, "--ab=none", "--runs=2"}), 1, "an A/B (--ab) of an AOTInductor package");
-  ExpectOneLineError(RunTool({model, "--backward", "--runs=2"}), 1, "AOTInductor package");
+  ExpectOneLineError(RunTool({"--model=" + Package("mlp_buffer"), "--backward", "--runs=2"}), 1,
+                     "AOTInductor package");
+}
+
+// An A/A of a package (--ab=none): copies loaded separately, interleaved,
+// diffed row by row, both sides verified.
+TEST(CompiledCliTest, AnAaOfAPackage) {
+  const std::string out = TempDir("compiled_cli_test") + "/aa.json";
+  const Result r = RunTool({"--model=" + Package("cnn"), "--ab=none", "--warmup=1", "--runs=6", "--format=json",
+                            "--output=" + out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(Slurp(out));
+  ASSERT_TRUE(j.contains("diff")) << j.dump().substr(0, 400);
+  EXPECT_EQ(j["a"]["verified"], true);
+  EXPECT_EQ(j["b"]["verified"], true);
+  EXPECT_EQ(j["a"]["nodes"].size(), j["b"]["nodes"].size());
+  EXPECT_GT(j["diff"]["matched_time_fraction"].get<double>(), 0.99) << j["diff"].dump().substr(0, 400);
+}
+
+// The migration diffs: TorchScript (A) against the package (B), and the
+// eager program (A) against it, paired by module; FLOPs on both sides.
+TEST(CompiledCliTest, MigrationDiffsAgainstThePackage) {
+  for (const std::string a : {"tests/compiled/cnn.pt", "tests/compiled/cnn.pt2"}) {
+    const std::string out = TempDir("compiled_cli_test") + "/migration.json";
+    const Result r = RunTool({"--model=" + a, "--compare_model=" + Package("cnn"), "--warmup=1", "--runs=6",
+                              "--format=json", "--output=" + out});
+    ASSERT_EQ(r.code, 0) << a << ": " << r.err;
+    const nlohmann::json j = nlohmann::json::parse(Slurp(out));
+    EXPECT_EQ(j["b"]["verified"], true) << a;
+    std::set<std::string> modules;
+    for (const nlohmann::json& m : j["diff"]["modules"]) modules.insert(m["module"].get<std::string>());
+    EXPECT_TRUE(modules.count("block.conv")) << a << ": " << j["diff"]["modules"].dump().substr(0, 600);
+    double flops = 0;
+    for (const nlohmann::json& node : j["b"]["nodes"]) flops += node["flops"].get<double>();
+    EXPECT_GT(flops, 0) << a;
+  }
 }
 
 // A copy of a real package with its entries changed by `edit`.

@@ -20,11 +20,15 @@
 
 #include <torch/script.h>
 
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "profilers/compiled/compiled_plan.h"
+#include "profilers/compiled/scope_recorder.h"
 #include "profilers/profiler.h"
+#include "profilers/side_runner.h"
 #include "profilers/report/report.h"
 
 namespace graphprof {
@@ -38,6 +42,44 @@ class CompiledProgram {
   virtual absl::StatusOr<c10::IValue> Run(std::vector<c10::IValue>& inputs) = 0;
   // How its runs are cut into rows.
   virtual const CompiledPlan& plan() const = 0;
+};
+
+// The timed loop as steps (SideRunner: --ab and --compare_model interleave
+// two sides' runs), as ProfileRunner is for graphs. Each timed run records
+// its kernels' scopes (the recorder on only while the program runs, on this
+// thread) and is cut into the plan's rows.
+class CompiledRunner final : public SideRunner {
+ public:
+  // `program` and `inputs` must outlive the runner.
+  static absl::StatusOr<std::unique_ptr<CompiledRunner>> Create(CompiledProgram& program,
+                                                                const std::vector<c10::IValue>& inputs,
+                                                                const ProfileOptions& options);
+  absl::Status Warmup() override;
+  absl::Status Inspect() override { return absl::OkStatus(); }  // nothing is measured once
+  absl::Status TimedRun(c10::IValue* output = nullptr) override;
+  int timed_runs_done() const override { return timed_done_; }
+  int timed_runs_wanted() const override { return options_.runs; }
+  // The run time's median interval (a compiled program's rows are not
+  // looked at: its run is what --runs=auto waits for).
+  bool Converged(double width, std::vector<std::string>* wide) const override;
+  absl::StatusOr<Report> Finish() override;
+  // A report of the timed runs so far (finalized), timing going on after it.
+  Report Snapshot() const;
+
+ private:
+  CompiledRunner(CompiledProgram& program, const std::vector<c10::IValue>& inputs, const ProfileOptions& options);
+  absl::Status RunOnce(const char* phase, int k, c10::IValue* output, bool timed);
+
+  CompiledProgram& program_;
+  const std::vector<c10::IValue>& inputs_;
+  ProfileOptions options_;
+  ScopeRecorder recorder_;
+  std::vector<int64_t> row_ns_;
+  std::vector<CompiledPlan::Span> spans_;
+  Report report_;
+  int timed_done_ = 0;
+  int64_t first_start_ = 0;
+  int64_t dropped_ = 0;
 };
 
 // `output` (optional) receives the last timed run's output.

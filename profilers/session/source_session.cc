@@ -8,7 +8,9 @@
 #include "interpreter/graph_plan.h"
 #include "common/status_util.h"
 #include "ir/ivalue_util.h"
+#include "profilers/before_after.h"
 #include "profilers/compiled/compiled_profile.h"
+#include "profilers/profile_runner.h"
 #include "profilers/compiled/kernel_work.h"
 #include "profilers/profiler.h"
 #include "profilers/machine.h"
@@ -105,11 +107,77 @@ absl::StatusOr<Report> ProfileCompiledSource(const ModelSource& source, Compiled
   return report;
 }
 
-// What only a graph's sources do (several copies a side, a module's passes).
-absl::Status NeedsGraph(const ModelSource& source, absl::string_view what) {
-  if (source.compiled() == nullptr) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat(source.name(), ": ", what, " of ", source.abilities().kind, " is not supported yet (docs/compiled.md)"));
+// A side's runners for sources of any kind: `count` copies of `source`
+// (the first `source` itself when `first_own`, the others loaded again and
+// kept in `keep`, which must outlive the runners), each a CompiledRunner of
+// its compiled program or a ProfileRunner of its graph, its share of the runs.
+absl::Status AddRunners(const ModelSource& source, int count, bool first_own, const std::vector<c10::IValue>& inputs,
+                        const ProfileOptions& profile, std::vector<std::unique_ptr<ModelSource>>& keep,
+                        std::vector<std::unique_ptr<SideRunner>>& runners) {
+  for (int k = 0; k < count; ++k) {
+    const ModelSource* copy = &source;
+    if (k > 0 || !first_own) {
+      absl::StatusOr<std::unique_ptr<ModelSource>> again = source.Reload();
+      if (!again.ok()) return again.status();
+      keep.push_back(*std::move(again));
+      copy = keep.back().get();
+    }
+    const ProfileOptions options = CopyProfile(profile, count, k);
+    if (CompiledProgram* compiled = copy->compiled(); compiled != nullptr) {
+      absl::StatusOr<std::unique_ptr<CompiledRunner>> runner = CompiledRunner::Create(*compiled, inputs, options);
+      if (!runner.ok()) return runner.status();
+      runners.push_back(*std::move(runner));
+      continue;
+    }
+    absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(copy->prepared(), profile.plan);
+    if (!plan.ok()) return plan.status();
+    absl::StatusOr<std::unique_ptr<ProfileRunner>> runner = ProfileRunner::Create(*plan, inputs, options);
+    if (!runner.ok()) return runner.status();
+    runners.push_back(*std::move(runner));
+  }
+  return absl::OkStatus();
+}
+
+// Two sources as the sides of an A/B, where either may be a compiled
+// program: copies of each (A's first is `a` itself, B's all loaded again
+// when `b` is `a`), interleaved, each side's output verified against its
+// own source's reference.
+absl::StatusOr<BeforeAfter> ProfileSourceSides(const ModelSource& a, const ModelSource& b, const std::string& b_name,
+                                               const std::vector<c10::IValue>& inputs,
+                                               const BeforeAfterOptions& options, const Tolerance& tolerance) {
+  const int copies = CopiesPerSide(options);
+  std::vector<std::unique_ptr<ModelSource>> keep;
+  std::vector<std::unique_ptr<SideRunner>> a_runners, b_runners;
+  if (absl::Status made = AddRunners(a, copies, true, inputs, options.profile, keep, a_runners); !made.ok()) {
+    return Annotate(made, a.name());
+  }
+  if (absl::Status made = AddRunners(b, copies, &b != &a, inputs, options.profile, keep, b_runners); !made.ok()) {
+    return Annotate(made, b.name());
+  }
+  c10::IValue a_output, b_output;
+  absl::StatusOr<BeforeAfter> ab =
+      ProfileTwoSides(std::move(a_runners), std::move(b_runners), b_name, options, &a_output, &b_output);
+  if (!ab.ok()) return ab;
+  // A compiled side's rows get their nodes' work, so that the diff compares
+  // FLOPs of both sides (a graph side counted its own).
+  bool added_work = false;
+  for (auto [source, report] : {std::pair{&a, &ab->before}, std::pair{&b, &ab->after}}) {
+    if (CompiledProgram* compiled = source->compiled(); compiled != nullptr) {
+      AddProgramWork(*source, *compiled, inputs, options.profile.plan, *report);
+      added_work = true;
+    }
+  }
+  if (added_work) ab->diff = DiffReports(ab->before, ab->after, options.diff);
+  if (!options.verify) return ab;
+  if (absl::Status checked = VerifySide(a, a.ReferenceFor(inputs, tolerance), inputs, a_output, ab->before);
+      !checked.ok()) {
+    return checked;
+  }
+  if (absl::Status checked = VerifySide(b, b.ReferenceFor(inputs, tolerance), inputs, b_output, ab->after);
+      !checked.ok()) {
+    return checked;
+  }
+  return ab;
 }
 
 }  // namespace
@@ -144,7 +212,7 @@ absl::StatusOr<Report> ProfileSource(const ModelSource& source, const std::vecto
 
 absl::StatusOr<BeforeAfter> ProfileSourceAa(const ModelSource& source, const std::vector<c10::IValue>& inputs,
                                             const BeforeAfterOptions& options, const Tolerance& tolerance) {
-  if (absl::Status graph = NeedsGraph(source, "an A/B (--ab)"); !graph.ok()) return graph;
+  if (source.compiled() != nullptr) return ProfileSourceSides(source, source, "B", inputs, options, tolerance);
   const int copies = CopiesPerSide(options);
   std::vector<std::shared_ptr<const GraphPlan>> a, b;
   if (absl::Status made = AddPlans(source, copies, true, options.profile.plan, a); !made.ok()) return made;
@@ -173,7 +241,10 @@ absl::StatusOr<BeforeAfter> ProfileSourceAb(const ModelSource& source, const std
 absl::StatusOr<BeforeAfter> ProfileSourceAgainst(const ModelSource& a, const ModelSource& b,
                                                  const std::vector<c10::IValue>& inputs,
                                                  const BeforeAfterOptions& options) {
-  if (absl::Status graph = NeedsGraph(b, "a migration diff (--compare_model)"); !graph.ok()) return graph;
+  if (a.compiled() != nullptr || b.compiled() != nullptr) {
+    return ProfileSourceSides(a, b, absl::StrCat("B (", b.name(), ")"), inputs, options,
+                              Tolerance{options.rtol, options.atol, false});
+  }
   if (a.module() == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat(a.name(), ": the A side of a migration diff is a TorchScript module, not ",
                                                    a.abilities().kind));
