@@ -8,11 +8,16 @@
 //   ProfileSourceAa an A/A: copies of the source a side (the first A copy
 //                   is `source`, the others Reload()s, each with its own
 //                   weights), interleaved; each side's output verified
-//                   against the source's reference.
+//                   against the source's reference. A compiled source's
+//                   copies run as CompiledRunners (side_runner.h).
 //   ProfileSourceAgainst  the migration diff: A is `a`'s module (it must
 //                   have one), B `b`'s graph as Reload()ed copies; B's
 //                   output within the tolerance of A's (a float64 run of
-//                   the module, or rtol/atol).
+//                   the module, or rtol/atol). When either side is a
+//                   compiled program (an AOTInductor package), A may be any
+//                   source: both sides run as copies of their sources,
+//                   each verified against its own source's reference, a
+//                   compiled side's rows given their nodes' work.
 //
 // `inputs` are completed already (ModelSource::CompleteInputs). Describing
 // an A/B's sides is the caller's: DescribeModel (session.h) with its name,
