@@ -47,7 +47,7 @@ def summarize(out_dir, names):
         eager_flops = sum(n["flops"] for n in eager["nodes"])
         modules = sorted({n["module"] for n in rows if n["module"]})
         top = max(rows, key=lambda n: n["mean_us"])
-        print("%s: %d rows (%d generated kernels), named calls %.2f%% of the run, verified %s, "
+        print("%s: %d rows (%d generated kernels), rows %.2f%% of the run, verified %s, "
               "FLOPs rows/program %.6f (%.4g/%.4g), %d modules, top row %s in %s (%s)" % (
                   name, len(rows), sum(n["kind"].startswith("inductor::") for n in rows),
                   100.0 * inside / total if total else float("nan"), compiled["verified"],

@@ -1,8 +1,9 @@
 // SideRunner: one side of an A/B stepped by before_after.h's interleaving
 // (warm-up, inspection, timed runs one at a time, then its Report), whatever
 // runs it: a graph through ProfileRunner (profile_runner.h), or a compiled
-// program run whole (profilers/compiled/compiled_runner.h). Each step fails
-// with the run it was in; after a failure only Finish may not be called.
+// program run whole (CompiledRunner, profilers/compiled/compiled_profile.h).
+// Each step fails with the run it was in; after a failure, Finish must not
+// be called.
 #ifndef GRAPHPROF_PROFILERS_SIDE_RUNNER_H_
 #define GRAPHPROF_PROFILERS_SIDE_RUNNER_H_
 

@@ -5,12 +5,15 @@
 // and source lines, verified against PyTorch's outputs within the
 // tolerance; hostile packages refused in one line, nothing written.
 // Registered in the CMake build on LibTorch 2.6 only (tests/CMakeLists.txt).
+#include <dirent.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <set>
+#include <vector>
 #include <string>
 
 #include "absl/strings/match.h"
@@ -134,7 +137,14 @@ TEST(CompiledCliTest, MigrationDiffsAgainstThePackage) {
     double flops = 0;
     for (const nlohmann::json& node : j["b"]["nodes"]) flops += node["flops"].get<double>();
     EXPECT_GT(flops, 0) << a;
+    EXPECT_TRUE(absl::StrContains(j["b"]["verification"]["reference"].get<std::string>(), "A's output")) << a;
   }
+  // B is checked against A's output: a package of other weights than A's
+  // model is not called verified (exit 3, B's verification failed).
+  const Result other = RunTool({"--model=tests/compiled/cnn_other.pt", "--compare_model=" + Package("cnn"),
+                                "--warmup=1", "--runs=2"});
+  EXPECT_EQ(other.code, 3) << other.err;
+  EXPECT_TRUE(absl::StartsWith(other.err, "profile_graph: B: ")) << other.err;
 }
 
 // A copy of a real package with its entries changed by `edit`.
@@ -156,8 +166,27 @@ std::string EntryEnding(const std::map<std::string, std::string>& entries, const
   return "";
 }
 
+// The entries of directory `path` but . and ..
+std::vector<std::string> Entries(const std::string& path) {
+  std::vector<std::string> names;
+  DIR* dir = opendir(path.c_str());
+  EXPECT_NE(dir, nullptr) << path;
+  if (dir == nullptr) return names;
+  while (dirent* entry = readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  closedir(dir);
+  return names;
+}
+
 TEST(CompiledCliTest, HostilePackagesOneLineExitOneNothingWritten) {
   const std::string dir = TempDir("compiled_cli_hostile");
+  // The tool's temporary directory (where a package's model is extracted):
+  // empty afterwards, whether the package loaded or was refused.
+  const std::string scratch = TempDir("compiled_cli_scratch");
+  ASSERT_EQ(setenv("TMPDIR", scratch.c_str(), 1), 0);
+  ASSERT_EQ(RunTool({"--model=" + Package("mlp_buffer"), "--runs=1", "--warmup=0"}).code, 0);
   const std::string whole = Slurp(Package("mlp_buffer"));
   const std::vector<std::pair<std::string, std::string>> cases = {
       {whole.substr(0, whole.size() / 2), ""},
@@ -181,6 +210,12 @@ TEST(CompiledCliTest, HostilePackagesOneLineExitOneNothingWritten) {
                 e["data/aotinductor/second/" + so.substr(so.rfind('/') + 1)] = e[so];
               }),
        "holds 2 compiled models"},
+      {Edited("mlp_buffer",
+              [](auto& e) {
+                const std::string so = EntryEnding(e, ".so");
+                e[so.substr(0, so.rfind('/')) + "/sub/extra.bin"] = "x";
+              }),
+       "has a file in a subfolder"},
   };
   for (size_t i = 0; i < cases.size(); ++i) {
     const std::string package = Write(absl::StrCat("compiled_bad", i, ".aoti.pt2"), cases[i].first);
@@ -189,6 +224,8 @@ TEST(CompiledCliTest, HostilePackagesOneLineExitOneNothingWritten) {
     ExpectOneLineError(r, 1, cases[i].second);
     EXPECT_FALSE(Exists(out)) << i;
   }
+  EXPECT_EQ(Entries(scratch), std::vector<std::string>());
+  unsetenv("TMPDIR");
 }
 
 }  // namespace

@@ -228,27 +228,37 @@ TEST(ModulePathTest, DeepestCommonModule) {
   EXPECT_EQ(DeepestCommonModule({"fc", ""}), "");
 }
 
-TEST(ScopeRecorderTest, RecordsTopLevelScopesOfItsThreadOnly) {
-  ScopeRecorder recorder(2, {"second", "outer"});
+TEST(ScopeRecorderTest, RecordsTopLevelScopesOfItsNamesOnly) {
+  ScopeRecorder recorder(2, {"second", "outer", "third"});
   { RECORD_FUNCTION("before_start", std::vector<c10::IValue>()); }
-  recorder.Start();
+  ASSERT_TRUE(recorder.Start().ok());
   {
     RECORD_FUNCTION("outer", std::vector<c10::IValue>());
-    { RECORD_FUNCTION("inner", std::vector<c10::IValue>()); }
+    { RECORD_FUNCTION("second", std::vector<c10::IValue>()); }  // nested: not recorded
+  }
+  {
+    RECORD_FUNCTION("aten::other", std::vector<c10::IValue>());  // another name: not recorded
+    { RECORD_FUNCTION("third", std::vector<c10::IValue>()); }
   }
   { RECORD_FUNCTION("second", std::vector<c10::IValue>()); }
   { RECORD_FUNCTION("third", std::vector<c10::IValue>()); }  // past the capacity
+  // One recorder a thread.
+  ScopeRecorder other(2, {"x"});
+  EXPECT_EQ(other.Start().code(), absl::StatusCode::kFailedPrecondition);
   recorder.Stop();
-  { RECORD_FUNCTION("after_stop", std::vector<c10::IValue>()); }
+  { RECORD_FUNCTION("second", std::vector<c10::IValue>()); }  // after Stop
   ASSERT_EQ(recorder.scopes().size(), 2u);
   EXPECT_EQ(recorder.scopes()[0].name, 1);  // "outer"
   EXPECT_EQ(recorder.scopes()[1].name, 0);  // "second"
   EXPECT_LE(recorder.scopes()[0].start_ns, recorder.scopes()[0].end_ns);
   EXPECT_LE(recorder.scopes()[0].end_ns, recorder.scopes()[1].start_ns);
+  EXPECT_GT(recorder.scopes()[1].end_ns, 0);
   EXPECT_EQ(recorder.dropped(), 1);
   recorder.Clear();
   EXPECT_TRUE(recorder.scopes().empty());
   EXPECT_EQ(recorder.dropped(), 0);
+  EXPECT_TRUE(other.Start().ok());  // the thread is free again
+  other.Stop();
 }
 
 void BusyWaitUs(int us) {

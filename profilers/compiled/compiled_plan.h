@@ -6,7 +6,8 @@
 //
 // Rows, in call order:
 //   * one per generated-kernel call: its time is its RecordFunction scope's
-//     (exact: the kernel's body, its parallel region included);
+//     (the kernel's body, its parallel region included, and the scope's own
+//     entry and exit);
 //   * one per stretch of extern calls between two generated kernels (one
 //     extern call, or several in a row: "aten::convolution +
 //     aten::addmm_out"): its time is the stretch from the end of the
@@ -17,10 +18,13 @@
 //     (allocating the extern's output, views), which is small beside an
 //     extern's matrix product or convolution.
 // What is left, stretches between kernels without an extern call (the
-// wrapper allocating, freeing, reinterpreting), is the run's unattributed
-// time: the wrapper's own, reported, never dropped.
+// wrapper allocating, freeing, reinterpreting), is the wrapper's own time:
+// Attribute returns it; a report shows it as the run time outside the rows
+// (1 - coverage). The rows' share of the run is high by construction (every
+// stretch holding an extern call is a row): it says how much of the run is
+// kernels and extern stretches, not that the time is inside the calls.
 //
-// A row's module is the deepest module holding all its nodes (exact: no
+// A row's module is the deepest module holding all its nodes (a rule, no
 // model of how a fused kernel's time splits among them), its source the
 // first of its nodes with one; for a stretch of extern calls naming a
 // convolution or matrix product, those nodes only (Inductor's comment on an

@@ -14,9 +14,9 @@
 namespace graphprof {
 namespace {
 
-// Scopes one run may record beyond its kernels (ATen operators reached
-// through the dispatcher by extern calls) before the rest are counted.
-constexpr size_t kExtraScopes = 4096;
+// Kernel scopes one run may record beyond the wrapper's kernel calls (none
+// are expected: more is an error) before the rest are counted.
+constexpr size_t kExtraScopes = 64;
 // --runs=auto: looks after min_runs, then every kLookEvery runs.
 constexpr int kLookEvery = 5;
 
@@ -69,6 +69,8 @@ CompiledRunner::CompiledRunner(CompiledProgram& program, const std::vector<c10::
   report_.warmup = options.warmup;
   report_.ir = plan.ir();
   report_.graph_hash = GraphHash(report_.ir);
+  report_.columns[0].run_total.reserve(options.runs);
+  report_.run_start_ns.reserve(options.runs);
   for (const CompiledRow& row : plan.rows()) {
     NodeRecord node;
     node.identity = row.identity;
@@ -84,9 +86,17 @@ absl::Status CompiledRunner::RunOnce(const char* phase, int k, c10::IValue* outp
   at::NoGradGuard no_grad;
   absl::StatusOr<std::vector<c10::IValue>> fresh = CopyInputs(inputs_);
   if (!fresh.ok()) return fresh.status();
+  // The recorder on only while the program runs, off again however it ends.
+  struct Recording {
+    ScopeRecorder* recorder = nullptr;
+    ~Recording() {
+      if (recorder != nullptr) recorder->Stop();
+    }
+  } recording;
   if (timed) {
     recorder_.Clear();
-    recorder_.Start();
+    if (absl::Status started = recorder_.Start(); !started.ok()) return started;
+    recording.recorder = &recorder_;
   }
   const int64_t start = ScopeRecorder::Now();
   absl::StatusOr<c10::IValue> result = program_.Run(*fresh);
@@ -95,6 +105,11 @@ absl::Status CompiledRunner::RunOnce(const char* phase, int k, c10::IValue* outp
   if (!result.ok()) return Annotate(result.status(), absl::StrCat(phase, " run ", k + 1));
   if (output != nullptr) *output = *std::move(result);
   if (!timed) return absl::OkStatus();
+  if (recorder_.dropped() > 0) {
+    return absl::InternalError(absl::StrCat(phase, " run ", k + 1, ": the compiled model entered more than ",
+                                            recorder_.scopes().size(),
+                                            " kernel scopes (its wrapper calls fewer): not attributed"));
+  }
 
   const CompiledPlan& plan = program_.plan();
   std::fill(row_ns_.begin(), row_ns_.end(), 0);
@@ -105,7 +120,6 @@ absl::Status CompiledRunner::RunOnce(const char* phase, int k, c10::IValue* outp
     return Annotate(cut, absl::StrCat(phase, " run ", k + 1));
   }
   if (timed_done_ == 0) first_start_ = start;
-  dropped_ += recorder_.dropped();
   report_.columns[0].run_total.push_back(end - start);
   report_.run_start_ns.push_back(start - first_start_);
   for (size_t r = 0; r < row_ns_.size(); ++r) {
@@ -162,10 +176,6 @@ absl::StatusOr<Report> CompiledRunner::Finish() {
   if (options_.memory) {
     report.notes.push_back("memory per node is not measured in a compiled program (its kernels write buffers the "
                            "wrapper allocates for many of them)");
-  }
-  if (dropped_ > 0) {
-    report.notes.push_back(absl::StrCat(dropped_, " scopes of the timed runs did not fit the recorder's buffer and "
-                                        "were not seen: the stretches holding them are still timed"));
   }
   report.Finalize();
   return report;

@@ -14,7 +14,9 @@
 // refused in one line (the nodes of a compiled program do not run one by
 // one); `memory` adds a note that memory per node is not measured; `trace`
 // keeps each row's stretches of each run as trace events (up to
-// max_trace_events).
+// max_trace_events). Its clock is the steady clock (ProfileOptions::clock
+// is not used). A run's time is taken around CompiledProgram::Run, which
+// includes converting the inputs and outputs (microseconds).
 #ifndef GRAPHPROF_PROFILERS_COMPILED_COMPILED_PROFILE_H_
 #define GRAPHPROF_PROFILERS_COMPILED_COMPILED_PROFILE_H_
 
@@ -79,7 +81,6 @@ class CompiledRunner final : public SideRunner {
   Report report_;
   int timed_done_ = 0;
   int64_t first_start_ = 0;
-  int64_t dropped_ = 0;
 };
 
 // `output` (optional) receives the last timed run's output.

@@ -42,8 +42,11 @@ int64_t ScopeRecorder::Now() {
       .count();
 }
 
-void ScopeRecorder::Start() {
-  if (started_) return;
+absl::Status ScopeRecorder::Start() {
+  if (started_) return absl::OkStatus();
+  if (active != nullptr) {
+    return absl::FailedPreconditionError("another scope recorder is recording on this thread");
+  }
   active = this;
   depth_ = 0;
   handle_ = at::addThreadLocalCallback(
@@ -52,6 +55,7 @@ void ScopeRecorder::Start() {
           .needsOutputs(false)
           .needsIds(false));
   started_ = true;
+  return absl::OkStatus();
 }
 
 void ScopeRecorder::Stop() {
@@ -65,24 +69,30 @@ void ScopeRecorder::Clear() {
   scopes_.clear();
   dropped_ = 0;
   depth_ = 0;
+  open_ = false;
 }
 
 void ScopeRecorder::OnEnter(const char* name) {
   ScopeRecorder* self = active;
   if (self == nullptr) return;
   if (self->depth_++ > 0) return;
+  const int index = self->IndexOf(name);
+  self->open_ = false;
+  if (index < 0) return;
   if (self->scopes_.size() == self->capacity_) {
     ++self->dropped_;
     return;
   }
-  self->scopes_.push_back(RecordedScope{self->IndexOf(name), Now(), 0});
+  self->scopes_.push_back(RecordedScope{index, Now(), 0});
+  self->open_ = true;
 }
 
 void ScopeRecorder::OnExit() {
   ScopeRecorder* self = active;
   if (self == nullptr || self->depth_ == 0) return;
   if (--self->depth_ > 0) return;
-  if (!self->scopes_.empty() && self->scopes_.back().end_ns == 0) self->scopes_.back().end_ns = Now();
+  if (self->open_) self->scopes_.back().end_ns = Now();
+  self->open_ = false;
 }
 
 }  // namespace graphprof

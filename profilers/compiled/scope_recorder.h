@@ -1,13 +1,14 @@
-// ScopeRecorder: the top-level RecordFunction scopes one thread enters
-// while a compiled model runs (AOTInductor's generated kernels, compiled
-// with kernel profiling, each open one: RECORD_FUNCTION("graph_0_cpp_..."),
-// and ATen operators reached through the dispatcher open theirs), with
-// their start and end on the steady clock.
+// ScopeRecorder: the top-level RecordFunction scopes of given names one
+// thread enters while a compiled model runs (AOTInductor's generated
+// kernels, compiled with kernel profiling, each open one:
+// RECORD_FUNCTION("graph_0_cpp_...")), with their start and end on the
+// steady clock. Scopes of other names (ATen operators an extern call
+// reaches through the dispatcher) are not recorded, nor is anything nested
+// in a top-level scope.
 //
 // Recording is a thread-local RecordFunction callback of this thread,
-// added by Start() and removed by Stop() (and the destructor). Scopes
-// nested in a recorded one are not recorded. The hot path allocates
-// nothing and takes no lock: scopes go into a buffer sized at
+// added by Start() and removed by Stop() (and the destructor). The hot path
+// allocates nothing and takes no lock: scopes go into a buffer sized at
 // construction; what does not fit is counted (dropped()).
 //
 // A scope is recorded by the index of its name among the names the
@@ -24,11 +25,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "absl/status/status.h"
+
 
 namespace graphprof {
 
 struct RecordedScope {
-  int name = -1;         // index into the recorder's names; -1: another name
+  int name = -1;         // index into the recorder's names
   int64_t start_ns = 0;  // steady clock
   int64_t end_ns = 0;
 };
@@ -40,9 +43,9 @@ class ScopeRecorder {
   ScopeRecorder(const ScopeRecorder&) = delete;
   ScopeRecorder& operator=(const ScopeRecorder&) = delete;
 
-  // Starts recording on the calling thread (one recorder per thread at a
-  // time); Stop() on the same thread ends it.
-  void Start();
+  // Starts recording on the calling thread; Stop() on the same thread ends
+  // it. FailedPrecondition when another recorder records on this thread.
+  absl::Status Start();
   void Stop();
   // Forgets the scopes recorded (before each run).
   void Clear();
@@ -65,6 +68,7 @@ class ScopeRecorder {
   std::vector<RecordedScope> scopes_;  // reserved at construction
   size_t capacity_;
   int depth_ = 0;
+  bool open_ = false;  // the top-level scope entered last is recorded
   int64_t dropped_ = 0;
   uint64_t handle_ = 0;
   bool started_ = false;

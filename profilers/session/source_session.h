@@ -15,9 +15,10 @@
 //                   output within the tolerance of A's (a float64 run of
 //                   the module, or rtol/atol). When either side is a
 //                   compiled program (an AOTInductor package), A may be any
-//                   source: both sides run as copies of their sources,
-//                   each verified against its own source's reference, a
-//                   compiled side's rows given their nodes' work.
+//                   source: both sides run as copies of their sources, A
+//                   verified against its own source's reference, B against
+//                   A's output within the tolerance, a compiled side's rows
+//                   given their nodes' work.
 //
 // `inputs` are completed already (ModelSource::CompleteInputs). Describing
 // an A/B's sides is the caller's: DescribeModel (session.h) with its name,

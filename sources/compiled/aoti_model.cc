@@ -106,9 +106,14 @@ absl::StatusOr<std::unique_ptr<AotiModel>> LoadAotiModel(const AotiPackage& pack
   if (!dir.ok()) return dir.status();
   std::string library;
   for (const std::string& entry : package.files) {
+    const std::string name = entry.substr(package.folder.size());
+    if (name.empty() || name.back() == '/') continue;  // a folder's own entry
+    if (name.find('/') != std::string::npos) {
+      return Refuse(package, absl::StrCat("compiled model '", package.model, "' has a file in a subfolder (", entry,
+                                          "); graphprof reads packages whose model files lie in one folder"));
+    }
     absl::StatusOr<std::string> bytes = package.archive.ReadEntry(entry, uint64_t{16} << 30);
     if (!bytes.ok()) return Refuse(package, bytes.status().message());
-    const std::string name = entry.substr(entry.rfind('/') + 1);
     absl::StatusOr<std::string> file = dir->Write(name, *bytes);
     if (!file.ok()) return file.status();
     if (entry == package.library) library = *file;
