@@ -28,7 +28,8 @@ seconds=$1
 shift
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-all=(ir_text_fuzzer input_spec_fuzzer inputs_file_fuzzer report_json_fuzzer compare_fuzzer export_fuzzer)
+all=(ir_text_fuzzer input_spec_fuzzer inputs_file_fuzzer report_json_fuzzer compare_fuzzer export_fuzzer
+     compiled_package_fuzzer)
 fuzzers=("$@")
 ((${#fuzzers[@]})) || fuzzers=("${all[@]}")
 for f in "${fuzzers[@]}"; do
