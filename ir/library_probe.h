@@ -47,6 +47,13 @@ inline constexpr std::chrono::milliseconds kLibraryProbeTimeout{30000};
 // (LibTorch's duplicate-registration messages), at most ~200 characters;
 // left out when the output has neither. Internal when no pipe or child
 // process can be made.
+//
+// Call it before the process starts threads of its own, or while they hold
+// no lock: the child is a copy of the calling thread only, and a lock
+// another thread held at the fork stays held in it (AddressSanitizer's
+// allocator is not fork-safe: a thread allocating at that moment leaves the
+// child's first allocation waiting until the timeout). profile_graph loads
+// its libraries and opens its sources before its first thread.
 absl::Status ProbeLibraryLoad(const std::string& path, std::chrono::milliseconds timeout = kLibraryProbeTimeout);
 
 // The reason ProbeLibraryLoad quotes from a child's `output` ("" for none):

@@ -496,7 +496,7 @@ int LoadLibraries(const CliOptions& options, std::FILE* err) {
 }
 
 // The profile's options from the flags (the clock: --clock's, else the
-// default one, calibrating in `default_clock` while the model loaded).
+// default one, calibrating in `default_clock` while the inputs loaded).
 absl::StatusOr<ProfileOptions> ProfileOptionsOf(const CliOptions& options,
                                                 std::future<std::shared_ptr<TimeSource>>& default_clock) {
   ProfileOptions profile;
@@ -556,16 +556,12 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   c.ceilings = CeilingsOf(options, c.machine);
   // --memory: live CPU tensor bytes in the summary, counted from before the model loads.
   if (options.memory) CountCpuTensorMemory().IgnoreError();  // if refused, the summary says why
-  // The default clock calibrates itself (~20 ms, mostly asleep) while the
-  // model loads.
-  std::future<std::shared_ptr<TimeSource>> default_clock;
-  if (options.clock.empty()) {
-    try {
-      default_clock = std::async(std::launch::async, [] { return DefaultTimeSource(); });
-    } catch (const std::system_error&) {
-      // No thread to spare: calibrated in ProfileOptionsOf instead.
-    }
-  }
+  // Libraries and sources first, while this process has no thread of its
+  // own that could hold a lock: both try loading a shared library in a
+  // forked child (library_probe.h), which copies only the forking thread and
+  // deadlocks on a lock another thread held at that moment (stop 67: the
+  // clock's calibration thread, started here before, held AddressSanitizer's
+  // allocator lock when --load_library forked; the child waited forever).
   if (int code = LoadLibraries(options, err); code != kExitOk) return code;
   absl::StatusOr<std::unique_ptr<ModelSource>> source = OpenCliSource(options);
   if (!source.ok()) return Fail(err, kExitFailure, source.status());
@@ -575,6 +571,16 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     absl::StatusOr<std::unique_ptr<ModelSource>> opened = OpenCompareSource(options);
     if (!opened.ok()) return Fail(err, kExitFailure, opened.status());
     other = *std::move(opened);
+  }
+  // The default clock calibrates itself (~20 ms, mostly asleep) while the
+  // inputs load.
+  std::future<std::shared_ptr<TimeSource>> default_clock;
+  if (options.clock.empty()) {
+    try {
+      default_clock = std::async(std::launch::async, [] { return DefaultTimeSource(); });
+    } catch (const std::system_error&) {
+      // No thread to spare: calibrated in ProfileOptionsOf instead.
+    }
   }
   absl::StatusOr<CliInputs> inputs = LoadCliInputs(options, **source, other.get());
   if (!inputs.ok()) return Fail(err, kExitFailure, inputs.status());
