@@ -4,6 +4,7 @@
 #define GRAPHPROF_IR_NODE_IDENTITY_H_
 
 #include <string>
+#include <vector>
 
 namespace graphprof {
 
@@ -32,6 +33,11 @@ struct NodeIdentity {
   std::string archive_source;
   // Short readable label: "<module>/<kind without namespace>", e.g. "layer1.0.conv1/conv2d".
   std::string label;
+  // A row that computes the nodes of several modules (a kernel a compiler
+  // fused): their module paths, distinct, in the order of their first node;
+  // `module` is then their deepest common module. Empty for a row of one
+  // module (every node of a graph). Diffs pair by it (report_diff.h).
+  std::vector<std::string> fused_modules;
 };
 
 }  // namespace graphprof

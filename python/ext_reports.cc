@@ -147,6 +147,7 @@ py::dict IdentityDict(const NodeIdentity& id) {
   d["module"] = id.module;
   d["source"] = id.source;
   d["archive_source"] = id.archive_source;
+  d["fused_modules"] = id.fused_modules;
   return d;
 }
 

@@ -134,6 +134,26 @@ TEST(CompiledCliTest, MigrationDiffsAgainstThePackage) {
     std::set<std::string> modules;
     for (const nlohmann::json& m : j["diff"]["modules"]) modules.insert(m["module"].get<std::string>());
     EXPECT_TRUE(modules.count("block.conv")) << a << ": " << j["diff"]["modules"].dump().substr(0, 600);
+    // Every node of A pairs with the row computing it (a kernel fusing
+    // block.bn's batch norm with block's relu takes both); a module whose
+    // time B charges to a kernel of a module above it gets no verdict.
+    EXPECT_GE(j["diff"]["matched_time_fraction"].get<double>(), 0.95) << a;
+    EXPECT_EQ(j["diff"]["removed"], 0) << a;
+    int fusing_rows = 0;
+    for (const nlohmann::json& node : j["b"]["nodes"]) fusing_rows += node.contains("fused_modules");
+    EXPECT_GT(fusing_rows, 0) << a;
+    int fused = 0;
+    for (const nlohmann::json& m : j["diff"]["modules"]) {
+      const std::string reason = m.value("reason", "");
+      if (absl::StartsWith(reason, "fused into a kernel of ")) {
+        ++fused;
+        EXPECT_EQ(m["verdict"], "inconclusive") << m.dump();
+      }
+      if (m["current_us"].get<double>() == 0 && m["base_us"].get<double>() > 0) {
+        EXPECT_TRUE(absl::StartsWith(reason, "fused into a kernel of ")) << a << ": " << m.dump();
+      }
+    }
+    EXPECT_GT(fused, 0) << a << ": " << j["diff"]["modules"].dump().substr(0, 600);
     double flops = 0;
     for (const nlohmann::json& node : j["b"]["nodes"]) flops += node["flops"].get<double>();
     EXPECT_GT(flops, 0) << a;

@@ -91,6 +91,13 @@ TEST(CompiledPlanTest, RowsAreKernelsAndStretchesOfExternCalls) {
   EXPECT_EQ(modules, std::vector<std::string>({"block", "block.conv", "block", "fc", "block"}));
   EXPECT_EQ(sources, std::vector<std::string>({"m.py:10", "m.py:8", "m.py:9", "m.py:21", "m.py:10"}));
   EXPECT_EQ(plan.rows()[1].identity.label, "block.conv/convolution");
+  // A row whose nodes lie in several modules names them (kernel b: the batch
+  // norm's and the relu's); one of one module (kernel a, the convolution,
+  // the stretch placed by its matrix product) names none.
+  EXPECT_EQ(plan.rows()[2].identity.fused_modules, std::vector<std::string>({"block.bn", "block"}));
+  EXPECT_TRUE(plan.rows()[0].identity.fused_modules.empty());
+  EXPECT_TRUE(plan.rows()[1].identity.fused_modules.empty());
+  EXPECT_TRUE(plan.rows()[3].identity.fused_modules.empty());
   EXPECT_EQ(plan.rows()[3].nodes, std::vector<std::string>({"flatten", "linear"}));
   EXPECT_TRUE(absl::StartsWith(plan.rows()[0].identity.archive_source, "wrapper:")) << plan.rows()[0].identity.archive_source;
   // One IR line per call, each tied to its row.

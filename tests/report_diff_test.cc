@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <random>
 
 #include "absl/strings/match.h"
@@ -322,6 +323,75 @@ TEST(ReportDiffVerdictTest, RemovedAndMergedNodesCompareWithNothing) {
     if (d.match == NodeDelta::Match::kAdded) {
       EXPECT_EQ(d.stats.verdict, Verdict::kSlower) << d.name;
     }
+  }
+}
+
+// A compiled program's rows (a kernel fusing the stem's batch norm, relu and
+// max pool, charged to the root; one fusing a block's batch norm with its
+// residual add) against an eager graph's nodes.
+TEST(ReportDiffTest, KernelsFusingModulesTakeTheirNodesAndThoseModulesAreComparedWhereTheKernelIs) {
+  const std::vector<FakeNode> eager = {
+      {"aten::_convolution", "conv1", "r.py:1", 500}, {"aten::batch_norm", "bn1", "r.py:2", 200},
+      {"aten::relu_", "relu", "r.py:3", 50},          {"aten::max_pool2d", "maxpool", "r.py:4", 300},
+      {"aten::_convolution", "layer1.0.conv1", "r.py:5", 400}, {"aten::batch_norm", "layer1.0.bn1", "r.py:6", 100},
+      {"aten::add_", "layer1.0", "r.py:7", 60},
+  };
+  const std::vector<FakeNode> compiled = {
+      {"aten::convolution", "conv1", "r.py:1", 400},
+      {"inductor::cpp_fused_relu_max_pool2d_0", "", "r.py:2", 250},
+      {"aten::convolution", "layer1.0.conv1", "r.py:5", 350},
+      {"inductor::cpp_fused_add_1", "layer1.0", "r.py:6", 80},
+  };
+  Report base = MakeReport(eager, 10);
+  Report current = MakeReport(compiled, 10);
+  base.process = current.process = "p";  // both in one process, as profile_graph --compare_model runs them
+  // Without knowing what the kernels compute: the stem's modules are removed
+  // and called faster by 100%.
+  const ReportDiff blind = DiffReports(base, current);
+  EXPECT_LT(blind.matched_time_fraction, 0.7);
+  current.nodes[1].identity.fused_modules = {"bn1", "relu", "maxpool"};
+  current.nodes[3].identity.fused_modules = {"layer1.0.bn1", "layer1.0"};
+  const ReportDiff diff = DiffReports(base, current);
+  EXPECT_DOUBLE_EQ(diff.matched_time_fraction, 1.0);
+  EXPECT_EQ(diff.removed, 0);
+  int merged_into_stem = 0, merged_into_block = 0;
+  for (const NodeDelta& d : diff.nodes) {
+    if (d.match == NodeDelta::Match::kMerged && d.current_id == 1) ++merged_into_stem;
+    if (d.match == NodeDelta::Match::kMerged && d.current_id == 3) ++merged_into_block;
+  }
+  EXPECT_EQ(merged_into_stem, 3);
+  EXPECT_EQ(merged_into_block, 1);  // layer1.0.bn1's batch norm
+  std::map<std::string, const GroupDelta*> modules;
+  for (const GroupDelta& g : diff.modules) modules[g.name] = &g;
+  for (const char* fused : {"bn1", "relu", "maxpool"}) {
+    ASSERT_TRUE(modules.count(fused)) << fused;
+    EXPECT_FALSE(modules[fused]->stats.tested) << fused;
+    EXPECT_EQ(modules[fused]->stats.verdict, Verdict::kInconclusive) << fused;
+    EXPECT_EQ(modules[fused]->stats.reason, "fused into a kernel of (root): compared there") << fused;
+  }
+  EXPECT_EQ(modules["layer1.0.bn1"]->stats.reason, "fused into a kernel of layer1.0: compared there");
+  // Where the kernels are, both sides hold all the time: compared.
+  for (const char* whole : {"(root)", "layer1", "layer1.0", "conv1", "layer1.0.conv1"}) {
+    ASSERT_TRUE(modules.count(whole)) << whole;
+    EXPECT_TRUE(modules[whole]->stats.tested) << whole;
+    EXPECT_EQ(modules[whole]->stats.reason, "") << whole;
+  }
+  EXPECT_EQ(modules["conv1"]->stats.verdict, Verdict::kFaster);
+  EXPECT_EQ(modules["layer1.0"]->stats.verdict, Verdict::kFaster);  // 560 -> 430 us
+
+  // A kernel of the root that also does part of layer1.0.bn1's work (Inductor
+  // converting several weights in one kernel): the block's batch norm still
+  // merges into the block's kernel, and the block is compared only at the root.
+  current.nodes[1].identity.fused_modules = {"bn1", "relu", "maxpool", "layer1.0.bn1"};
+  const ReportDiff wider = DiffReports(base, current);
+  for (const NodeDelta& d : wider.nodes) {
+    if (d.match == NodeDelta::Match::kMerged && d.module == "layer1.0.bn1") EXPECT_EQ(d.current_id, 3);
+  }
+  for (const GroupDelta& g : wider.modules) {
+    if (g.name == "layer1.0.bn1" || g.name == "layer1.0" || g.name == "layer1") {
+      EXPECT_EQ(g.stats.reason, "fused into a kernel of (root): compared there") << g.name;
+    }
+    if (g.name == "layer1.0.conv1") EXPECT_TRUE(g.stats.tested);
   }
 }
 

@@ -164,10 +164,13 @@ TEST(ReportJsonTest, EverythingTheWriterWritesReadsBack) {
   v.detail = "output: values differ";
   report->verification = v;
   report->timer_overhead_ns = 1.2345678901234567e20;
+  report->nodes[0].identity.fused_modules = {"block.bn", "block"};  // a compiled kernel's
   const std::string json = ReportToJson(*report);
   EXPECT_FALSE(absl::StrContains(json, "23456789012345680000")) << "a plain 20-digit integer";
+  EXPECT_TRUE(absl::StrContains(json, R"("fused_modules":["block.bn","block"])")) << json;
   absl::StatusOr<Report> back = ReportFromJson(json);
   ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->nodes[0].identity.fused_modules, report->nodes[0].identity.fused_modules);
   EXPECT_EQ(back->verification->max_rel_error, 2.345678901234568e19);
   EXPECT_EQ(back->verification->max_abs_error, std::numeric_limits<double>::infinity());
   EXPECT_EQ(back->timer_overhead_ns, 1.2345678901234567e20);

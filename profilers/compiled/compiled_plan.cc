@@ -38,6 +38,11 @@ void Locate(CompiledRow& row, const std::map<std::string, NodePlace>& places) {
     if (row.identity.source.empty()) row.identity.source = place->second.source;
   }
   row.identity.module = DeepestCommonModule(modules);
+  std::vector<std::string> distinct;
+  for (const std::string& module : modules) {
+    if (std::find(distinct.begin(), distinct.end(), module) == distinct.end()) distinct.push_back(module);
+  }
+  if (distinct.size() > 1) row.identity.fused_modules = std::move(distinct);
   const std::string& kind = row.identity.kind;
   const size_t colon = kind.find("::");
   const std::string short_kind = colon == std::string::npos ? kind : kind.substr(colon + 2);

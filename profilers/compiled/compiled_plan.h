@@ -30,7 +30,10 @@
 // convolution or matrix product, those nodes only (Inductor's comment on an
 // extern call also names the nodes whose outputs it reads). Nodes the
 // program does not have (Inductor's own, from its decompositions) are
-// listed and not located.
+// listed and not located. A row whose nodes lie in several modules lists
+// them in identity.fused_modules (a diff pairs a module's nodes with the
+// kernel that computes them, and compares such a module only at the row's
+// module: report_diff.h).
 #ifndef GRAPHPROF_PROFILERS_COMPILED_COMPILED_PLAN_H_
 #define GRAPHPROF_PROFILERS_COMPILED_COMPILED_PLAN_H_
 

@@ -135,6 +135,10 @@ class Matcher {
   // replacement wins; else the changed node whose time grew most. Nodes that merely kept their
   // op are never merge targets, so timing noise cannot attract merges.
   // Without a candidate the node was removed.
+  //
+  // A current row that says which modules' nodes it computes (a compiled
+  // kernel's fused_modules) takes the base nodes of those modules first,
+  // wherever its own module is: that is what it computes, not a guess.
   void MergeOrRemove() {
     for (size_t i = 0; i < base_nodes_.size(); ++i) {
       const NodeRecord* b = base_nodes_[i];
@@ -142,7 +146,7 @@ class Matcher {
       const std::string& module = b->identity.module;
       std::vector<std::string> scopes = {module};
       if (!module.empty()) scopes.push_back(ParentModule(module));
-      const NodeRecord* into = nullptr;
+      const NodeRecord* into = FusingRow(module);
       for (const std::string& scope : scopes) {
         if (into != nullptr || (scope.empty() && !module.empty())) break;
         auto candidate = [&](int id) {
@@ -177,6 +181,31 @@ class Matcher {
         ++diff_.removed;
       }
     }
+  }
+
+  // The current row fusing `module`'s nodes (fused_modules naming it or a
+  // module holding it; the root's own nodes only by the root itself), or
+  // nullptr: of several, the one charged to the deepest module (a block's
+  // batch norm and relu rather than a kernel of the root that also converts
+  // the block's weights), then the one whose time grew most.
+  const NodeRecord* FusingRow(const std::string& module) const {
+    const NodeRecord* into = nullptr;
+    auto depth = [](const NodeRecord* n) {
+      const std::string& m = n->identity.module;
+      return m.empty() ? 0 : 1 + static_cast<int>(std::count(m.begin(), m.end(), '.'));
+    };
+    for (const NodeRecord* c : current_nodes_) {
+      bool fuses = false;
+      for (const std::string& fused : c->identity.fused_modules) {
+        fuses |= fused.empty() ? module.empty() : InModule(module, fused);
+      }
+      if (!fuses) continue;
+      if (into == nullptr || depth(c) > depth(into) ||
+          (depth(c) == depth(into) && gain_[c->identity.id] > gain_[into->identity.id])) {
+        into = c;
+      }
+    }
+    return into;
   }
 
   void Count(NodeDelta::Match match) {

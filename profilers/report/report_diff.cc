@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "common/module_path.h"
 #include "profilers/report/diff_matching.h"
 #include "profilers/report/process_speed.h"
 #include "profilers/report/stats.h"
@@ -97,6 +98,37 @@ std::vector<std::string> ModulePrefixes(const NodeRecord& node) {
     prefixes.push_back(path);
   }
   return prefixes;
+}
+
+// Modules whose nodes a row of either report computes together with other
+// modules' nodes (a compiled kernel's fused_modules), each with the module
+// that row is charged to (of several, the shallowest): only there do both
+// sides hold all of their time.
+std::map<std::string, std::string> FusedModules(const Report& base, const Report& current) {
+  std::map<std::string, std::string> fused;  // module -> the module it is compared at ("" the root)
+  for (const Report* report : {&base, &current}) {
+    for (const NodeRecord& node : report->nodes) {
+      const std::string& at = node.identity.module;
+      for (std::string module : node.identity.fused_modules) {
+        while (module != at && InModule(module, at)) {
+          auto [it, added] = fused.emplace(module, at);
+          if (!added && InModule(it->second, at)) it->second = at;
+          const size_t dot = module.rfind('.');
+          module = dot == std::string::npos ? "" : module.substr(0, dot);
+        }
+      }
+    }
+  }
+  return fused;
+}
+
+// A row whose sides are not comparable: no test, no verdict, `reason`.
+void Untested(RowComparison& row, std::string reason) {
+  row.tested = false;
+  row.p = std::numeric_limits<double>::quiet_NaN();
+  row.change_low = -1;
+  row.change_high = std::numeric_limits<double>::infinity();
+  row.reason = std::move(reason);
 }
 
 // Every row's RowComparison: the per-run series of both sides, the noise
@@ -316,13 +348,7 @@ class Significance {
     // Columns other than host time (backward, device time) have neither a
     // speed nor an allowance: with one process a side they are not tested.
     const bool testable = host_time && run_total && speed_ != nullptr;
-    if (one_process_a_side_ && !testable && b.present && c.present && row.tested) {
-      row.tested = false;
-      row.p = std::numeric_limits<double>::quiet_NaN();
-      row.change_low = -1;
-      row.change_high = std::numeric_limits<double>::infinity();
-      row.reason = "one process a side";
-    }
+    if (one_process_a_side_ && !testable && b.present && c.present && row.tested) Untested(row, "one process a side");
     return row;
   }
 
@@ -414,6 +440,13 @@ ReportDiff DiffReports(const Report& base, const Report& current, const DiffOpti
   significance.Speed(diff.nodes);
   significance.Nodes(diff.nodes);
   significance.Groups(modules, module_runs);
+  for (const auto& [module, at] : FusedModules(base, current)) {
+    auto row = modules.find(module);
+    if (row == modules.end()) continue;
+    const std::string reason = absl::StrCat("fused into a kernel of ", at.empty() ? "(root)" : at, ": compared there");
+    Untested(row->second.stats, reason);
+    for (RowComparison& column : row->second.column_stats) Untested(column, reason);
+  }
   significance.Groups(kinds, kind_runs);
   significance.Total();
   diff.modules = ByImpact(modules);

@@ -15,6 +15,13 @@
 //                the pass fused it into that node (batch norm folded into
 //                the conv); of several, the one whose time grew most
 //   removed / added   the rest
+// A current row that names the modules whose nodes it computes
+// (NodeIdentity::fused_modules: a compiled kernel fusing several modules'
+// nodes) takes the base nodes of those modules as merged before the rule
+// above: it computes them. Such a module's own row in the module table is
+// then not compared (reason "fused into a kernel of <module>: compared
+// there"): part of its time is charged to the kernel's module, the deepest
+// holding all its nodes, whose row compares the whole.
 // Times are self times, means per run. Every other per-node value the
 // reports carry is a DiffColumn (ReportDiff::columns), compared row by row
 // the same way: each metric both reports have (backward time of training

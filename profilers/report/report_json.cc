@@ -37,6 +37,12 @@ void WriteNode(JsonWriter& w, const Report& report, const std::vector<int>& metr
   w.Key("module"); w.String(id.module);
   w.Key("source"); w.String(id.source);
   w.OptionalString("archive_source", id.archive_source);
+  if (!id.fused_modules.empty()) {
+    w.Key("fused_modules");
+    w.BeginArray();
+    for (const std::string& module : id.fused_modules) w.String(module);
+    w.EndArray();
+  }
   w.Key("input_shapes"); w.String(node.input_shapes);
   w.Key("output_shapes"); w.String(node.output_shapes);
   w.Key("calls"); w.IntArray(node.calls);

@@ -41,7 +41,8 @@
 //   run_sources        [[name, first_run, runs], ...] (merged reports only)
 // Node:
 //   id, parent (-1 at top level), depth, name, kind, schema, module, source,
-//   archive_source, input_shapes, output_shapes,
+//   archive_source, fused_modules [module paths] (only for a row fusing
+//   several modules' nodes: a compiled kernel), input_shapes, output_shapes,
 //   calls [per run], total_ns [per run, host time inclusive]      <- raw samples
 //   series {metric name: [per run, the recorded side], ...} for the other metrics
 //   count, mean_us, std_us, min_us, median_us, p90_us, max_us, self_us,

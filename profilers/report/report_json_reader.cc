@@ -111,6 +111,7 @@ NodeRecord NodeFromJson(const Json& json, Report& report, int version) {
   id.module = j.value("module", "");
   id.source = j.value("source", "");
   id.archive_source = j.value("archive_source", "");
+  if (j.contains("fused_modules")) id.fused_modules = j.at("fused_modules").get<std::vector<std::string>>();
   node.input_shapes = j.value("input_shapes", "");
   node.output_shapes = j.value("output_shapes", "");
   node.calls = j.at("calls").get<std::vector<int64_t>>();

@@ -189,7 +189,8 @@ class Report:
     @property
     def nodes(self):
         """Every node as a plain dict, in id order: id, parent, depth, name,
-        kind, schema, module, source, archive_source, input_shapes,
+        kind, schema, module, source, archive_source, fused_modules (the
+        modules of the nodes a compiled kernel fuses; [] otherwise), input_shapes,
         output_shapes, executed, memory (dict or None), top_kernels, and the
         raw per-run samples calls, total_ns, self_ns (and `metrics` for
         device/backward series when present), and the work one run of it did:
