@@ -84,6 +84,13 @@ TEST(CompiledCliTest, RowsAreTheKernelsAndExternCallsInTheirModules) {
     if (node["kind"] == "aten::convolution") conv_flops = node["flops"].get<double>();
   }
   EXPECT_GT(conv_flops, 0.5 * all_flops);
+  // Input shapes per row: the convolution's, as the program's eager run saw them.
+  for (const nlohmann::json& node : j["nodes"]) {
+    if (node["kind"] == "aten::convolution") {
+      EXPECT_TRUE(absl::StartsWith(node["input_shapes"].get<std::string>(), "f32[2,3,16,16], f32[8,3,3,3]"))
+          << node.dump();
+    }
+  }
 }
 
 TEST(CompiledCliTest, TheTextReportSaysWhatItIsAndVerifiesWithinTheTolerance) {

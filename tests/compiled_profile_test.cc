@@ -174,6 +174,7 @@ NodeRecord EagerNode(const Report& report, const std::string& module, const std:
   report.FitNode(node);
   node.quantities[report.FindQuantity("flops")] = flops;
   node.quantities[report.FindQuantity("bytes")] = bytes;
+  node.input_shapes = "[" + name + "]";
   return node;
 }
 
@@ -193,6 +194,7 @@ TEST(KernelWorkTest, EachNodesWorkOnceInTheFirstRowNamingIt) {
   EXPECT_TRUE(IsExternKind("aten::conv2d"));
   EXPECT_TRUE(IsExternKind("aten::linear"));
   EXPECT_FALSE(IsExternKind("aten::relu"));
+  std::vector<std::string> shapes;
   auto row_flops = [&](const CompiledPlan& plan) {
     Report compiled;
     for (const CompiledRow& row : plan.rows()) {
@@ -204,13 +206,20 @@ TEST(KernelWorkTest, EachNodesWorkOnceInTheFirstRowNamingIt) {
     const double unnamed = AddKernelWork(eager, plan, compiled);
     EXPECT_NEAR(unnamed, 2.0 / 1560, 1e-12);
     std::vector<double> out;
-    for (const NodeRecord& node : compiled.nodes) out.push_back(node.quantities[compiled.FindQuantity("flops")]);
+    shapes.clear();
+    for (const NodeRecord& node : compiled.nodes) {
+      out.push_back(node.quantities[compiled.FindQuantity("flops")]);
+      shapes.push_back(node.input_shapes);
+    }
     EXPECT_EQ(compiled.nodes[2].quantities[compiled.FindQuantity("bytes")], 264);
     return out;
   };
   // a (relu), the convolution (conv2d), b (batch_norm, relu_1), clone + addmm
   // (flatten, linear), a again (relu: counted in its first row only).
   EXPECT_EQ(row_flops(Plan()), std::vector<double>({10, 1000, 48, 500, 0}));
+  // Input shapes: the node with the most FLOPs a row has the work of (the
+  // stretch's linear, not its flatten), else its first node (a again).
+  EXPECT_EQ(shapes, std::vector<std::string>({"[relu]", "[conv2d]", "[batch_norm]", "[linear]", "[relu]"}));
   // Kernel a also names conv2d (it packs the convolution's weight, as
   // Inductor's cpp_fused_convolution_0 does) and the addmm's comment also
   // names relu_1: the convolution's work still goes to the extern call, and
@@ -224,6 +233,7 @@ TEST(KernelWorkTest, EachNodesWorkOnceInTheFirstRowNamingIt) {
   absl::StatusOr<CompiledPlan> packed = CompiledPlan::Build(*calls, Places());
   ASSERT_TRUE(packed.ok()) << packed.status();
   EXPECT_EQ(row_flops(*packed), std::vector<double>({10, 1000, 48, 500, 0}));
+  EXPECT_EQ(shapes[0], "[relu]");  // kernel a has relu's work, not the convolution's
 }
 
 TEST(ModulePathTest, DeepestCommonModule) {

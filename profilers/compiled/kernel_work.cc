@@ -27,8 +27,10 @@ double AddKernelWork(const Report& eager, const CompiledPlan& plan, Report& comp
     bool extern_kind = false;
   };
   std::map<std::string, Work> work;  // by program node name
+  std::map<std::string, std::string> shapes;  // its input shapes, by program node name
   double total_flops = 0;
   for (const NodeRecord& node : eager.nodes) {
+    if (!node.input_shapes.empty()) shapes.emplace(ProgramNodeName(node.identity), node.input_shapes);
     Work& w = work[ProgramNodeName(node.identity)];
     w.flops += eager.QuantityOf(node, eager_flops);
     w.bytes += eager.QuantityOf(node, eager_bytes);
@@ -55,6 +57,20 @@ double AddKernelWork(const Report& eager, const CompiledPlan& plan, Report& comp
     compiled.nodes[row].quantities[flops] += w.flops;
     compiled.nodes[row].quantities[bytes] += w.bytes;
     named_flops += w.flops;
+  }
+  // Input shapes: those of the node with the most FLOPs whose work the row
+  // has, else of its first node with shapes.
+  for (size_t r = 0; r < rows.size() && r < compiled.nodes.size(); ++r) {
+    const std::string* best = nullptr;
+    double best_flops = -1;
+    for (const std::string& node : rows[r].nodes) {
+      auto found = shapes.find(node);
+      if (found == shapes.end()) continue;
+      auto owned = owner.find(node);
+      const double f = owned != owner.end() && owned->second == static_cast<int>(r) ? work[node].flops : -0.5;
+      if (best == nullptr || f > best_flops) best = &found->second, best_flops = f;
+    }
+    if (best != nullptr) compiled.nodes[r].input_shapes = *best;
   }
   compiled.Finalize();
   return total_flops > 0 ? (total_flops - named_flops) / total_flops : 0;

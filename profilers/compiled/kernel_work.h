@@ -13,7 +13,9 @@
 // may also name nodes whose outputs it reads), else the first row. Bytes
 // are the nodes' as run eagerly (each node reading and writing its
 // tensors): for a fused kernel, whose intermediates never reach memory, an
-// upper bound.
+// upper bound. A row's input shapes are those of the node with the most
+// FLOPs whose work it has (a convolution's in its extern call), else of its
+// first node, as the eager run saw them.
 #ifndef GRAPHPROF_PROFILERS_COMPILED_KERNEL_WORK_H_
 #define GRAPHPROF_PROFILERS_COMPILED_KERNEL_WORK_H_
 
@@ -29,7 +31,7 @@ namespace graphprof {
 std::string ProgramNodeName(const NodeIdentity& identity);
 
 // Declares the work quantities on `compiled` (a report of `plan`'s rows)
-// and gives each row its nodes' work from `eager`. Returns the share of the
+// and gives each row its nodes' work and input shapes from `eager`. Returns the share of the
 // program's FLOPs that no row names (0 when every node with work is named).
 double AddKernelWork(const Report& eager, const CompiledPlan& plan, Report& compiled);
 
