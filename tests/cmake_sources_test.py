@@ -15,7 +15,7 @@ import unittest
 PACKAGES = [
     "common", "ir", "ir/export", "ir/compiled", "interpreter", "profilers", "profilers/report", "profilers/work",
     "profilers/autograd", "profilers/compiled", "profilers/verification", "profilers/toolbox", "profilers/gpu", "profilers/session", "sources", "tools", "tools/zoo",
-    "tools/gpu_check", "tests", "python",
+    "tools/gpu_check", "tests", "python", "bench",
 ]
 
 # In one build only, and why.
@@ -23,12 +23,17 @@ BAZEL_ONLY = {
     # Generated from html/: Bazel's genrule and cmake/embed_html.cmake each
     # write it in their own output tree.
     "profilers/report": {"html_assets.cc"},
+    # The benchmarks on LibTorch 1.13 (the CMake build has only the one for
+    # AOTInductor packages, below).
+    "bench": {"backward_overhead.cc", "export_overhead.cc", "interpreter_overhead.cc", "peaks.cc",
+              "profiler_overhead.cc", "scale.cc"},
 }
 CMAKE_ONLY = {
     # AOTInductor packages run on LibTorch 2.6+ only: the CMake build in the
     # Debian 13 root; Bazel's LibTorch is 1.13 (compiled_package_test and
     # compiled_profile_test, in both, cover what 1.13 can run).
     "tests": {"compiled_cli_test.cc"},
+    "bench": {"compiled_overhead.cc"},
 }
 
 CC = re.compile(r"[\"\s(]([A-Za-z0-9_./-]+\.cc)\b")
