@@ -84,6 +84,9 @@ TEST(CompiledCliTest, RowsAreTheKernelsAndExternCallsInTheirModules) {
     if (node["kind"] == "aten::convolution") conv_flops = node["flops"].get<double>();
   }
   EXPECT_GT(conv_flops, 0.5 * all_flops);
+  // Memory: the run's peak through the allocator (one untimed run), no peak row.
+  EXPECT_GT(j["peak_bytes"].get<double>(), 0) << j.dump().substr(0, 300);
+  EXPECT_EQ(j["memory"]["peak_node"], -1);
   // Input shapes per row: the convolution's, as the program's eager run saw them.
   for (const nlohmann::json& node : j["nodes"]) {
     if (node["kind"] == "aten::convolution") {

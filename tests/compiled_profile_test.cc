@@ -375,6 +375,31 @@ TEST(ProfileCompiledTest, FailsARunInAnotherOrderAndRefusesWhatItCannotMeasure) 
             "a training step (--backward) is not measured in a compiled program (its nodes do not run one by one)");
 }
 
+// --memory: one untimed run under the allocator's reporting hook; the
+// run's peak (its output, 2 floats, at least) in the report's summary.
+TEST(ProfileCompiledTest, MemoryIsTheRunsPeakFromOneUntimedRun) {
+  FakeProgram program;
+  ProfileOptions options;
+  options.warmup = 1;
+  options.runs = 3;
+  options.memory = true;
+  absl::StatusOr<Report> report = ProfileCompiled(program, {torch::ones({2})}, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(program.runs, 5);  // warm-up, the memory run, 3 timed
+  ASSERT_TRUE(report->memory.has_value());
+  EXPECT_GE(report->memory->peak_bytes, 8);
+  EXPECT_GE(report->memory->allocated_bytes, 8);
+  EXPECT_GE(report->memory->allocations, 1);
+  EXPECT_EQ(report->memory->peak_node, -1);  // not cut into rows
+  bool noted = false;
+  for (const std::string& note : report->notes) noted |= absl::StartsWith(note, "memory: the run's peak");
+  EXPECT_TRUE(noted);
+  options.memory = false;
+  report = ProfileCompiled(program, {torch::ones({2})}, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_FALSE(report->memory.has_value());
+}
+
 TEST(ProfileCompiledTest, RunsAutoStopsAndSaysWhy) {
   FakeProgram program;
   ProfileOptions options;

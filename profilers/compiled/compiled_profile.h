@@ -12,7 +12,8 @@
 // run time's median interval against width, or the caller's stop rule) and
 // progress; observers (device time per node) and training steps are
 // refused in one line (the nodes of a compiled program do not run one by
-// one); `memory` adds a note that memory per node is not measured; `trace`
+// one); `memory` measures the run's peak in one untimed run (Inspect), not
+// per row, and a note says so; `trace`
 // keeps each row's stretches of each run as trace events (up to
 // max_trace_events). Its clock is the steady clock (ProfileOptions::clock
 // is not used). A run's time is taken around CompiledProgram::Run, which
@@ -57,7 +58,10 @@ class CompiledRunner final : public SideRunner {
                                                                 const std::vector<c10::IValue>& inputs,
                                                                 const ProfileOptions& options);
   absl::Status Warmup() override;
-  absl::Status Inspect() override { return absl::OkStatus(); }  // nothing is measured once
+  // With ProfileOptions::memory: one untimed run under the memory tracker
+  // (memory_tracker.h), its peak and allocations the report's memory
+  // summary (no peak node: allocations are not cut into rows).
+  absl::Status Inspect() override;
   absl::Status TimedRun(c10::IValue* output = nullptr) override;
   int timed_runs_done() const override { return timed_done_; }
   int timed_runs_wanted() const override { return options_.runs; }

@@ -37,6 +37,7 @@ class AotiProgram final : public CompiledProgram {
       tensors_.push_back(input.toTensor());
     }
     absl::StatusOr<std::vector<at::Tensor>> outputs = model_->Run(tensors_);
+    tensors_.clear();  // the run's inputs not kept past it (the vector's capacity is)
     if (!outputs.ok()) return outputs.status();
     if (outputs->size() == 1) return c10::IValue((*outputs)[0]);
     std::vector<c10::IValue> items(outputs->begin(), outputs->end());
