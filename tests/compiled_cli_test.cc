@@ -108,7 +108,14 @@ TEST(CompiledCliTest, TheTextReportSaysWhatItIsAndVerifiesWithinTheTolerance) {
     // (identical only when every value is).
     EXPECT_TRUE(absl::StrContains(r.out, "compared within rtol/atol") || absl::StrContains(r.out, "within tolerance"))
         << r.out;
+    // The tolerance, from the eager program's own differences (at least the defaults).
+    EXPECT_TRUE(absl::StrContains(r.out, "tolerance from the eager program's own differences")) << r.out;
   }
+  // The caller's tolerance is the caller's.
+  const Result given = RunTool({"--model=" + Package("cnn"), "--warmup=1", "--runs=2", "--rtol=1e-3", "--atol=1e-4"});
+  ASSERT_EQ(given.code, 0) << given.err;
+  EXPECT_FALSE(absl::StrContains(given.out, "tolerance from the eager program")) << given.out;
+  EXPECT_TRUE(absl::StrContains(given.out, "rtol 0.001")) << given.out;
 }
 
 TEST(CompiledCliTest, RefusesWhatItCannotDoWithAPackage) {

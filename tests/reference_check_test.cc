@@ -3,12 +3,16 @@
 // NaN and infinities matched exactly, and never a pass that judged nothing.
 #include "profilers/verification/reference_check.h"
 #include "profilers/verification/saved_outputs.h"
+#include "profilers/verification/verify.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <cmath>
 #include <limits>
+#include <random>
+
+#include "ir/ivalue_util.h"
 
 namespace graphprof {
 namespace {
@@ -165,6 +169,49 @@ namespace {
 
 // saved_outputs.h's one rule, at a given version and thread count (both
 // front ends reach it through PlanSavedOutputsCheck).
+// ToleranceScale: the worst element's error in units of atol + rtol |e|.
+TEST(ToleranceScaleTest, TheWorstElementInUnitsOfTheTolerance) {
+  const double kInf = std::numeric_limits<double>::infinity();
+  const at::Tensor e = torch::tensor({1.0f, 100.0f});
+  EXPECT_EQ(ToleranceScale(e, e.clone(), 1e-4, 1e-5), 0);
+  // 1e-5 / (1e-5 + 1e-4) and 0.002 / (1e-5 + 0.01): the second is the worst.
+  const at::Tensor a = torch::tensor({1.0 + 1e-5, 100.002}, torch::kDouble);
+  EXPECT_NEAR(ToleranceScale(e.to(torch::kDouble), a, 1e-4, 1e-5), 0.002 / 0.01001, 1e-9);
+  EXPECT_EQ(ToleranceScale(e, torch::tensor({1.0f}), 1e-4, 1e-5), kInf);  // shape
+  EXPECT_EQ(ToleranceScale(e, e.to(torch::kDouble), 1e-4, 1e-5), kInf);   // dtype
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(ToleranceScale(torch::tensor({nan, 1.0f}), torch::tensor({nan, 1.0f}), 1e-4, 1e-5), 0);
+  EXPECT_EQ(ToleranceScale(torch::tensor({nan, 1.0f}), torch::tensor({1.0f, 1.0f}), 1e-4, 1e-5), kInf);
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(ToleranceScale(torch::tensor({inf}), torch::tensor({inf}), 1e-4, 1e-5), 0);
+  EXPECT_EQ(ToleranceScale(torch::tensor({inf}), torch::tensor({-inf}), 1e-4, 1e-5), kInf);
+  EXPECT_EQ(ToleranceScale(torch::tensor({3}), torch::tensor({3}), 1e-4, 1e-5), 0);  // integers: exact
+  EXPECT_EQ(ToleranceScale(torch::tensor({3}), torch::tensor({4}), 1e-4, 1e-5), kInf);
+  // Tuples: the worst leaf; another structure: infinity.
+  EXPECT_NEAR(ToleranceScale(Tuple({e, e.to(torch::kDouble)}), Tuple({e, a}), 1e-4, 1e-5), 0.002 / 0.01001, 1e-9);
+  EXPECT_EQ(ToleranceScale(Tuple({e}), Tuple({e, e}), 1e-4, 1e-5), kInf);
+}
+
+// Against the check itself (CompareIValues, numpy.isclose's rule): at most 1
+// exactly when within the tolerance, on random perturbations of every size.
+TEST(ToleranceScaleTest, AtMostOneExactlyWhenWithinTheTolerance) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> log_size(-9, -1);
+  int within = 0, outside = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    torch::manual_seed(trial);
+    const at::Tensor e = torch::randn({64}, torch::kDouble) * 3;
+    const at::Tensor a = e + torch::randn({64}, torch::kDouble) * std::pow(10.0, log_size(rng));
+    const double scale = ToleranceScale(e, a, 1e-4, 1e-5);
+    const bool is_within = CompareIValues(e, a, 1e-4, 1e-5).within_tolerance;
+    if (std::fabs(scale - 1) < 1e-9) continue;  // on the boundary, rounding decides
+    EXPECT_EQ(scale <= 1, is_within) << trial << " scale " << scale;
+    (is_within ? within : outside) += 1;
+  }
+  EXPECT_GT(within, 50);
+  EXPECT_GT(outside, 50);
+}
+
 TEST(SavedOutputsRuleTest, IdenticalOnlyForTheSameRuntimeAndNoTolerance) {
   SavedOutputs saved;
   saved.inputs = {torch::ones({2})};

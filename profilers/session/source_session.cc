@@ -1,11 +1,17 @@
 #include "profilers/session/source_session.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <utility>
+
+#include <ATen/Parallel.h>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "interpreter/graph_plan.h"
+#include "interpreter/interpreter.h"
 #include "common/status_util.h"
 #include "ir/ivalue_util.h"
 #include "profilers/before_after.h"
@@ -15,6 +21,7 @@
 #include "profilers/profiler.h"
 #include "profilers/machine.h"
 #include "profilers/verification/reference_check.h"
+#include "profilers/verification/verify.h"
 
 namespace graphprof {
 namespace {
@@ -58,23 +65,24 @@ absl::Status AddPlans(const ModelSource& source, int count, bool first_own, cons
 
 // The work of a compiled program's rows (kernel_work.h): from one run of
 // the program's graph (prepared()), which counts each node's; a note says
-// what could not be counted.
-void AddProgramWork(const ModelSource& source, const CompiledProgram& program, const std::vector<c10::IValue>& inputs,
-                    const PlanOptions& plan_options, Report& report) {
+// what could not be counted. Returns that run's output (None if it failed).
+c10::IValue AddProgramWork(const ModelSource& source, const CompiledProgram& program,
+                           const std::vector<c10::IValue>& inputs, const PlanOptions& plan_options, Report& report) {
   ProfileOptions once;
   once.plan = plan_options;
   once.warmup = 0;
   once.runs = 1;
   once.trace = false;
+  c10::IValue output;
   absl::StatusOr<Report> eager = [&]() -> absl::StatusOr<Report> {
     absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(source.prepared(), plan_options);
     if (!plan.ok()) return plan.status();
-    return Profile(*plan, inputs, once);
+    return Profile(*plan, inputs, once, &output);
   }();
   if (!eager.ok()) {
     report.notes.push_back(absl::StrCat("work per row not counted: the program's graph did not run (",
                                         eager.status().message(), ")"));
-    return;
+    return c10::IValue();
   }
   const double unnamed = AddKernelWork(*eager, program.plan(), report);
   report.notes.push_back(
@@ -84,6 +92,58 @@ void AddProgramWork(const ModelSource& source, const CompiledProgram& program, c
     report.notes.push_back(absl::StrFormat("%.1f%% of the program's FLOPs are in nodes no row names: not counted",
                                            100 * unnamed));
   }
+  return output;
+}
+
+// How many times its own differences the eager program's tolerance allows
+// a compiled program (CompiledTolerance).
+constexpr double kCompiledHeadroom = 10;
+
+// The tolerance a compiled program's output is checked within against its
+// saved reference: the caller's when given; else the defaults widened, when
+// the eager program itself moves by more, to kCompiledHeadroom times its own
+// differences here (`eager`, its output in this process, against the saved
+// reference, computed by another process, maybe with other threads or
+// another version; and against a run at another thread count). Compiled
+// code reorders arithmetic as another thread count does; a note says what
+// was measured and applied.
+Tolerance CompiledTolerance(const ModelSource& source, const std::vector<c10::IValue>& inputs,
+                            const c10::IValue& eager, const PlanOptions& plan_options, const Tolerance& given,
+                            Report& report) {
+  if (given.given || eager.isNone()) return given;
+  const Reference reference = source.ReferenceFor(inputs, given);
+  if (!reference.available()) return given;
+  absl::StatusOr<std::vector<c10::IValue>> copied = CopyInputs(inputs);
+  if (!copied.ok()) return given;
+  absl::StatusOr<c10::IValue> expected = reference.run(*copied);
+  if (!expected.ok()) return given;
+  const double saved = ToleranceScale(*expected, eager, given.rtol, given.atol);
+  // The eager program at another thread count (1, or 2 when this runs 1).
+  const int threads = at::get_num_threads();
+  const int other = threads > 1 ? 1 : 2;
+  double across_threads = std::numeric_limits<double>::quiet_NaN();
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(source.prepared(), plan_options);
+  absl::StatusOr<std::vector<c10::IValue>> again = CopyInputs(inputs);
+  if (plan.ok() && again.ok()) {
+    at::set_num_threads(other);
+    absl::StatusOr<c10::IValue> there = Interpreter(*plan).Run(*std::move(again));
+    at::set_num_threads(threads);
+    if (there.ok()) across_threads = ToleranceScale(eager, *there, given.rtol, given.atol);
+  }
+  const double own = std::max(saved, std::isnan(across_threads) ? 0.0 : across_threads);
+  if (!std::isfinite(own)) return given;  // not a rounding difference: no basis for a tolerance
+  const double factor = std::max(1.0, kCompiledHeadroom * own);
+  Tolerance derived = given;
+  derived.rtol *= factor;
+  derived.atol *= factor;
+  report.notes.push_back(absl::StrFormat(
+      "tolerance from the eager program's own differences (compiled code reorders arithmetic, as another thread "
+      "count does): its output here against the saved reference %.3g, at %d against %d threads %s (in units of "
+      "rtol %g + atol %g); %g times %s: checked within rtol %.3g, atol %.3g",
+      saved, threads, other, std::isnan(across_threads) ? "not measured" : absl::StrFormat("%.3g", across_threads),
+      given.rtol, given.atol, kCompiledHeadroom,
+      factor > 1 ? "the larger widens the defaults" : "the larger is within the defaults", derived.rtol, derived.atol));
+  return derived;
 }
 
 // A compiled program (ModelSource::compiled()), run whole: its calls'
@@ -97,9 +157,10 @@ absl::StatusOr<Report> ProfileCompiledSource(const ModelSource& source, Compiled
   if (!report.ok()) return report.status();
   DescribeModel(*report, source.name(), nullptr, inputs, machine, session.ceilings);
   source.Describe(*report);
-  AddProgramWork(source, program, inputs, session.profile.plan, *report);
+  const c10::IValue eager = AddProgramWork(source, program, inputs, session.profile.plan, *report);
   if (session.verify) {
-    if (absl::Status verified = VerifySide(source, source.ReferenceFor(inputs, tolerance), inputs, output, *report);
+    const Tolerance derived = CompiledTolerance(source, inputs, eager, session.profile.plan, tolerance, *report);
+    if (absl::Status verified = VerifySide(source, source.ReferenceFor(inputs, derived), inputs, output, *report);
         !verified.ok()) {
       return verified;
     }
@@ -164,20 +225,27 @@ absl::StatusOr<BeforeAfter> ProfileSourceSides(const ModelSource& a, const Model
   // A compiled side's rows get their nodes' work, so that the diff compares
   // FLOPs of both sides (a graph side counted its own).
   bool added_work = false;
-  for (auto [source, report] : {std::pair{&a, &ab->before}, std::pair{&b, &ab->after}}) {
-    if (CompiledProgram* compiled = source->compiled(); compiled != nullptr) {
-      AddProgramWork(*source, *compiled, inputs, options.profile.plan, *report);
+  Tolerance side_tolerance[2] = {tolerance, tolerance};  // A's, B's (CompiledTolerance for a compiled side)
+  const ModelSource* sources[2] = {&a, &b};
+  Report* reports[2] = {&ab->before, &ab->after};
+  for (int side = 0; side < 2; ++side) {
+    if (CompiledProgram* compiled = sources[side]->compiled(); compiled != nullptr) {
+      const c10::IValue eager = AddProgramWork(*sources[side], *compiled, inputs, options.profile.plan, *reports[side]);
+      if (options.verify && !(side == 1 && b_against_a)) {
+        side_tolerance[side] =
+            CompiledTolerance(*sources[side], inputs, eager, options.profile.plan, tolerance, *reports[side]);
+      }
       added_work = true;
     }
   }
   if (added_work) ab->diff = DiffReports(ab->before, ab->after, options.diff);
   if (!options.verify) return ab;
-  if (absl::Status checked = VerifySide(a, a.ReferenceFor(inputs, tolerance), inputs, a_output, ab->before);
+  if (absl::Status checked = VerifySide(a, a.ReferenceFor(inputs, side_tolerance[0]), inputs, a_output, ab->before);
       !checked.ok()) {
     return checked;
   }
   if (!b_against_a) {
-    if (absl::Status checked = VerifySide(b, b.ReferenceFor(inputs, tolerance), inputs, b_output, ab->after);
+    if (absl::Status checked = VerifySide(b, b.ReferenceFor(inputs, side_tolerance[1]), inputs, b_output, ab->after);
         !checked.ok()) {
       return checked;
     }

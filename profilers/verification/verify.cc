@@ -1,7 +1,10 @@
 #include "profilers/verification/verify.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "ir/ivalue_util.h"
@@ -21,6 +24,47 @@ Verification Verify(const c10::IValue& expected, const c10::IValue& actual, doub
   v.detail = c.detail;
   v.reference = std::move(reference);
   return v;
+}
+
+double ToleranceScale(const c10::IValue& expected, const c10::IValue& actual, double rtol, double atol) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  if (expected.isTensor() != actual.isTensor()) return kInf;
+  if (expected.isTensor()) {
+    const at::Tensor& e = expected.toTensor();
+    const at::Tensor& a = actual.toTensor();
+    if (!e.defined() || !a.defined()) return e.defined() == a.defined() ? 0 : kInf;
+    if (e.sizes() != a.sizes() || e.scalar_type() != a.scalar_type()) return kInf;
+    if (e.numel() == 0) return 0;
+    if (!e.is_floating_point()) return at::equal(e.cpu(), a.cpu()) ? 0 : kInf;
+    const at::Tensor e64 = e.detach().cpu().to(at::kDouble);
+    const at::Tensor a64 = a.detach().cpu().to(at::kDouble);
+    const at::Tensor nan_e = at::isnan(e64), nan_a = at::isnan(a64);
+    if (!at::equal(nan_e, nan_a)) return kInf;
+    const at::Tensor both = nan_e.logical_not();
+    const at::Tensor diff = (a64 - e64).abs().masked_select(both);
+    const at::Tensor bound = (e64.abs() * rtol + atol).masked_select(both);
+    if (diff.numel() == 0) return 0;
+    // Infinities in the same place with the same sign are equal.
+    const at::Tensor same = (a64.masked_select(both) == e64.masked_select(both));
+    const at::Tensor ratio = at::where(same, at::zeros_like(diff), diff / bound);
+    const double worst = ratio.max().item<double>();
+    return std::isnan(worst) ? kInf : worst;
+  }
+  if (expected.isTuple() != actual.isTuple() || expected.isList() != actual.isList()) return kInf;
+  std::vector<c10::IValue> es, as;
+  if (expected.isTuple()) {
+    es = expected.toTupleRef().elements().vec();
+    as = actual.toTupleRef().elements().vec();
+  } else if (expected.isList()) {
+    es = expected.toListRef().vec();
+    as = actual.toListRef().vec();
+  } else {
+    return IdenticalIValues(expected, actual) ? 0 : kInf;
+  }
+  if (es.size() != as.size()) return kInf;
+  double worst = 0;
+  for (size_t i = 0; i < es.size(); ++i) worst = std::max(worst, ToleranceScale(es[i], as[i], rtol, atol));
+  return worst;
 }
 
 Verification CompareGradients(const std::vector<std::string>& names, const std::vector<at::Tensor>& expected,

@@ -32,6 +32,14 @@ namespace graphprof {
 Verification Verify(const c10::IValue& expected, const c10::IValue& actual, double rtol, double atol,
                     std::string reference);
 
+// How far `actual` is from `expected` in units of the tolerance rtol/atol:
+// the largest |actual - expected| / (atol + rtol * |expected|) over the
+// floating elements (0: identical; <= 1: within the tolerance). NaN where
+// the other has NaN counts as equal; other differences in structure, shape,
+// dtype, NaN places or non-floating values: infinity. Tensors, tuples and
+// lists of them.
+double ToleranceScale(const c10::IValue& expected, const c10::IValue& actual, double rtol, double atol);
+
 // Compares gradients parameter by parameter (`names[i]` names gradient i in
 // the detail; missing names read "parameter i"): identical, else within
 // rtol/atol; an undefined gradient where the other is defined fails;
