@@ -53,7 +53,10 @@ inline constexpr std::chrono::milliseconds kLibraryProbeTimeout{30000};
 // another thread held at the fork stays held in it (AddressSanitizer's
 // allocator is not fork-safe: a thread allocating at that moment leaves the
 // child's first allocation waiting until the timeout). profile_graph loads
-// its libraries and opens its sources before its first thread.
+// its libraries and opens its sources before its first thread of its own
+// (LibTorch's pools may exist, idle, when --ab loads copies of a package:
+// sources/compiled/ then skips the trial for a library whose bytes passed
+// one in this process).
 absl::Status ProbeLibraryLoad(const std::string& path, std::chrono::milliseconds timeout = kLibraryProbeTimeout);
 
 // The reason ProbeLibraryLoad quotes from a child's `output` ("" for none):

@@ -167,7 +167,8 @@ TEST(CompiledCliTest, MigrationDiffsAgainstThePackage) {
         EXPECT_EQ(m["verdict"], "inconclusive") << m.dump();
       }
       if (m["current_us"].get<double>() == 0 && m["base_us"].get<double>() > 0) {
-        EXPECT_TRUE(absl::StartsWith(reason, "fused into a kernel of ")) << a << ": " << m.dump();
+        EXPECT_FALSE(reason.empty()) << a << ": " << m.dump();  // fused, or rows on one side only
+        EXPECT_EQ(m["verdict"], "inconclusive") << a << ": " << m.dump();
       }
     }
     EXPECT_GT(fused, 0) << a << ": " << j["diff"]["modules"].dump().substr(0, 600);

@@ -234,6 +234,10 @@ TEST(KernelWorkTest, EachNodesWorkOnceInTheFirstRowNamingIt) {
   ASSERT_TRUE(packed.ok()) << packed.status();
   EXPECT_EQ(row_flops(*packed), std::vector<double>({10, 1000, 48, 500, 0}));
   EXPECT_EQ(shapes[0], "[relu]");  // kernel a has relu's work, not the convolution's
+  // Kernel a is charged to block (conv2d's block.conv and relu's block) but
+  // fuses no module besides its own: the convolution is the extern call's.
+  EXPECT_EQ(packed->rows()[0].identity.module, "block");
+  EXPECT_TRUE(packed->rows()[0].identity.fused_modules.empty());
 }
 
 TEST(ModulePathTest, DeepestCommonModule) {

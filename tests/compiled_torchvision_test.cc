@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -60,18 +61,19 @@ TEST_P(CompiledTorchvisionTest, AVerifiedReportPerKernelOnTheModelsModulesAndSou
   ASSERT_FALSE(package.empty());
   EXPECT_EQ(package["verified"], true) << package["verification"].dump();
   EXPECT_GE(package["coverage"].get<double>(), 0.97);
-  // Module rows in the model's blocks; the heaviest rows on its source lines.
+  // Module rows in the model's blocks; the rows with the most work on its
+  // source lines (ranked by FLOPs, not by time).
   bool block = false;
-  std::vector<std::pair<double, std::string>> by_time;
+  std::vector<std::pair<double, std::string>> by_work;
   for (const nlohmann::json& node : package["nodes"]) {
     block |= absl::StartsWith(node["module"].get<std::string>(), m.block);
-    by_time.push_back({node["mean_us"].get<double>(), node["source"].get<std::string>()});
+    by_work.push_back({node["flops"].get<double>(), node["source"].get<std::string>()});
   }
   EXPECT_TRUE(block) << m.block;
-  std::sort(by_time.rbegin(), by_time.rend());
-  ASSERT_GE(by_time.size(), 3u);
+  std::sort(by_work.rbegin(), by_work.rend());
+  ASSERT_GE(by_work.size(), 3u);
   for (size_t k = 0; k < 3; ++k) {
-    EXPECT_TRUE(absl::StrContains(by_time[k].second, "torchvision/")) << k << ": " << by_time[k].second;
+    EXPECT_TRUE(absl::StrContains(by_work[k].second, "torchvision/")) << k << ": " << by_work[k].second;
   }
   // The rows' FLOPs: those of the eager program's profile, within 1%.
   const nlohmann::json program = Profile({"--model=" + Fixture(name + ".pt2"), "--warmup=0", "--runs=1"}, name);
@@ -97,16 +99,21 @@ TEST(CompiledTorchvisionMigrationTest, TorchScriptAgainstThePackagePairsByModule
   EXPECT_EQ(j["b"]["verified"], true) << j["b"]["verification"].dump();
   EXPECT_GE(j["diff"]["matched_time_fraction"].get<double>(), 0.95);
   // Modules whose compiled time is partly in a kernel above them are not
-  // called faster or slower; the root is compared.
-  bool root = false;
+  // called faster or slower; the root, the convolutions (extern calls of
+  // their own) and fc are compared: 24 of 68 module rows with PyTorch 2.6.
+  int compared = 0;
+  std::set<std::string> compared_names;
   for (const nlohmann::json& module : j["diff"]["modules"]) {
     const std::string reason = module.value("reason", "");
-    if (absl::StartsWith(reason, "fused into a kernel of ")) {
+    if (!reason.empty()) {
       EXPECT_EQ(module["verdict"], "inconclusive") << module.dump();
+      continue;
     }
-    root |= module["module"] == "(root)" && reason.empty();
+    ++compared;
+    compared_names.insert(module["module"].get<std::string>());
   }
-  EXPECT_TRUE(root);
+  EXPECT_GE(compared, 10) << j["diff"]["modules"].dump().substr(0, 800);
+  for (const char* name : {"(root)", "conv1", "layer1.0.conv1", "fc"}) EXPECT_TRUE(compared_names.count(name)) << name;
 }
 
 }  // namespace

@@ -384,14 +384,56 @@ TEST(ReportDiffTest, KernelsFusingModulesTakeTheirNodesAndThoseModulesAreCompare
   // merges into the block's kernel, and the block is compared only at the root.
   current.nodes[1].identity.fused_modules = {"bn1", "relu", "maxpool", "layer1.0.bn1"};
   const ReportDiff wider = DiffReports(base, current);
+  int bn_merges = 0;
   for (const NodeDelta& d : wider.nodes) {
-    if (d.match == NodeDelta::Match::kMerged && d.module == "layer1.0.bn1") EXPECT_EQ(d.current_id, 3);
+    if (d.match != NodeDelta::Match::kMerged || d.module != "layer1.0.bn1") continue;
+    EXPECT_EQ(d.current_id, 3);
+    ++bn_merges;
   }
+  EXPECT_EQ(bn_merges, 1);
+  int fused_at_root = 0, conv_tested = 0;
   for (const GroupDelta& g : wider.modules) {
     if (g.name == "layer1.0.bn1" || g.name == "layer1.0" || g.name == "layer1") {
       EXPECT_EQ(g.stats.reason, "fused into a kernel of (root): compared there") << g.name;
+      ++fused_at_root;
     }
-    if (g.name == "layer1.0.conv1") EXPECT_TRUE(g.stats.tested);
+    if (g.name == "layer1.0.conv1") conv_tested += g.stats.tested;
+  }
+  EXPECT_EQ(fused_at_root, 3);
+  EXPECT_EQ(conv_tested, 1);
+
+  // An A/A of the compiled program charges alike on both sides: every
+  // module row is compared (constant times: "same").
+  const ReportDiff aa = DiffReports(current, current);
+  ASSERT_FALSE(aa.modules.empty());
+  for (const GroupDelta& g : aa.modules) {
+    EXPECT_TRUE(g.stats.tested) << g.name << ": " << g.stats.reason;
+    EXPECT_EQ(g.stats.verdict, Verdict::kSame) << g.name;
+  }
+}
+
+// Against a compiled program, a module with rows on one side only (its
+// nodes not placed in any row) is not called faster by -100%.
+TEST(ReportDiffTest, AModuleACompiledSideHasNoRowsInIsNotCompared) {
+  Report base = MakeReport({{"aten::relu", "block", "r.py:1", 100}, {"aten::adaptive_avg_pool2d", "pool", "r.py:2", 50}},
+                           10);
+  Report current = MakeReport({{"inductor::cpp_fused_relu_0", "block", "r.py:1", 80}}, 10);
+  base.process = current.process = "p";
+  current.nodes[0].identity.fused_modules = {"block", "block.inner"};
+  const ReportDiff diff = DiffReports(base, current);
+  int pool = 0;
+  for (const GroupDelta& g : diff.modules) {
+    if (g.name != "pool") continue;
+    ++pool;
+    EXPECT_FALSE(g.stats.tested);
+    EXPECT_EQ(g.stats.verdict, Verdict::kInconclusive);
+    EXPECT_EQ(g.stats.reason, "rows on one side only: a compiled program places none of its time here");
+  }
+  EXPECT_EQ(pool, 1);
+  // Between two graphs a module a pass emptied is a change like any other.
+  current.nodes[0].identity.fused_modules.clear();
+  for (const GroupDelta& g : DiffReports(base, current).modules) {
+    if (g.name == "pool") EXPECT_EQ(g.stats.verdict, Verdict::kFaster);
   }
 }
 

@@ -1,6 +1,7 @@
 #include "profilers/compiled/compiled_plan.h"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -23,23 +24,27 @@ std::string Computes(const CompiledRow& row, const WrapperCalls& calls) {
                       aten.empty() ? "" : absl::StrCat(" (", absl::StrJoin(aten, ", "), ")"));
 }
 
-void Locate(CompiledRow& row, const std::map<std::string, NodePlace>& places) {
+// `extern_named`: the convolution and matrix-product nodes an extern call
+// names (a generated kernel naming one too only packs its weight or fuses
+// its epilogue: its module is not the kernel's).
+void Locate(CompiledRow& row, const std::map<std::string, NodePlace>& places, const std::set<std::string>& extern_named) {
   // An extern stretch naming convolutions or matrix products: those nodes.
   bool heavy_only = false;
   for (const std::string& node : row.nodes) {
     auto place = places.find(node);
     if (!row.generated && place != places.end() && IsExternKind(place->second.kind)) heavy_only = true;
   }
-  std::vector<std::string> modules;
+  std::vector<std::string> modules, fused;
   for (const std::string& node : row.nodes) {
     auto place = places.find(node);
     if (place == places.end() || (heavy_only && !IsExternKind(place->second.kind))) continue;
     modules.push_back(place->second.module);
     if (row.identity.source.empty()) row.identity.source = place->second.source;
+    if (!(row.generated && extern_named.count(node))) fused.push_back(place->second.module);
   }
   row.identity.module = DeepestCommonModule(modules);
   std::vector<std::string> distinct;
-  for (const std::string& module : modules) {
+  for (const std::string& module : fused) {
     if (std::find(distinct.begin(), distinct.end(), module) == distinct.end()) distinct.push_back(module);
   }
   if (distinct.size() > 1) row.identity.fused_modules = std::move(distinct);
@@ -103,10 +108,17 @@ absl::StatusOr<CompiledPlan> CompiledPlan::Build(const WrapperCalls& calls,
       if (std::find(row.nodes.begin(), row.nodes.end(), node) == row.nodes.end()) row.nodes.push_back(node);
     }
   }
+  std::set<std::string> extern_named;
+  for (const CompiledRow& row : plan.rows_) {
+    for (const std::string& node : row.nodes) {
+      auto place = places.find(node);
+      if (!row.generated && place != places.end() && IsExternKind(place->second.kind)) extern_named.insert(node);
+    }
+  }
   for (size_t r = 0; r < plan.rows_.size(); ++r) {
     CompiledRow& row = plan.rows_[r];
     row.identity.id = static_cast<int>(r);
-    Locate(row, places);
+    Locate(row, places, extern_named);
     for (size_t k = 0; k < row.calls.size(); ++k) {
       const CompiledCall& call = calls.calls[row.calls[k]];
       row.identity.archive_source = absl::StrCat(row.identity.archive_source, k ? ", " : "", "wrapper:", call.line);

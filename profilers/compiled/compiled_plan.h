@@ -33,7 +33,9 @@
 // listed and not located. A row whose nodes lie in several modules lists
 // them in identity.fused_modules (a diff pairs a module's nodes with the
 // kernel that computes them, and compares such a module only at the row's
-// module: report_diff.h).
+// module: report_diff.h); a generated kernel leaves out the modules of
+// convolutions and matrix products an extern call computes (it packs their
+// weights), though its own module still holds them.
 #ifndef GRAPHPROF_PROFILERS_COMPILED_COMPILED_PLAN_H_
 #define GRAPHPROF_PROFILERS_COMPILED_COMPILED_PLAN_H_
 

@@ -185,25 +185,29 @@ class Matcher {
 
   // The current row fusing `module`'s nodes (fused_modules naming it or a
   // module holding it; the root's own nodes only by the root itself), or
-  // nullptr: of several, the one charged to the deepest module (a block's
-  // batch norm and relu rather than a kernel of the root that also converts
-  // the block's weights), then the one whose time grew most.
+  // nullptr: of several, one naming `module` itself before one naming a
+  // module holding it, then the one charged to the deepest module (a
+  // block's batch norm and relu rather than a kernel of the root that also
+  // works for the block), then the one whose time grew most.
   const NodeRecord* FusingRow(const std::string& module) const {
     const NodeRecord* into = nullptr;
+    int into_exact = 0;
     auto depth = [](const NodeRecord* n) {
       const std::string& m = n->identity.module;
       return m.empty() ? 0 : 1 + static_cast<int>(std::count(m.begin(), m.end(), '.'));
     };
     for (const NodeRecord* c : current_nodes_) {
-      bool fuses = false;
+      int exact = -1;  // -1: does not fuse it; 0: through a module holding it; 1: names it
       for (const std::string& fused : c->identity.fused_modules) {
-        fuses |= fused.empty() ? module.empty() : InModule(module, fused);
+        if (fused == module) exact = 1;
+        if (exact < 0 && !fused.empty() && InModule(module, fused)) exact = 0;
       }
-      if (!fuses) continue;
-      if (into == nullptr || depth(c) > depth(into) ||
-          (depth(c) == depth(into) && gain_[c->identity.id] > gain_[into->identity.id])) {
-        into = c;
-      }
+      if (exact < 0) continue;
+      const bool better = into == nullptr || exact > into_exact ||
+                          (exact == into_exact && (depth(c) > depth(into) ||
+                                                   (depth(c) == depth(into) &&
+                                                    gain_[c->identity.id] > gain_[into->identity.id])));
+      if (better) into = c, into_exact = exact;
     }
     return into;
   }

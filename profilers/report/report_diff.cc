@@ -100,26 +100,50 @@ std::vector<std::string> ModulePrefixes(const NodeRecord& node) {
   return prefixes;
 }
 
-// Modules whose nodes a row of either report computes together with other
+// Modules whose nodes a row of `report` computes together with other
 // modules' nodes (a compiled kernel's fused_modules), each with the module
-// that row is charged to (of several, the shallowest): only there do both
-// sides hold all of their time.
-std::map<std::string, std::string> FusedModules(const Report& base, const Report& current) {
+// that row is charged to (of several, the shallowest): only there does the
+// report hold all of their time.
+std::map<std::string, std::string> FusedModules(const Report& report) {
   std::map<std::string, std::string> fused;  // module -> the module it is compared at ("" the root)
-  for (const Report* report : {&base, &current}) {
-    for (const NodeRecord& node : report->nodes) {
-      const std::string& at = node.identity.module;
-      for (std::string module : node.identity.fused_modules) {
-        while (module != at && InModule(module, at)) {
-          auto [it, added] = fused.emplace(module, at);
-          if (!added && InModule(it->second, at)) it->second = at;
-          const size_t dot = module.rfind('.');
-          module = dot == std::string::npos ? "" : module.substr(0, dot);
-        }
+  for (const NodeRecord& node : report.nodes) {
+    const std::string& at = node.identity.module;
+    for (std::string module : node.identity.fused_modules) {
+      while (module != at && InModule(module, at)) {
+        auto [it, added] = fused.emplace(module, at);
+        if (!added && InModule(it->second, at)) it->second = at;
+        const size_t dot = module.rfind('.');
+        module = dot == std::string::npos ? "" : module.substr(0, dot);
       }
     }
   }
   return fused;
+}
+
+// Why a module row of a diff is not comparable, or "": its time lies partly
+// in a kernel of a module above it on one side and not alike on the other
+// (an A/A of a package charges alike: compared); or, when a side is a
+// compiled program (rows with fused_modules), it has rows on one side only
+// (nodes folded into other modules' kernels, or not placed).
+std::map<std::string, std::string> IncomparableModules(const Report& base, const Report& current,
+                                                       const std::map<std::string, GroupDelta>& modules) {
+  const std::map<std::string, std::string> fused[2] = {FusedModules(base), FusedModules(current)};
+  auto compiled = [](const Report& r) {
+    return std::any_of(r.nodes.begin(), r.nodes.end(), [](const NodeRecord& n) { return !n.identity.fused_modules.empty(); });
+  };
+  const bool one_compiled = compiled(base) || compiled(current);
+  std::map<std::string, std::string> why;
+  for (const auto& [name, g] : modules) {
+    const auto b = fused[0].find(name), c = fused[1].find(name);
+    const bool in_b = b != fused[0].end(), in_c = c != fused[1].end();
+    if ((in_b || in_c) && !(in_b && in_c && b->second == c->second)) {
+      const std::string& at = in_c ? c->second : b->second;
+      why[name] = absl::StrCat("fused into a kernel of ", at.empty() ? "(root)" : at, ": compared there");
+    } else if (one_compiled && (g.base_nodes == 0) != (g.current_nodes == 0)) {
+      why[name] = "rows on one side only: a compiled program places none of its time here";
+    }
+  }
+  return why;
 }
 
 // A row whose sides are not comparable: no test, no verdict, `reason`.
@@ -440,12 +464,10 @@ ReportDiff DiffReports(const Report& base, const Report& current, const DiffOpti
   significance.Speed(diff.nodes);
   significance.Nodes(diff.nodes);
   significance.Groups(modules, module_runs);
-  for (const auto& [module, at] : FusedModules(base, current)) {
-    auto row = modules.find(module);
-    if (row == modules.end()) continue;
-    const std::string reason = absl::StrCat("fused into a kernel of ", at.empty() ? "(root)" : at, ": compared there");
-    Untested(row->second.stats, reason);
-    for (RowComparison& column : row->second.column_stats) Untested(column, reason);
+  for (const auto& [module, reason] : IncomparableModules(base, current, modules)) {
+    GroupDelta& row = modules.at(module);
+    Untested(row.stats, reason);
+    for (RowComparison& column : row.column_stats) Untested(column, reason);
   }
   significance.Groups(kinds, kind_runs);
   significance.Total();

@@ -18,10 +18,15 @@
 // A current row that names the modules whose nodes it computes
 // (NodeIdentity::fused_modules: a compiled kernel fusing several modules'
 // nodes) takes the base nodes of those modules as merged before the rule
-// above: it computes them. Such a module's own row in the module table is
-// then not compared (reason "fused into a kernel of <module>: compared
-// there"): part of its time is charged to the kernel's module, the deepest
-// holding all its nodes, whose row compares the whole.
+// above (a row naming the node's module itself before one naming a module
+// holding it; then the one charged to the deepest module): it computes
+// them. Base rows' fused_modules are not used for matching (a compiled
+// program is the current side of a migration). A module part of whose time
+// one side charges to a kernel of a module above it, and the other side
+// not alike, is not compared in the module table (reason "fused into a
+// kernel of <module>: compared there"): that module's row compares the
+// whole. An A/A of a package charges alike: compared. When a side has such
+// rows, a module with rows on one side only is not compared either.
 // Times are self times, means per run. Every other per-node value the
 // reports carry is a DiffColumn (ReportDiff::columns), compared row by row
 // the same way: each metric both reports have (backward time of training

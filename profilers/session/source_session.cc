@@ -96,17 +96,33 @@ c10::IValue AddProgramWork(const ModelSource& source, const CompiledProgram& pro
 }
 
 // How many times its own differences the eager program's tolerance allows
-// a compiled program (CompiledTolerance).
+// a compiled program, and the most it widens the defaults (CompiledTolerance).
 constexpr double kCompiledHeadroom = 10;
+constexpr double kMostWidening = 100;
+
+// at::set_num_threads for a scope.
+class ScopedThreads {
+ public:
+  explicit ScopedThreads(int threads) : before_(at::get_num_threads()) { at::set_num_threads(threads); }
+  ~ScopedThreads() { at::set_num_threads(before_); }
+  ScopedThreads(const ScopedThreads&) = delete;
+  ScopedThreads& operator=(const ScopedThreads&) = delete;
+
+ private:
+  int before_;
+};
 
 // The tolerance a compiled program's output is checked within against its
 // saved reference: the caller's when given; else the defaults widened, when
 // the eager program itself moves by more, to kCompiledHeadroom times its own
 // differences here (`eager`, its output in this process, against the saved
 // reference, computed by another process, maybe with other threads or
-// another version; and against a run at another thread count). Compiled
-// code reorders arithmetic as another thread count does; a note says what
-// was measured and applied.
+// another version; and against a run at another thread count), at most
+// kMostWidening times. The eager program's difference from the saved
+// reference widens nothing when it exceeds the defaults (then the eager
+// program itself disagrees with the reference: another model or version is
+// no reason to accept more). Compiled code reorders arithmetic as another
+// thread count does; a note says what was measured and applied.
 Tolerance CompiledTolerance(const ModelSource& source, const std::vector<c10::IValue>& inputs,
                             const c10::IValue& eager, const PlanOptions& plan_options, const Tolerance& given,
                             Report& report) {
@@ -118,31 +134,39 @@ Tolerance CompiledTolerance(const ModelSource& source, const std::vector<c10::IV
   absl::StatusOr<c10::IValue> expected = reference.run(*copied);
   if (!expected.ok()) return given;
   const double saved = ToleranceScale(*expected, eager, given.rtol, given.atol);
-  // The eager program at another thread count (1, or 2 when this runs 1).
+  // The eager program at another thread count (1, or 2 when this runs 1),
+  // if this LibTorch lets it change.
   const int threads = at::get_num_threads();
-  const int other = threads > 1 ? 1 : 2;
+  int other = threads;
   double across_threads = std::numeric_limits<double>::quiet_NaN();
   absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(source.prepared(), plan_options);
   absl::StatusOr<std::vector<c10::IValue>> again = CopyInputs(inputs);
   if (plan.ok() && again.ok()) {
-    at::set_num_threads(other);
-    absl::StatusOr<c10::IValue> there = Interpreter(*plan).Run(*std::move(again));
-    at::set_num_threads(threads);
-    if (there.ok()) across_threads = ToleranceScale(eager, *there, given.rtol, given.atol);
+    ScopedThreads scoped(threads > 1 ? 1 : 2);
+    other = at::get_num_threads();
+    if (other != threads) {
+      absl::StatusOr<c10::IValue> there = Interpreter(*plan).Run(*std::move(again));
+      if (there.ok()) across_threads = ToleranceScale(eager, *there, given.rtol, given.atol);
+    }
   }
-  const double own = std::max(saved, std::isnan(across_threads) ? 0.0 : across_threads);
-  if (!std::isfinite(own)) return given;  // not a rounding difference: no basis for a tolerance
-  const double factor = std::max(1.0, kCompiledHeadroom * own);
+  const std::string threads_text =
+      std::isnan(across_threads) ? "at another thread count not measured"
+                                 : absl::StrFormat("at %d against %d threads %.3g", threads, other, across_threads);
+  // Only rounding differences are a basis: the saved reference's when the
+  // eager program agrees with it, the thread count's when finite.
+  double own = 0;
+  if (saved <= 1) own = saved;
+  if (std::isfinite(across_threads)) own = std::max(own, across_threads);
+  const double factor = std::min(kMostWidening, std::max(1.0, kCompiledHeadroom * own));
   Tolerance derived = given;
   derived.rtol *= factor;
   derived.atol *= factor;
   report.notes.push_back(absl::StrFormat(
       "tolerance from the eager program's own differences (compiled code reorders arithmetic, as another thread "
-      "count does): its output here against the saved reference %.3g, at %d against %d threads %s (in units of "
-      "rtol %g + atol %g); %g times %s: checked within rtol %.3g, atol %.3g",
-      saved, threads, other, std::isnan(across_threads) ? "not measured" : absl::StrFormat("%.3g", across_threads),
-      given.rtol, given.atol, kCompiledHeadroom,
-      factor > 1 ? "the larger widens the defaults" : "the larger is within the defaults", derived.rtol, derived.atol));
+      "count does), in units of rtol %g + atol %g: its output here against the saved reference %.3g%s, %s; "
+      "%g times the larger, at least the defaults, at most %g times them: checked within rtol %.3g, atol %.3g",
+      given.rtol, given.atol, saved, saved > 1 ? " (beyond the defaults: the eager program disagrees with it; not used)" : "",
+      threads_text, kCompiledHeadroom, kMostWidening, derived.rtol, derived.atol));
   return derived;
 }
 

@@ -37,7 +37,7 @@ Verification Verify(const c10::IValue& expected, const c10::IValue& actual, doub
 // floating elements (0: identical; <= 1: within the tolerance). NaN where
 // the other has NaN counts as equal; other differences in structure, shape,
 // dtype, NaN places or non-floating values: infinity. Tensors, tuples and
-// lists of them.
+// lists of them; anything LibTorch cannot compare: infinity (nothing throws).
 double ToleranceScale(const c10::IValue& expected, const c10::IValue& actual, double rtol, double atol);
 
 // Compares gradients parameter by parameter (`names[i]` names gradient i in

@@ -5,7 +5,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <cstdint>
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -84,6 +87,38 @@ class RunnerModel final : public AotiModel {
   std::unique_ptr<torch::inductor::AOTIModelContainerRunnerCpu> runner_;
 };
 
+// Libraries whose trial load passed in this process, by size and FNV-1a-64
+// of their bytes: a package loaded again (--ab's copies) is not tried again
+// in a forked child once this process runs threads of its own
+// (library_probe.h: forking then is safe only while no other thread holds
+// a lock).
+class ProbedLibraries {
+ public:
+  static bool Passed(const std::string& bytes) {
+    std::lock_guard<std::mutex> lock(Mutex());
+    return Set().count(Key(bytes)) > 0;
+  }
+  static void Add(const std::string& bytes) {
+    std::lock_guard<std::mutex> lock(Mutex());
+    Set().insert(Key(bytes));
+  }
+
+ private:
+  static std::pair<size_t, uint64_t> Key(const std::string& bytes) {
+    uint64_t hash = 14695981039346656037ull;
+    for (unsigned char c : bytes) hash = (hash ^ c) * 1099511628211ull;
+    return {bytes.size(), hash};
+  }
+  static std::mutex& Mutex() {
+    static std::mutex mutex;
+    return mutex;
+  }
+  static std::set<std::pair<size_t, uint64_t>>& Set() {
+    static std::set<std::pair<size_t, uint64_t>> passed;
+    return passed;
+  }
+};
+
 #endif  // GRAPHPROF_AOTI
 
 }  // namespace
@@ -104,7 +139,7 @@ absl::StatusOr<std::unique_ptr<AotiModel>> LoadAotiModel(const AotiPackage& pack
 #else
   absl::StatusOr<ScratchDir> dir = ScratchDir::Make();
   if (!dir.ok()) return dir.status();
-  std::string library;
+  std::string library, library_bytes;
   for (const std::string& entry : package.files) {
     const std::string name = entry.substr(package.folder.size());
     if (name.empty() || name.back() == '/') continue;  // a folder's own entry
@@ -116,14 +151,17 @@ absl::StatusOr<std::unique_ptr<AotiModel>> LoadAotiModel(const AotiPackage& pack
     if (!bytes.ok()) return Refuse(package, bytes.status().message());
     absl::StatusOr<std::string> file = dir->Write(name, *bytes);
     if (!file.ok()) return file.status();
-    if (entry == package.library) library = *file;
+    if (entry == package.library) library = *file, library_bytes = *std::move(bytes);
   }
   const std::string inside = absl::StrCat("its compiled library ", package.library);
   if (absl::Status elf = CheckLoadableSharedObject(library); !elf.ok()) {
     return Refuse(package, absl::StrCat(inside, ": ", elf.message().substr(library.size() + 2)));
   }
-  if (absl::Status probe = ProbeLibraryLoad(library); !probe.ok()) {
-    return Refuse(package, absl::StrCat(inside, ": ", probe.message().substr(library.size() + 2)));
+  if (!ProbedLibraries::Passed(library_bytes)) {
+    if (absl::Status probe = ProbeLibraryLoad(library); !probe.ok()) {
+      return Refuse(package, absl::StrCat(inside, ": ", probe.message().substr(library.size() + 2)));
+    }
+    ProbedLibraries::Add(library_bytes);
   }
   try {
     auto runner = std::make_unique<torch::inductor::AOTIModelContainerRunnerCpu>(library, 1);
