@@ -63,28 +63,43 @@ absl::Status AddPlans(const ModelSource& source, int count, bool first_own, cons
   return absl::OkStatus();
 }
 
-// The work of a compiled program's rows (kernel_work.h): from one run of
-// the program's graph (prepared()), which counts each node's; a note says
-// what could not be counted. Returns that run's output (None if it failed).
-c10::IValue AddProgramWork(const ModelSource& source, const CompiledProgram& program,
-                           const std::vector<c10::IValue>& inputs, const PlanOptions& plan_options, Report& report) {
+// One eager run of a compiled program's graph (prepared()): its profile
+// counts each node's work (kernel_work.h); its output and plan give the
+// program's own differences (CompiledTolerance).
+struct EagerRun {
+  absl::StatusOr<Report> report = absl::UnknownError("not run");
+  c10::IValue output;  // None when it did not run
+  std::shared_ptr<const GraphPlan> plan;
+};
+
+EagerRun RunEagerly(const ModelSource& source, const std::vector<c10::IValue>& inputs,
+                    const PlanOptions& plan_options) {
   ProfileOptions once;
   once.plan = plan_options;
   once.warmup = 0;
   once.runs = 1;
   once.trace = false;
-  c10::IValue output;
-  absl::StatusOr<Report> eager = [&]() -> absl::StatusOr<Report> {
-    absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(source.prepared(), plan_options);
-    if (!plan.ok()) return plan.status();
-    return Profile(*plan, inputs, once, &output);
-  }();
-  if (!eager.ok()) {
-    report.notes.push_back(absl::StrCat("work per row not counted: the program's graph did not run (",
-                                        eager.status().message(), ")"));
-    return c10::IValue();
+  EagerRun eager;
+  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(source.prepared(), plan_options);
+  if (!plan.ok()) {
+    eager.report = plan.status();
+    return eager;
   }
-  const double unnamed = AddKernelWork(*eager, program.plan(), report);
+  eager.plan = *std::move(plan);
+  eager.report = Profile(eager.plan, inputs, once, &eager.output);
+  if (!eager.report.ok()) eager.output = c10::IValue();
+  return eager;
+}
+
+// The work of a compiled program's rows from `eager`; a note says what
+// could not be counted.
+void AddProgramWork(const EagerRun& eager, const CompiledProgram& program, Report& report) {
+  if (!eager.report.ok()) {
+    report.notes.push_back(absl::StrCat("work per row not counted: the program's graph did not run (",
+                                        eager.report.status().message(), ")"));
+    return;
+  }
+  const double unnamed = AddKernelWork(*eager.report, program.plan(), report);
   report.notes.push_back(
       "FLOPs and bytes per row: those of the program's nodes it computes, each node once (bytes as the nodes run "
       "eagerly: an upper bound for a fused kernel)");
@@ -92,7 +107,6 @@ c10::IValue AddProgramWork(const ModelSource& source, const CompiledProgram& pro
     report.notes.push_back(absl::StrFormat("%.1f%% of the program's FLOPs are in nodes no row names: not counted",
                                            100 * unnamed));
   }
-  return output;
 }
 
 // How many times its own differences the eager program's tolerance allows
@@ -122,31 +136,35 @@ class ScopedThreads {
 // reference widens nothing when it exceeds the defaults (then the eager
 // program itself disagrees with the reference: another model or version is
 // no reason to accept more). Compiled code reorders arithmetic as another
-// thread count does; a note says what was measured and applied.
-Tolerance CompiledTolerance(const ModelSource& source, const std::vector<c10::IValue>& inputs,
-                            const c10::IValue& eager, const PlanOptions& plan_options, const Tolerance& given,
-                            Report& report) {
-  if (given.given || eager.isNone()) return given;
+// thread count does; `note` says what was measured and applied ("" when
+// the caller's tolerance stands).
+struct DerivedTolerance {
+  Tolerance tolerance;
+  std::string note;
+};
+
+DerivedTolerance CompiledTolerance(const ModelSource& source, const std::vector<c10::IValue>& inputs,
+                                   const EagerRun& eager, const Tolerance& given) {
+  if (given.given || eager.output.isNone()) return {given, ""};
   const Reference reference = source.ReferenceFor(inputs, given);
-  if (!reference.available()) return given;
+  if (!reference.available()) return {given, ""};
   absl::StatusOr<std::vector<c10::IValue>> copied = CopyInputs(inputs);
-  if (!copied.ok()) return given;
+  if (!copied.ok()) return {given, ""};
   absl::StatusOr<c10::IValue> expected = reference.run(*copied);
-  if (!expected.ok()) return given;
-  const double saved = ToleranceScale(*expected, eager, given.rtol, given.atol);
+  if (!expected.ok()) return {given, ""};
+  const double saved = ToleranceScale(*expected, eager.output, given.rtol, given.atol);
   // The eager program at another thread count (1, or 2 when this runs 1),
   // if this LibTorch lets it change.
   const int threads = at::get_num_threads();
   int other = threads;
   double across_threads = std::numeric_limits<double>::quiet_NaN();
-  absl::StatusOr<std::shared_ptr<const GraphPlan>> plan = GraphPlan::Build(source.prepared(), plan_options);
   absl::StatusOr<std::vector<c10::IValue>> again = CopyInputs(inputs);
-  if (plan.ok() && again.ok()) {
+  if (again.ok()) {
     ScopedThreads scoped(threads > 1 ? 1 : 2);
     other = at::get_num_threads();
     if (other != threads) {
-      absl::StatusOr<c10::IValue> there = Interpreter(*plan).Run(*std::move(again));
-      if (there.ok()) across_threads = ToleranceScale(eager, *there, given.rtol, given.atol);
+      absl::StatusOr<c10::IValue> there = Interpreter(eager.plan).Run(*std::move(again));
+      if (there.ok()) across_threads = ToleranceScale(eager.output, *there, given.rtol, given.atol);
     }
   }
   const std::string threads_text =
@@ -158,15 +176,15 @@ Tolerance CompiledTolerance(const ModelSource& source, const std::vector<c10::IV
   if (saved <= 1) own = saved;
   if (std::isfinite(across_threads)) own = std::max(own, across_threads);
   const double factor = std::min(kMostWidening, std::max(1.0, kCompiledHeadroom * own));
-  Tolerance derived = given;
-  derived.rtol *= factor;
-  derived.atol *= factor;
-  report.notes.push_back(absl::StrFormat(
+  DerivedTolerance derived{given, ""};
+  derived.tolerance.rtol *= factor;
+  derived.tolerance.atol *= factor;
+  derived.note = absl::StrFormat(
       "tolerance from the eager program's own differences (compiled code reorders arithmetic, as another thread "
       "count does), in units of rtol %g + atol %g: its output here against the saved reference %.3g%s, %s; "
       "%g times the larger, at least the defaults, at most %g times them: checked within rtol %.3g, atol %.3g",
-      given.rtol, given.atol, saved, saved > 1 ? " (beyond the defaults: the eager program disagrees with it; not used)" : "",
-      threads_text, kCompiledHeadroom, kMostWidening, derived.rtol, derived.atol));
+      given.rtol, given.atol, saved,
+      saved > 1 ? " (beyond the defaults: the eager program disagrees with it; not used)" : "", threads_text, kCompiledHeadroom, kMostWidening, derived.tolerance.rtol, derived.tolerance.atol);
   return derived;
 }
 
@@ -181,10 +199,13 @@ absl::StatusOr<Report> ProfileCompiledSource(const ModelSource& source, Compiled
   if (!report.ok()) return report.status();
   DescribeModel(*report, source.name(), nullptr, inputs, machine, session.ceilings);
   source.Describe(*report);
-  const c10::IValue eager = AddProgramWork(source, program, inputs, session.profile.plan, *report);
+  const EagerRun eager = RunEagerly(source, inputs, session.profile.plan);
+  AddProgramWork(eager, program, *report);
   if (session.verify) {
-    const Tolerance derived = CompiledTolerance(source, inputs, eager, session.profile.plan, tolerance, *report);
-    if (absl::Status verified = VerifySide(source, source.ReferenceFor(inputs, derived), inputs, output, *report);
+    const DerivedTolerance derived = CompiledTolerance(source, inputs, eager, tolerance);
+    if (!derived.note.empty()) report->notes.push_back(derived.note);
+    if (absl::Status verified =
+            VerifySide(source, source.ReferenceFor(inputs, derived.tolerance), inputs, output, *report);
         !verified.ok()) {
       return verified;
     }
@@ -248,28 +269,34 @@ absl::StatusOr<BeforeAfter> ProfileSourceSides(const ModelSource& a, const Model
   if (!ab.ok()) return ab;
   // A compiled side's rows get their nodes' work, so that the diff compares
   // FLOPs of both sides (a graph side counted its own).
+  // An A/A (`b` is `a`) runs the program eagerly and derives its tolerance once.
   bool added_work = false;
-  Tolerance side_tolerance[2] = {tolerance, tolerance};  // A's, B's (CompiledTolerance for a compiled side)
+  DerivedTolerance side_tolerance[2] = {{tolerance, ""}, {tolerance, ""}};  // A's, B's
   const ModelSource* sources[2] = {&a, &b};
   Report* reports[2] = {&ab->before, &ab->after};
+  EagerRun eager;
   for (int side = 0; side < 2; ++side) {
-    if (CompiledProgram* compiled = sources[side]->compiled(); compiled != nullptr) {
-      const c10::IValue eager = AddProgramWork(*sources[side], *compiled, inputs, options.profile.plan, *reports[side]);
-      if (options.verify && !(side == 1 && b_against_a)) {
-        side_tolerance[side] =
-            CompiledTolerance(*sources[side], inputs, eager, options.profile.plan, tolerance, *reports[side]);
-      }
-      added_work = true;
+    CompiledProgram* compiled = sources[side]->compiled();
+    if (compiled == nullptr) continue;
+    const bool again = side == 1 && &b == &a;
+    if (!again) eager = RunEagerly(*sources[side], inputs, options.profile.plan);
+    AddProgramWork(eager, *compiled, *reports[side]);
+    if (options.verify && !(side == 1 && b_against_a)) {
+      side_tolerance[side] = again ? side_tolerance[0] : CompiledTolerance(*sources[side], inputs, eager, tolerance);
+      if (!side_tolerance[side].note.empty()) reports[side]->notes.push_back(side_tolerance[side].note);
     }
+    added_work = true;
   }
   if (added_work) ab->diff = DiffReports(ab->before, ab->after, options.diff);
   if (!options.verify) return ab;
-  if (absl::Status checked = VerifySide(a, a.ReferenceFor(inputs, side_tolerance[0]), inputs, a_output, ab->before);
+  if (absl::Status checked =
+          VerifySide(a, a.ReferenceFor(inputs, side_tolerance[0].tolerance), inputs, a_output, ab->before);
       !checked.ok()) {
     return checked;
   }
   if (!b_against_a) {
-    if (absl::Status checked = VerifySide(b, b.ReferenceFor(inputs, side_tolerance[1]), inputs, b_output, ab->after);
+    if (absl::Status checked =
+            VerifySide(b, b.ReferenceFor(inputs, side_tolerance[1].tolerance), inputs, b_output, ab->after);
         !checked.ok()) {
       return checked;
     }
