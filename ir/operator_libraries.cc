@@ -18,6 +18,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "common/fnv1a.h"
 #include "ir/elf_check.h"
 #include "ir/library_probe.h"
 
@@ -49,8 +51,8 @@ std::vector<Loaded>& LoadedLibraries() {
 absl::StatusOr<uint64_t> HashFile(const std::string& path) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return absl::InvalidArgumentError(absl::StrCat(path, ": cannot open (", std::strerror(errno), ")"));
-  uint64_t hash = 14695981039346656037ull;
-  std::vector<unsigned char> buffer(1 << 16);
+  uint64_t hash = kFnv1a64Offset;
+  std::vector<char> buffer(1 << 16);
   ssize_t n = 0;
   while ((n = read(fd, buffer.data(), buffer.size())) != 0) {
     if (n < 0 && errno == EINTR) continue;
@@ -59,7 +61,7 @@ absl::StatusOr<uint64_t> HashFile(const std::string& path) {
       close(fd);
       return absl::InvalidArgumentError(absl::StrCat(path, ": cannot read (", std::strerror(error), ")"));
     }
-    for (ssize_t i = 0; i < n; ++i) hash = (hash ^ buffer[i]) * 1099511628211ull;
+    hash = Fnv1a64(absl::string_view(buffer.data(), static_cast<size_t>(n)), hash);
   }
   close(fd);
   return hash;

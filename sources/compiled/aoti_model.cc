@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "common/fnv1a.h"
 #include "common/status_util.h"
 #include "common/torch_compat.h"
 #include "ir/elf_check.h"
@@ -104,11 +105,7 @@ class ProbedLibraries {
   }
 
  private:
-  static std::pair<size_t, uint64_t> Key(const std::string& bytes) {
-    uint64_t hash = 14695981039346656037ull;
-    for (unsigned char c : bytes) hash = (hash ^ c) * 1099511628211ull;
-    return {bytes.size(), hash};
-  }
+  static std::pair<size_t, uint64_t> Key(const std::string& bytes) { return {bytes.size(), Fnv1a64(bytes)}; }
   static std::mutex& Mutex() {
     static std::mutex mutex;
     return mutex;
