@@ -5,6 +5,7 @@
 #ifndef GRAPHPROF_COMMON_MODULE_PATH_H_
 #define GRAPHPROF_COMMON_MODULE_PATH_H_
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,12 @@ inline bool InModule(absl::string_view module, absl::string_view prefix) {
   if (prefix.empty()) return true;
   if (!absl::StartsWith(module, prefix)) return false;
   return module.size() == prefix.size() || module[prefix.size()] == '.';
+}
+
+// How deep `module` lies: 0 for the root (""), 1 for "layer1", 3 for
+// "layer1.0.conv1".
+inline int ModuleDepth(absl::string_view module) {
+  return module.empty() ? 0 : 1 + static_cast<int>(std::count(module.begin(), module.end(), '.'));
 }
 
 // The deepest module holding every one of `modules` (none: the root ""):

@@ -24,16 +24,21 @@ std::string Computes(const CompiledRow& row, const WrapperCalls& calls) {
                       aten.empty() ? "" : absl::StrCat(" (", absl::StrJoin(aten, ", "), ")"));
 }
 
+// Whether `row` is a stretch of extern calls naming `node`, a convolution or
+// matrix product (what the extern call computes, not what it reads).
+bool NamesExternNode(const CompiledRow& row, const std::string& node, const std::map<std::string, NodePlace>& places) {
+  if (row.generated) return false;
+  auto place = places.find(node);
+  return place != places.end() && IsExternKind(place->second.kind);
+}
+
 // `extern_named`: the convolution and matrix-product nodes an extern call
 // names (a generated kernel naming one too only packs its weight or fuses
 // its epilogue: its module is not the kernel's).
 void Locate(CompiledRow& row, const std::map<std::string, NodePlace>& places, const std::set<std::string>& extern_named) {
   // An extern stretch naming convolutions or matrix products: those nodes.
   bool heavy_only = false;
-  for (const std::string& node : row.nodes) {
-    auto place = places.find(node);
-    if (!row.generated && place != places.end() && IsExternKind(place->second.kind)) heavy_only = true;
-  }
+  for (const std::string& node : row.nodes) heavy_only |= NamesExternNode(row, node, places);
   std::vector<std::string> modules, fused;
   for (const std::string& node : row.nodes) {
     auto place = places.find(node);
@@ -111,8 +116,7 @@ absl::StatusOr<CompiledPlan> CompiledPlan::Build(const WrapperCalls& calls,
   std::set<std::string> extern_named;
   for (const CompiledRow& row : plan.rows_) {
     for (const std::string& node : row.nodes) {
-      auto place = places.find(node);
-      if (!row.generated && place != places.end() && IsExternKind(place->second.kind)) extern_named.insert(node);
+      if (NamesExternNode(row, node, places)) extern_named.insert(node);
     }
   }
   for (size_t r = 0; r < plan.rows_.size(); ++r) {

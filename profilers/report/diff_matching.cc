@@ -192,10 +192,7 @@ class Matcher {
   const NodeRecord* FusingRow(const std::string& module) const {
     const NodeRecord* into = nullptr;
     int into_exact = 0;
-    auto depth = [](const NodeRecord* n) {
-      const std::string& m = n->identity.module;
-      return m.empty() ? 0 : 1 + static_cast<int>(std::count(m.begin(), m.end(), '.'));
-    };
+    auto depth = [](const NodeRecord* n) { return ModuleDepth(n->identity.module); };
     for (const NodeRecord* c : current_nodes_) {
       int exact = -1;  // -1: does not fuse it; 0: through a module holding it; 1: names it
       for (const std::string& fused : c->identity.fused_modules) {

@@ -456,7 +456,7 @@ ReportDiff DiffReports(const Report& base, const Report& current, const DiffOpti
   std::map<std::string, GroupRuns> module_runs, kind_runs;
   AddGroups(base, options, true, diff.columns, ModulePrefixes, modules, module_runs);
   AddGroups(current, options, false, diff.columns, ModulePrefixes, modules, module_runs);
-  for (auto& [name, g] : modules) g.depth = name == "(root)" ? 0 : static_cast<int>(std::count(name.begin(), name.end(), '.')) + 1;
+  for (auto& [name, g] : modules) g.depth = name == "(root)" ? 0 : ModuleDepth(name);
   auto kind_of = [](const NodeRecord& n) { return std::vector<std::string>{n.identity.kind}; };
   AddGroups(base, options, true, diff.columns, kind_of, kinds, kind_runs);
   AddGroups(current, options, false, diff.columns, kind_of, kinds, kind_runs);
