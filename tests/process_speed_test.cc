@@ -55,6 +55,16 @@ struct ProcessOptions {
   double stage_effect = 0.3;
   int stage_nodes = 6;
   bool drift = true;          // the machine's speed: 1x-1.9x, switching within the process
+  // Above 0: instead of drifting, the processes of this side run at this
+  // speed, each off it by a log-normal factor of sd 0.05 (the machine's
+  // state in the minute a side was profiled in, shared by its processes).
+  double side_speed = 0;
+  // How a node's time scales with the machine's speed: time * speed^exponent,
+  // convolutions by one exponent, the other kinds by another (a slower
+  // machine is not slower at everything alike: measured on resnet18, the
+  // run at equal speed 0.1% slower per 1% of speed).
+  double conv_exponent = 1;
+  double other_exponent = 1;
 };
 
 // One process profiling `model` for `runs` runs, with `extra` added to the
@@ -72,10 +82,10 @@ Report Process(const std::vector<SimNode>& model, const std::vector<double>& ext
   const int stage = stage_start(rng);
   const double stage_effect = o.stage_effect * normal(rng);
   // The speed: a level for the process, and a chance to switch to another.
-  double level = o.drift ? 1 + 0.9 * unit(rng) : 1;
+  double level = o.side_speed > 0 ? o.side_speed * std::exp(0.05 * normal(rng)) : o.drift ? 1 + 0.9 * unit(rng) : 1;
   std::vector<double> speed(runs);
   for (int r = 0; r < runs; ++r) {
-    if (o.drift && unit(rng) < 0.05) level = 1 + 0.9 * unit(rng);
+    if (o.side_speed <= 0 && o.drift && unit(rng) < 0.05) level = 1 + 0.9 * unit(rng);
     speed[r] = level;
   }
   Report report;
@@ -94,7 +104,9 @@ Report Process(const std::vector<SimNode>& model, const std::vector<double>& ext
     node.identity.label = absl::StrCat("m", i, "/", model[i].kind);
     std::vector<int64_t> times;
     for (int r = 0; r < runs; ++r) {
-      const double ns = (model[i].ns * std::exp(effect + o.run_noise * normal(rng)) + extra_ns[i]) * speed[r] * uniform;
+      const double exponent = model[i].kind == "aten::conv2d" ? o.conv_exponent : o.other_exponent;
+      const double ns =
+          (model[i].ns * std::exp(effect + o.run_noise * normal(rng)) + extra_ns[i]) * std::pow(speed[r], exponent) * uniform;
       times.push_back(static_cast<int64_t>(ns));
       totals[r] += times.back();
     }
@@ -277,6 +289,83 @@ TEST(BetweenProcessesTest, OneProcessASideTestsNoNodeAndSaysWhy) {
   EXPECT_EQ(j["noise_model"], "runs between processes");
   EXPECT_EQ(j["reference_nodes"], 30);
   EXPECT_EQ(j["speed"]["reason"], "one process a side");
+}
+
+// Each side profiled in a minute of its own (the baseline earlier, the
+// current side now: CI's case), the current side's machine 30% slower, and
+// convolutions slowing more than the other kinds with the machine (speed^1.2
+// against speed^0.6): at equal speed the run total still moves with the
+// sides' speeds, so a test blind to them calls A/As changed. With the
+// processes' speeds as a covariate (verdict.h) the A/A's false calls stay
+// within alpha and a new cost of 5% of the base's run is still called
+// slower.
+TEST(BetweenProcessesTest, SidesAtOtherSpeedsAreNotAChange) {
+  std::mt19937_64 rng(12);
+  std::vector<SimNode> model = Model(rng, 40);
+  double base_total = 0;
+  for (const SimNode& n : model) base_total += n.ns;
+  model.push_back({"graphprof_test::busy_wait", 1e3});
+  const std::vector<double> none(model.size(), 0.0);
+  ProcessOptions base_side;
+  base_side.kind_effect = 0.01;
+  base_side.node_effect = 0.01;
+  base_side.stage_effect = 0.02;
+  base_side.side_speed = 1;
+  base_side.conv_exponent = 1.2;
+  base_side.other_exponent = 0.6;
+  ProcessOptions slow_side = base_side;
+  slow_side.side_speed = 1.3;
+  // A new cost of 5% of the base's run where the current side runs (4% at equal speed).
+  std::vector<double> extra(model.size(), 0.0);
+  extra.back() = 0.05 * base_total / std::pow(1.3, base_side.other_exponent);
+  Calls aa, slowed;
+  int blind = 0;
+  constexpr int kTrials = 100;
+  for (int t = 0; t < kTrials; ++t) {
+    for (bool change : {false, true}) {
+      const Report base = Merged(model, none, 1, 5, 6, base_side, rng, "base");
+      const Report current = Merged(model, change ? extra : none, 1, 5, 6, slow_side, rng, "current");
+      const ReportDiff diff = DiffReports(base, current);
+      ASSERT_EQ(diff.noise_model, NoiseModel::kProcesses);
+      Calls& c = change ? slowed : aa;
+      c.slower += diff.total.verdict == Verdict::kSlower;
+      c.faster += diff.total.verdict == Verdict::kFaster;
+      c.same += diff.total.verdict == Verdict::kSame;
+      ++c.trials;
+      if (!change) {
+        // The same totals at equal speed, compared by Welch alone.
+        std::vector<RunRange> bp, cp;
+        for (const RunSource& s : base.run_sources) bp.push_back({s.first_run, s.first_run + s.runs});
+        for (const RunSource& s : current.run_sources) cp.push_back({s.first_run, s.first_run + s.runs});
+        std::vector<SpeedNode> nodes;
+        std::vector<std::vector<double>> series;
+        for (size_t i = 0; i < model.size(); ++i) {
+          const auto& b = base.nodes[i].metrics[0].total;
+          const auto& c2 = current.nodes[i].metrics[0].total;
+          series.emplace_back(b.begin(), b.end());
+          series.emplace_back(c2.begin(), c2.end());
+        }
+        for (size_t i = 0; i < model.size(); ++i) {
+          nodes.push_back(SpeedNode{series[2 * i], series[2 * i + 1], static_cast<int>(i)});
+        }
+        const ProcessSpeed speed(nodes);
+        const std::vector<double> bt(base.columns[0].run_total.begin(), base.columns[0].run_total.end());
+        const std::vector<double> ct(current.columns[0].run_total.begin(), current.columns[0].run_total.end());
+        const std::vector<double> be = ProcessSpeed::AtEqualSpeed(bt, speed.base_log_speed());
+        const std::vector<double> ce = ProcessSpeed::AtEqualSpeed(ct, speed.current_log_speed());
+        const RowComparison plain =
+            CompareRow(RowSample{be, bp}, RowSample{ce, cp}, NoiseModel::kProcesses, 0, VerdictOptions{});
+        blind += plain.p < VerdictOptions{}.alpha;
+      }
+    }
+  }
+  Print("A/A, sides at 1x and 1.3x", aa);
+  Print("+5% new cost, sides at 1x and 1.3x", slowed);
+  std::printf("the same A/As at equal speed without the covariate: %d of %d significant\n", blind, kTrials);
+  EXPECT_LE(aa.slower + aa.faster, kTrials * 0.05) << "slower " << aa.slower << ", faster " << aa.faster;
+  EXPECT_EQ(slowed.faster, 0);
+  EXPECT_GE(slowed.slower, kTrials * 0.8) << "power: " << slowed.slower << " of " << kTrials;
+  EXPECT_GE(blind, kTrials / 2) << "the case would not show what the covariate is for";
 }
 
 // Several processes a side, a machine of steady speed from process to

@@ -364,10 +364,16 @@ class Significance {
         current = &(scaled[1] = ProcessSpeed::AtEqualSpeed(*current, speed_->current_log_speed()));
       }
     }
-    const RowSample b{base != nullptr ? absl::MakeConstSpan(*base) : absl::Span<const double>(), base_processes_,
-                      base != nullptr};
-    const RowSample c{current != nullptr ? absl::MakeConstSpan(*current) : absl::Span<const double>(),
-                      current_processes_, current != nullptr};
+    RowSample b{base != nullptr ? absl::MakeConstSpan(*base) : absl::Span<const double>(), base_processes_,
+                base != nullptr};
+    RowSample c{current != nullptr ? absl::MakeConstSpan(*current) : absl::Span<const double>(), current_processes_,
+                current != nullptr};
+    // Several processes a side at equal speed: the processes' speed is a
+    // covariate (verdict.h), for rows both sides have.
+    if (host_time && speed_ != nullptr && model_ == NoiseModel::kProcesses && b.present && c.present) {
+      b.log_speed = speed_->base_log_speed();
+      c.log_speed = speed_->current_log_speed();
+    }
     RowComparison row = CompareRow(b, c, host_time ? model_ : RunsModel(), Floor(calls), options_, allowance);
     // Columns other than host time (backward, device time) have neither a
     // speed nor an allowance: with one process a side they are not tested.

@@ -133,4 +133,33 @@ Welch PairedTTest(absl::Span<const double> differences, double confidence) {
   return Conclude(mean, std::sqrt(Variance(differences, mean) / n), n - 1, confidence);
 }
 
+Welch CovariateTTest(absl::Span<const double> a_x, absl::Span<const double> a_y, absl::Span<const double> b_x,
+                     absl::Span<const double> b_y, double confidence) {
+  if (a_x.size() != a_y.size() || b_x.size() != b_y.size() || a_x.size() < 2 || b_x.size() < 2) return Welch{};
+  const double n = static_cast<double>(a_x.size() + b_x.size());
+  const double df = n - 3;
+  if (df < 2) return Welch{};
+  const double ax = Mean(a_x), ay = Mean(a_y), bx = Mean(b_x), by = Mean(b_y);
+  double sxx = 0, sxy = 0, syy = 0;  // within the samples
+  for (size_t i = 0; i < a_x.size(); ++i) {
+    sxx += (a_x[i] - ax) * (a_x[i] - ax);
+    sxy += (a_x[i] - ax) * (a_y[i] - ay);
+    syy += (a_y[i] - ay) * (a_y[i] - ay);
+  }
+  for (size_t i = 0; i < b_x.size(); ++i) {
+    sxx += (b_x[i] - bx) * (b_x[i] - bx);
+    sxy += (b_x[i] - bx) * (b_y[i] - by);
+    syy += (b_y[i] - by) * (b_y[i] - by);
+  }
+  const double scale = std::max({1.0, std::fabs(ax), std::fabs(bx)});
+  if (!(sxx > 1e-24 * scale * scale)) return Welch{};
+  const double slope = sxy / sxx;
+  const double d = (by - ay) - slope * (bx - ax);
+  const double residual = std::max(0.0, syy - slope * sxy) / df;
+  const double gap = bx - ax;
+  const double se = std::sqrt(residual * (1.0 / static_cast<double>(a_x.size()) +
+                                          1.0 / static_cast<double>(b_x.size()) + gap * gap / sxx));
+  return Conclude(d, se, df, confidence);
+}
+
 }  // namespace graphprof

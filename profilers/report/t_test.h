@@ -34,6 +34,16 @@ Welch WelchTTest(absl::Span<const double> a, absl::Span<const double> b, double 
 // of the mean at `confidence`; df = n - 1. Same conventions as WelchTTest.
 Welch PairedTTest(absl::Span<const double> differences, double confidence = 0.95);
 
+// The difference of b's mean from a's with a covariate taken out (analysis
+// of covariance): y = c + g x + d [in b], one slope g for both samples,
+// fitted by least squares within each sample (g from the samples' pooled
+// within-sample spread of x), d = (mean y_b - mean y_a) - g (mean x_b -
+// mean x_a), its standard error from the residuals on n_a + n_b - 3 degrees
+// of freedom. Invalid with fewer than 2 values a side, fewer than 2 degrees
+// of freedom, or no within-sample spread of x (then g cannot be told from d).
+Welch CovariateTTest(absl::Span<const double> a_x, absl::Span<const double> a_y, absl::Span<const double> b_x,
+                     absl::Span<const double> b_y, double confidence = 0.95);
+
 }  // namespace graphprof
 
 #endif  // GRAPHPROF_PROFILERS_REPORT_T_TEST_H_

@@ -118,13 +118,18 @@ RowComparison CompareRow(const RowSample& base, const RowSample& current, NoiseM
       for (size_t i = 0; i < mb.size(); ++i) d.push_back(mc[i] - mb[i]);
       w = PairedTTest(d, options.confidence);
     } else {
-      w = WelchTTest(mb, mc, options.confidence);
+      if (!base.log_speed.empty() && !current.log_speed.empty()) {
+        w = CovariateTTest(ProcessMedians(base.log_speed, bp), mb, ProcessMedians(current.log_speed, cp), mc,
+                           options.confidence);
+      }
+      if (!w.valid) w = WelchTTest(mb, mc, options.confidence);
     }
     if (w.valid) {
       r.change = std::expm1(w.difference);
       r.change_low = std::expm1(w.low);
       r.change_high = std::expm1(w.high);
       r.p = w.p;
+      r.se = w.se;
     } else {
       testable = false;
       r.reason = "fewer than 2 processes a side";

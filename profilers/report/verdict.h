@@ -68,6 +68,13 @@ struct RowSample {
   absl::Span<const double> values;     // per run, nanoseconds; empty when absent
   absl::Span<const RunRange> processes;  // kProcesses: each process's runs
   bool present = true;                 // false: the row does not exist on this side
+  // kProcesses (unpaired): each run's log machine speed (process_speed.h),
+  // the values being at equal speed; empty when none. With it on both
+  // sides, the process medians are compared with the process's median
+  // speed as a covariate (CovariateTTest): a node that scales with the
+  // machine more or less than the reference nodes do is then not called
+  // changed because one side's processes ran at another speed.
+  absl::Span<const double> log_speed;
 };
 
 struct RowComparison {
@@ -90,6 +97,9 @@ struct RowComparison {
   // kRunsBetweenProcesses: the allowance for what processes differ by (a
   // standard deviation of the log change) in the interval; 0 otherwise.
   double allowance = 0;
+  // kProcesses / kPairedProcesses: the standard error of the log change
+  // (the t test's); 0 otherwise.
+  double se = 0;
 };
 
 // Compares one row. `floor_ns`: a row whose medians are both below it is too
