@@ -136,6 +136,53 @@ TEST(CompareCliTest, WorkersMergeFreshProcesses) {
   EXPECT_TRUE(absl::StrContains(single.out, "  speed      ")) << single.out;
 }
 
+// A report saved as JSON is what a later check reads from another process:
+// by default it is timed in five processes, the runs spread over them
+// (tools/process_plan.h); --workers=0 keeps it in one, and so do runs too
+// few to spread. check --runs=auto against it times the current side in
+// processes one after another, looking after the 3rd, and says so.
+TEST(CompareCliTest, ASavedReportIsTimedInSeveralProcessesByDefault) {
+  const std::string out = Dir() + "/spread.json";
+  Result r = RunTool({"--zoo=mlp", "--warmup=1", "--runs=10", "--format=json", "--output=" + out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(Slurp(out));
+  EXPECT_EQ(j["runs"], 10);
+  ASSERT_EQ(j["run_sources"].size(), 5u);
+  for (const nlohmann::json& source : j["run_sources"]) EXPECT_EQ(source[2], 2);
+  bool noted = false;
+  for (const nlohmann::json& note : j["notes"]) {
+    noted = noted || absl::StrContains(note.get<std::string>(), "a report saved as JSON is timed in several processes");
+  }
+  EXPECT_TRUE(noted) << j["notes"];
+  // 11 runs: 3 each, at least the runs asked.
+  const std::string eleven = Dir() + "/eleven.json";
+  ASSERT_EQ(RunTool({"--zoo=mlp", "--warmup=1", "--runs=11", "--format=json", "--output=" + eleven}).code, 0);
+  EXPECT_EQ(nlohmann::json::parse(Slurp(eleven))["runs"], 15);
+  // In this process: --workers=0, too few runs, or JSON on stdout.
+  for (const std::vector<std::string>& flags :
+       {std::vector<std::string>{"--runs=10", "--workers=0", "--output=" + Dir() + "/one.json"},
+        std::vector<std::string>{"--runs=3", "--output=" + Dir() + "/three.json"}}) {
+    std::vector<std::string> args = {"--zoo=mlp", "--warmup=1", "--format=json"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    ASSERT_EQ(RunTool(args).code, 0) << flags[1];
+    const nlohmann::json one = nlohmann::json::parse(Slurp(absl::StrCat(flags.back().substr(9))));
+    EXPECT_LE(one.value("run_sources", nlohmann::json::array()).size(), 1u) << flags[1];
+  }
+  Result on_stdout = RunTool({"--zoo=mlp", "--warmup=1", "--runs=10", "--format=json"});
+  ASSERT_EQ(on_stdout.code, 0) << on_stdout.err;
+  EXPECT_LE(nlohmann::json::parse(on_stdout.out).value("run_sources", nlohmann::json::array()).size(), 1u);
+
+  Result check = RunTool({"check", "--baseline=" + out, "--zoo=mlp", "--warmup=1", "--runs=auto", "--format=json"});
+  ASSERT_TRUE(check.code == 0 || check.code == 4 || check.code == 5) << check.err;
+  const nlohmann::json c = nlohmann::json::parse(check.out);
+  EXPECT_GE(c["processes"].get<int>(), 3) << check.out.substr(0, 600);
+  EXPECT_EQ(c["diff"]["current_processes"], c["processes"]);
+  EXPECT_EQ(c["diff"]["noise_model"], "processes");
+  EXPECT_GE(c["looks"].get<int>(), 1);
+  EXPECT_FALSE(c["stop_reason"].get<std::string>().empty());
+  EXPECT_LE(c["alpha"].get<double>(), 0.05 / 2 + 1e-12) << "a look's share of alpha";
+}
+
 // A copy of a saved report with one node `factor` times slower in every run.
 std::string Slowed(const std::string& path, const std::string& name, double factor, int* slowed_id) {
   nlohmann::json j = nlohmann::json::parse(Slurp(path));

@@ -88,6 +88,7 @@ TEST(GateTest, ReportsThatGraphprofCouldNotHaveWrittenAreRefusedWhereTheyAreRead
   ExpectRefusedEverywhere(Edited("runs0.json",
                                  [](nlohmann::json& j) {
                                    j["runs"] = 0;
+                                   j["run_sources"] = nlohmann::json::array();  // no process ran any
                                    j["run_ns"] = j["run_start_ns"] = nlohmann::json::array();
                                    j["metrics"][0]["run_total"] = nlohmann::json::array();
                                    EachNode(j, [](nlohmann::json& n) {
@@ -325,8 +326,10 @@ TEST(GateTest, RunsAutoSaysWhatItChecked) {
 // in the JSON (looks, processes, stop_reason, seconds, alpha) and the text's
 // `took` line. A check of a saved report takes one look at the full alpha.
 TEST(GateTest, SequentialCheckStopsAtTheFirstVerdictAndSaysWhatItDid) {
+  const std::string one = Dir() + "/one-process.json";
+  ASSERT_EQ(RunTool({"--zoo=mlp", "--warmup=1", "--runs=6", "--workers=0", "--format=json", "--output=" + one}).code, 0);
   const std::string out = Dir() + "/sequential.json";
-  const Result r = RunTool({"check", "--baseline=" + Base(), "--zoo=mlp", "--warmup=1", "--runs=auto",
+  const Result r = RunTool({"check", "--baseline=" + one, "--zoo=mlp", "--warmup=1", "--runs=auto",
                             "--max_time=30", "--passes=delay:fc2:20000", "--allow_graph_change", "--format=json",
                             "--output=" + out});
   ASSERT_EQ(r.code, 4) << r.err;  // FAILED: slower
@@ -339,12 +342,30 @@ TEST(GateTest, SequentialCheckStopsAtTheFirstVerdictAndSaysWhatItDid) {
   EXPECT_GT(j["seconds"].get<double>(), 0);
   EXPECT_NEAR(j["alpha"].get<double>(), 0.025, 1e-9);  // alpha / 2 at look 1
   EXPECT_EQ(j["diff"]["total"]["verdict"], "slower");
-  const Result text = RunTool({"check", "--baseline=" + Base(), "--zoo=mlp", "--warmup=1", "--runs=auto",
+  const Result text = RunTool({"check", "--baseline=" + one, "--zoo=mlp", "--warmup=1", "--runs=auto",
                                "--max_time=30", "--passes=delay:fc2:20000", "--allow_graph_change"});
   EXPECT_EQ(text.code, 4) << text.err;
   EXPECT_TRUE(std::regex_search(text.out, std::regex("\n  took       1 look, 1 process, [0-9.]+ s: every tested row")))
       << text.out;
   EXPECT_TRUE(absl::StrContains(text.out, "  level      alpha 0.025 at look 1")) << text.out;
+  // Against the default baseline (3 processes of 2 runs: process_plan.h)
+  // the current side is timed in processes, the first look after the 3rd.
+  const std::string spread = Dir() + "/sequential-processes.json";
+  const Result processes = RunTool({"check", "--baseline=" + Base(), "--zoo=mlp", "--warmup=1", "--runs=auto",
+                                    "--max_time=30", "--passes=delay:fc2:20000", "--allow_graph_change",
+                                    "--format=json", "--output=" + spread});
+  ASSERT_EQ(processes.code, 4) << processes.err;
+  const nlohmann::json p = nlohmann::json::parse(Slurp(spread));
+  EXPECT_EQ(p["looks"], 1) << p["stop_reason"];
+  EXPECT_EQ(p["processes"], 3);
+  EXPECT_EQ(p["diff"]["base_processes"], 3);
+  EXPECT_EQ(p["diff"]["current_processes"], 3);
+  EXPECT_EQ(p["diff"]["total"]["verdict"], "slower");
+  EXPECT_NEAR(p["alpha"].get<double>(), 0.025, 1e-9);
+  // Every row decided, or only the machine's speed open and out of reach.
+  EXPECT_TRUE(absl::StartsWith(p["stop_reason"].get<std::string>(), "every tested row --fail_on selects had a verdict") ||
+              absl::StartsWith(p["stop_reason"].get<std::string>(), "more processes could not decide the machine's speed"))
+      << p["stop_reason"];
   // A saved current report: one look, the full alpha.
   const std::string saved = Dir() + "/saved-check.json";
   const Result files = RunTool({"check", "--baseline=" + Base(), Base(), "--format=json", "--output=" + saved});

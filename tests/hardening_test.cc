@@ -233,7 +233,7 @@ TEST(HardeningTest, LongRunsShowProgressAndClearItWhenInterrupted) {
 
   const std::string out = TempDir("hardening_terminal") + "/interrupted.json";
   Result interrupted =
-      RunOnTerminal(absl::StrCat("--ir=", ir, " --input=1 --warmup=1000 --format=json --output=", out), true);
+      RunOnTerminal(absl::StrCat("--ir=", ir, " --input=1 --warmup=1000 --workers=0 --format=json --output=", out), true);
   EXPECT_NE(interrupted.code, 0) << interrupted.err.substr(0, 300);
   const size_t stopped = interrupted.err.rfind("profile_graph: interrupted (SIGINT)");
   ASSERT_NE(stopped, std::string::npos) << "one line says why: " << interrupted.err.substr(0, 300);

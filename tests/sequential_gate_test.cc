@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -196,6 +197,113 @@ TEST(SequentialGateTest, BetweenProcessesStopsWhenOnlyTheAllowanceHoldsItOpen) {
   EXPECT_EQ(stopped, kTrials);
   EXPECT_GE(held_open, kTrials / 2);
   EXPECT_LT(looks, kTrials * 3);
+}
+
+// --- The current side in processes (tools/process_plan.h) ---
+//
+// Each process runs at a speed of its own: a side's level (the minute it
+// was profiled in) times a log-normal 5% of its own, every run of it, and
+// its nodes scale with the speed unequally (half as speed^1.2, half as
+// speed^0.6: a slower machine is not slower at everything alike), with a
+// process effect of 1% on every node and 3% noise per run. The baseline:
+// 5 processes of 6 runs at level 1; the current side at level 1.25, one
+// process after another, the gate looking after the processes
+// kProcessLooks names, as check does.
+struct ProcessSide {
+  double level = 1;
+  double extra_ns = 0;  // a new cost per run (a node the base does not time)
+};
+
+std::vector<std::vector<double>> DrawProcess(int nodes, int runs, const ProcessSide& side, std::mt19937_64& rng) {
+  std::normal_distribution<double> normal(0, 1);
+  const double speed = side.level * std::exp(0.05 * normal(rng));
+  const double process = 0.01 * normal(rng);
+  std::vector<std::vector<double>> t(runs, std::vector<double>(nodes + 1));
+  for (auto& run : t) {
+    for (int i = 0; i < nodes; ++i) {
+      const double exponent = i % 2 == 0 ? 1.2 : 0.6;
+      run[i] = kNodeNs * std::pow(speed, exponent) * std::exp(process + 0.03 * normal(rng));
+    }
+    run[nodes] = 1e3 + side.extra_ns;  // the node a change adds cost to
+  }
+  return t;
+}
+
+// Processes' runs, merged as --workers merges them (run_sources).
+Report Merged(const std::vector<std::vector<std::vector<double>>>& processes, const std::string& name) {
+  std::vector<std::vector<double>> all;
+  for (const auto& p : processes) all.insert(all.end(), p.begin(), p.end());
+  Report report = ReportOf(all, static_cast<int>(all.size()), name);
+  int first = 0;
+  for (size_t p = 0; p < processes.size(); ++p) {
+    const int runs = static_cast<int>(processes[p].size());
+    report.run_sources.push_back(RunSource{absl::StrCat("worker ", p + 1), first, runs, absl::StrCat(name, p)});
+    first += runs;
+  }
+  report.Finalize();
+  return report;
+}
+
+struct ProcessTrial {
+  Verdict verdict = Verdict::kInconclusive;
+  int processes = 0;
+  std::string reason;
+};
+
+ProcessTrial RunProcessTrial(const ProcessSide& current_side, std::mt19937_64& rng) {
+  constexpr int kNodes = 20, kRuns = 6;
+  std::vector<std::vector<std::vector<double>>> base_processes, current_processes;
+  for (int p = 0; p < 5; ++p) base_processes.push_back(DrawProcess(kNodes, kRuns, ProcessSide{}, rng));
+  const Report base = Merged(base_processes, "base");
+  SequentialGate gate(Options(0.02), base);
+  gate.TimedInProcesses(kMostCheckProcesses);
+  ProcessTrial trial;
+  Report current;
+  for (int k = 1; k <= kMostCheckProcesses; ++k) {
+    current_processes.push_back(DrawProcess(kNodes, kRuns, current_side, rng));
+    current = Merged(current_processes, "current");
+    trial.processes = k;
+    if (k == kMostCheckProcesses || !IsProcessLook(k)) continue;
+    if (std::optional<std::string> reason = gate.Look(current); reason.has_value()) {
+      trial.reason = *reason;
+      break;
+    }
+  }
+  const CheckProgress progress = gate.Progress("the most processes");
+  absl::StatusOr<GateResult> at = RunGate(base, current, AtFraction(Options(0.02), progress.alpha_fraction));
+  EXPECT_TRUE(at.ok()) << at.status();
+  if (at.ok()) trial.verdict = at->diff.total.verdict;
+  return trial;
+}
+
+// A/A with the sides at other speeds: the run total called slower or faster
+// in at most alpha of the trials; a new cost of 5% of the run called slower
+// in most, never faster; both mostly decided within a few processes.
+TEST(SequentialGateTest, ProcessesLookedAtInTurnCallAtMostAlphaAndFindAFivePercentCost) {
+  std::mt19937_64 rng(555);
+  constexpr int kTrials = 200;
+  int aa_called = 0, aa_same = 0, slower = 0, faster = 0;
+  std::vector<int> aa_processes, slow_processes;
+  for (int i = 0; i < kTrials; ++i) {
+    const ProcessTrial aa = RunProcessTrial(ProcessSide{1.25, 0}, rng);
+    aa_called += aa.verdict == Verdict::kSlower || aa.verdict == Verdict::kFaster;
+    aa_same += aa.verdict == Verdict::kSame;
+    aa_processes.push_back(aa.processes);
+    // 5% of the base's run (20 nodes of 100 us), at equal speed.
+    const ProcessTrial slow = RunProcessTrial(ProcessSide{1.25, 0.05 * 20 * kNodeNs * 1.25}, rng);
+    slower += slow.verdict == Verdict::kSlower;
+    faster += slow.verdict == Verdict::kFaster;
+    slow_processes.push_back(slow.processes);
+  }
+  std::sort(aa_processes.begin(), aa_processes.end());
+  std::sort(slow_processes.begin(), slow_processes.end());
+  std::printf("processes in turn, %d trials: A/A called %d, same %d, median processes %d; +5%%: slower %d, faster %d, "
+              "median processes %d\n",
+              kTrials, aa_called, aa_same, aa_processes[kTrials / 2], slower, faster, slow_processes[kTrials / 2]);
+  EXPECT_LE(aa_called, kTrials * 0.05);
+  EXPECT_EQ(faster, 0);
+  EXPECT_GE(slower, kTrials * 0.9);
+  EXPECT_LE(slow_processes[kTrials / 2], 6);
 }
 
 }  // namespace

@@ -45,6 +45,7 @@
 #include "profilers/verification/reference_check.h"
 #include "tools/cli_option_names.h"
 #include "tools/model_source.h"
+#include "tools/process_plan.h"
 #include "tools/check_command.h"
 #include "tools/sequential_gate.h"
 #include "tools/profiling_options.h"
@@ -412,27 +413,26 @@ int RunSession(Context& c, const ModelSource& source, const CliInputs& inputs, c
                     sequential.has_value() ? sequential->Progress(why) : ProgressOfReport(*report, why));
 }
 
-// check without --workers against a baseline of K >= 2 processes (made
-// with --workers=K, or merged): the current side in K processes too, so that
-// both sides measure what processes differ by (docs/statistics.md, "Between
-// processes"); 0 otherwise, and where workers cannot observe what was asked.
-int BaselineProcesses(const CliOptions& options, const std::optional<Report>& base) {
-  if (!options.check || options.Given("workers") || !options.worker_dir.empty() || !base.has_value()) return 0;
-  if (!options.trace.empty() || options.nvtx || options.nvtx_iters > 0 || options.cuda_profile) return 0;
-  const int k = static_cast<int>(base->run_sources.size());
-  return k >= 2 ? std::min(k, kMaxWorkers) : 0;
-}
-
-// --workers=K: the profile (or A/B) in K worker processes, merged, then
-// rendered as one profile would be.
-int RunWithWorkers(const CliOptions& options, std::optional<Report> base, std::FILE* out, std::FILE* err) {
-  absl::StatusOr<WorkerReports> workers = RunWorkers(options, err);
+// The profile (or A/B) in worker processes as `plan` says, merged, then
+// rendered as one profile would be. `gate`: the check's sequential gate,
+// which the plan's looks used; `note` says how the processes were chosen.
+int RunWithWorkers(const CliOptions& options, const WorkerPlan& plan, const std::string& note,
+                   const std::optional<Report>& base, std::FILE* out, std::FILE* err,
+                   const SequentialGate* gate = nullptr) {
+  absl::StatusOr<WorkerReports> workers = RunWorkers(options, plan, err);
   if (!workers.ok()) return Fail(err, kExitFailure, workers.status());
-  const std::string processes = absl::StrCat(options.workers, " worker processes, one after another");
+  const std::string processes = absl::StrCat(workers->processes, " worker processes, one after another");
   if (!workers->b.has_value()) {
-    workers->report.notes.push_back(absl::StrCat("profiled in ", processes));
-    return EmitReport(options, base, workers->report, out, err,
-                      ProgressOfReport(workers->report, absl::StrCat(processes, ", each ending its runs by itself")));
+    workers->report.notes.push_back(note.empty() ? absl::StrCat("profiled in ", processes) : note);
+    CheckProgress progress;
+    if (gate != nullptr) {
+      progress = gate->Progress(workers->stop_reason.empty() ? absl::StrCat("the most processes, ", processes)
+                                                             : workers->stop_reason);
+      progress.processes = workers->processes;
+    } else {
+      progress = ProgressOfReport(workers->report, absl::StrCat(processes, ", each ending its runs by itself"));
+    }
+    return EmitReport(options, base, workers->report, out, err, progress);
   }
   BeforeAfter ab;
   ab.before = std::move(workers->report);
@@ -541,12 +541,15 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
     if (!parsed.ok()) return Fail(err, kExitFailure, parsed.status());
     base = *std::move(parsed);
   }
-  if (const int k = BaselineProcesses(options, base); k > 0) {
-    CliOptions as_baseline = options;
-    as_baseline.workers = k;
-    return RunWithWorkers(as_baseline, std::move(base), out, err);
+  std::optional<SequentialGate> gate;
+  if (options.check && options.runs_auto && base.has_value()) gate.emplace(GateOptionsOf(options), *base);
+  if (std::optional<ProcessChoice> chosen = ChooseProcesses(options, base, gate ? &*gate : nullptr); chosen) {
+    return RunWithWorkers(options, chosen->plan, chosen->note, base, out, err,
+                          chosen->sequential ? &*gate : nullptr);
   }
-  if (options.workers > 0 && options.worker_dir.empty()) return RunWithWorkers(options, std::move(base), out, err);
+  if (options.workers > 0 && options.worker_dir.empty()) {
+    return RunWithWorkers(options, GivenWorkers(options), "", base, out, err);
+  }
 
   at::set_num_threads(options.threads);
   torch::NoGradGuard no_grad;

@@ -48,6 +48,20 @@ void Progress::Nodes(int64_t done, int64_t total) {
   std::fflush(stream_);
 }
 
+void Progress::Processes(int running, int total) {
+  if (!enabled_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - start_ < kQuietFor || now - last_draw_ < kRedrawEvery) return;
+  last_draw_ = now;
+  Shown(true);  // first: a signal after the line appears must clear it
+  if (total > 0) {
+    std::fprintf(stream_, "\rprofile_graph: process %d/%d\033[K", running, total);
+  } else {
+    std::fprintf(stream_, "\rprofile_graph: process %d\033[K", running);
+  }
+  std::fflush(stream_);
+}
+
 void Progress::Finish() {
   if (!shown_) return;
   std::fprintf(stream_, "\r\033[K");

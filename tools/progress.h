@@ -18,6 +18,10 @@ class Progress {
   void Update(const char* phase, int done, int total);
   // Within a run: "timed run 4/10: 40000/100000 nodes" (total 0: unknown).
   void Nodes(int64_t done, int64_t total);
+  // While worker processes run (tools/workers.h): "process 2/5" ("process
+  // 2" when the total is not known: 0), redrawn at most every moment; call
+  // it as often as convenient.
+  void Processes(int running, int total);
   // Clears the line if anything was shown.
   void Finish();
 

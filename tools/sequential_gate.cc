@@ -1,10 +1,13 @@
 #include "tools/sequential_gate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "profilers/report/rank_test.h"
 
 namespace graphprof::cli {
@@ -25,7 +28,28 @@ bool HeldOpenByProcesses(const RowComparison& total, double confidence) {
   return runs_sd < total.allowance / 3;
 }
 
+// Whether more processes of the current side could decide `row`, compared
+// process by process (Welch over the sides' process medians of log time,
+// standard error `row.se`): with `most` current processes and the
+// baseline's `base` (the variance per process taken as equal on both sides),
+// at the normal quantile of `confidence` (smaller than any t quantile: an
+// optimistic projection, so it stops only where a verdict is out of reach),
+// the interval clears a bound of `min_effect` (slower, faster) or fits
+// within both (same).
+bool Decidable(const RowComparison& row, int base, int current, int most, double min_effect, double confidence) {
+  if (base < 2 || current < 2 || most <= current || !(row.se > 0)) return true;
+  const double per_process = row.se / std::sqrt(1.0 / base + 1.0 / current);
+  const double half = NormalQuantile(1 - (1 - confidence) / 2) * per_process * std::sqrt(1.0 / base + 1.0 / most);
+  const double mid = std::log1p(row.change);
+  const double bound = std::log1p(min_effect);
+  return mid - half > bound || mid + half < -bound || std::fabs(mid) + half < bound;
+}
+
 }  // namespace
+
+bool IsProcessLook(int processes) {
+  return std::find(std::begin(kProcessLooks), std::end(kProcessLooks), processes) != std::end(kProcessLooks);
+}
 
 double LookFraction(int look) { return 1.0 / (static_cast<double>(look) * (look + 1)); }
 
@@ -58,11 +82,36 @@ std::optional<std::string> SequentialGate::Look(const Report& so_far) {
     reason_ = absl::StrCat("more runs could not decide the run total (", level,
                            "): its interval is held open by what processes differ by; profile both sides with "
                            "--workers to narrow it");
+  } else if (const std::string open = OutOfReach(*gate); !open.empty()) {
+    reason_ = absl::StrCat("more processes could not decide ", open, " (", level, "): the baseline's ",
+                           base_.run_sources.size(), " processes bound ", absl::StrContains(open, " and ") ? "their intervals" : "its interval");
   } else {
     return std::nullopt;
   }
   stopped_ = true;
   return reason_;
+}
+
+std::string SequentialGate::OutOfReach(const GateResult& gate) const {
+  if (most_processes_ == 0) return "";
+  const ReportDiff& diff = gate.diff;
+  const int base = static_cast<int>(base_.run_sources.size());
+  const int current = static_cast<int>(diff.current_processes);
+  const double min_effect = options_.diff.verdict.min_effect;
+  const double confidence = gate.diff.verdict_options.confidence;
+  std::vector<std::string> open;
+  bool any = false;  // an open row more processes could decide
+  auto look_at = [&](const RowComparison& row, const char* name) {
+    if (!row.tested || row.verdict != Verdict::kInconclusive) return;
+    open.push_back(name);
+    any = any || Decidable(row, base, current, most_processes_, min_effect, confidence);
+  };
+  if (std::find(options_.fail_on.begin(), options_.fail_on.end(), "total") != options_.fail_on.end()) {
+    look_at(diff.total, "the run time");
+    if (diff.speed_removed()) look_at(diff.speed, "the machine's speed");
+  }
+  if (open.empty() || static_cast<int>(open.size()) != gate.undecided || any) return "";
+  return absl::StrJoin(open, " and ");
 }
 
 CheckProgress SequentialGate::Progress(const std::string& why) const {

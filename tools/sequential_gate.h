@@ -23,6 +23,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "profilers/report/gate.h"
 #include "profilers/report/report.h"
@@ -31,6 +32,13 @@ namespace graphprof::cli {
 
 // The share of alpha look `look` (1, 2, ...) spends: 1 / (look (look + 1)).
 double LookFraction(int look);
+
+// The current side timed in processes (tools/process_plan.h): the gate
+// looks after these many (each look spends a share of alpha: fewer looks,
+// less spent on each), and at most kMostCheckProcesses run.
+inline constexpr int kProcessLooks[] = {3, 4, 6, 8, 11, 15, 20};
+inline constexpr int kMostCheckProcesses = 24;
+bool IsProcessLook(int processes);
 
 // `options` with alpha and 1 - confidence scaled by `fraction`.
 GateOptions AtFraction(GateOptions options, double fraction);
@@ -52,15 +60,30 @@ class SequentialGate {
   // One look (ProfileOptions::Adaptive::stop): why to stop now, or nullopt.
   std::optional<std::string> Look(const Report& so_far);
 
+  // The current side is timed in processes, at most `most` of them
+  // (tools/process_plan.h), against a baseline of several: a look also
+  // stops when the only undecided rows are the run total and the machine's
+  // speed and neither could get a verdict even with `most` processes (its
+  // interval, narrowed as the current side's share of its variance would
+  // narrow, still straddling a bound of --min_effect: the baseline's
+  // processes bound it).
+  void TimedInProcesses(int most) { most_processes_ = most; }
+
   // After profiling: the looks so far and the fraction the verdict is taken
   // at (the stopping look's; else one more look's). `why` is the profile's
   // own reason when the rule did not stop it.
   CheckProgress Progress(const std::string& why) const;
 
  private:
+  // The undecided rows (TimedInProcesses) no more processes could decide,
+  // named ("the run time and the machine's speed"), when they are all the
+  // undecided rows; else empty.
+  std::string OutOfReach(const GateResult& gate) const;
+
   GateOptions options_;
   const Report& base_;
   int looks_ = 0;
+  int most_processes_ = 0;
   bool stopped_ = false;
   std::string reason_;
 };

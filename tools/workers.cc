@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -25,6 +26,7 @@
 #include "profilers/report/report_json.h"
 #include "ir/loader.h"
 #include "tools/cli_option_names.h"
+#include "tools/progress.h"
 
 extern char** environ;
 
@@ -92,8 +94,10 @@ struct Exit {
   int signal = 0;
 };
 
+// Starts a worker and waits for it, calling `waiting` every few
+// milliseconds meanwhile.
 absl::StatusOr<Exit> Spawn(const std::string& executable, const std::vector<std::string>& args,
-                           const std::string& err_path) {
+                           const std::string& err_path, const std::function<void()>& waiting) {
   std::vector<char*> argv;
   std::vector<std::string> copy = args;
   for (std::string& a : copy) argv.push_back(a.data());
@@ -111,9 +115,13 @@ absl::StatusOr<Exit> Spawn(const std::string& executable, const std::vector<std:
   SetChildProcess(pid);
   int status = 0;
   pid_t waited;
-  do {
-    waited = waitpid(pid, &status, 0);
-  } while (waited < 0 && errno == EINTR);
+  for (;;) {
+    waited = waitpid(pid, &status, WNOHANG);
+    if (waited < 0 && errno == EINTR) continue;
+    if (waited != 0) break;
+    waiting();
+    usleep(20 * 1000);
+  }
   SetChildProcess(0);
   Exit exit;
   if (waited < 0) return absl::InternalError(absl::StrCat("waiting for a worker: ", std::strerror(errno)));
@@ -158,7 +166,19 @@ class AutoNotes {
 
 }  // namespace
 
-std::vector<std::string> WorkerArguments(const std::vector<std::string>& argv, const std::string& dir) {
+WorkerPlan GivenWorkers(const CliOptions& options) {
+  WorkerPlan plan;
+  plan.processes = options.workers;
+  return plan;
+}
+
+std::vector<std::string> WorkerArguments(const std::vector<std::string>& argv, const std::string& dir,
+                                         const WorkerPlan& plan) {
+  std::set<std::string> removed(plan.drop.begin(), plan.drop.end());
+  for (const std::string& flag : plan.flags) {
+    absl::string_view body = absl::StripPrefix(flag, "--");
+    removed.insert(std::string(body.substr(0, body.find('='))));
+  }
   std::vector<std::string> out;
   if (!argv.empty()) out.push_back(argv[0]);
   bool flags_done = false;
@@ -186,19 +206,24 @@ std::vector<std::string> WorkerArguments(const std::vector<std::string>& argv, c
     }
     // --flag value: the value is the next argument (not for bools).
     const bool takes_next = !has_value && !negated && flag != nullptr && !flag->IsOfType<bool>();
-    if (ParentOnlyFlags().count(name) > 0) {
+    if (ParentOnlyFlags().count(name) > 0 || removed.count(name) > 0) {
       if (takes_next) ++i;
       continue;
     }
     out.push_back(arg);
     if (takes_next && i + 1 < argv.size()) out.push_back(argv[++i]);
   }
-  out.push_back(absl::StrCat("--worker_dir=", dir));
-  out.push_back("--noprogress");
+  // After a "--": flags would be positional arguments there.
+  auto at = flags_done ? std::find(out.begin(), out.end(), "--") : out.end();
+  std::vector<std::string> added = plan.flags;
+  added.push_back(absl::StrCat("--worker_dir=", dir));
+  added.push_back("--noprogress");
+  out.insert(at, added.begin(), added.end());
   return out;
 }
 
-absl::StatusOr<WorkerReports> RunWorkers(const CliOptions& options, std::FILE* err, const std::string& executable) {
+absl::StatusOr<WorkerReports> RunWorkers(const CliOptions& options, const WorkerPlan& plan, std::FILE* err,
+                                         const std::string& executable) {
   WorkDir dir;
   if (dir.path().empty()) return absl::InternalError(absl::StrCat("cannot make a directory for the workers: ", std::strerror(errno)));
   const bool ab = !options.ab.empty();
@@ -206,7 +231,9 @@ absl::StatusOr<WorkerReports> RunWorkers(const CliOptions& options, std::FILE* e
   AutoNotes a_auto, b_auto;
   WorkerReports result;
   std::set<std::string> printed;  // stderr lines already shown
-  for (int w = 1; w <= options.workers; ++w) {
+  const int n = plan.processes;
+  Progress progress(err, options.progress && IsTerminal(err));
+  for (int w = 1; w <= n; ++w) {
     const std::string sub = absl::StrCat("w", w);
     absl::StatusOr<std::string> made = dir.Dir(sub);
     if (!made.ok()) return made.status();
@@ -215,16 +242,18 @@ absl::StatusOr<WorkerReports> RunWorkers(const CliOptions& options, std::FILE* e
     const std::string report_path = dir.File(absl::StrCat(sub, "/", kWorkerReport));
     const std::string a_path = dir.File(absl::StrCat(sub, "/", kWorkerA));
     const std::string b_path = dir.File(absl::StrCat(sub, "/", kWorkerB));
-    absl::StatusOr<Exit> exit = Spawn(executable, WorkerArguments(options.argv, sub_path), err_path);
+    absl::StatusOr<Exit> exit = Spawn(executable, WorkerArguments(options.argv, sub_path, plan), err_path,
+                                      [&] { progress.Processes(w, plan.look ? 0 : n); });
+    progress.Finish();  // the worker's lines, or the failure, on a line of their own
     const std::string errors = Slurp(err_path);
     if (!exit.ok()) return exit.status();
     if (exit->signal != 0) {
-      return absl::AbortedError(absl::StrCat("worker ", w, " of ", options.workers, " was stopped by signal ",
+      return absl::AbortedError(absl::StrCat("worker ", w, " of ", n, " was stopped by signal ",
                                              exit->signal, errors.empty() ? "" : ": ", LastLine(errors)));
     }
     if (exit->code != kExitOk && exit->code != kExitMismatch) {
       const std::string line = LastLine(errors);
-      return absl::AbortedError(absl::StrCat("worker ", w, " of ", options.workers, " failed (exit ", exit->code, ")",
+      return absl::AbortedError(absl::StrCat("worker ", w, " of ", n, " failed (exit ", exit->code, ")",
                                              line.empty() ? "" : ": ",
                                              std::string(absl::StripPrefix(line, "profile_graph: "))));
     }
@@ -247,6 +276,15 @@ absl::StatusOr<WorkerReports> RunWorkers(const CliOptions& options, std::FILE* e
       if (!r.ok()) return r.status();
       a_auto.Take(*r, w);
       if (absl::Status added = a.Add(*std::move(r), name); !added.ok()) return added;
+    }
+    result.processes = w;
+    if (plan.look && w < n) {
+      absl::StatusOr<Report> so_far = a.SoFar();
+      if (!so_far.ok()) return so_far.status();
+      if (std::optional<std::string> stop = plan.look(*so_far, w); stop.has_value()) {
+        result.stop_reason = *std::move(stop);
+        break;
+      }
     }
   }
   absl::StatusOr<Report> merged = a.Finish();

@@ -17,6 +17,7 @@
 #define GRAPHPROF_TOOLS_WORKERS_H_
 
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,24 +33,45 @@ inline constexpr char kWorkerReport[] = "report.json";  // a plain profile
 inline constexpr char kWorkerA[] = "a.json";            // --ab: A
 inline constexpr char kWorkerB[] = "b.json";            // --ab: B
 
+// How the parent spreads a profile over workers.
+struct WorkerPlan {
+  int processes = 0;  // the most workers to start
+  // Flags that replace the parent's of the same names in every worker, as
+  // "--name=value" (the parent's --runs=30 spread as --runs=6 over five).
+  std::vector<std::string> flags;
+  // Flags of the parent's a worker does not get (besides those `flags` replace).
+  std::vector<std::string> drop;
+  // After each worker, with the merged report so far (A's, with --ab) and
+  // the workers run: a reason to start no more, or nullopt. Unset: all
+  // `processes` run.
+  std::function<std::optional<std::string>(const Report& so_far, int workers)> look;
+};
+
+// The plan --workers=K is: K workers, the parent's flags as given.
+WorkerPlan GivenWorkers(const CliOptions& options);
+
 // `argv` (argv[0] first) for a worker: the flags that name outputs or shape
 // renderings (--workers, --output, --trace, --html, --annotate, --format,
-// --compare, --progress, --group_by, --sort, --top, --modules) removed, in
-// both their --flag=value and --flag value forms, then --worker_dir=DIR
-// --noprogress added.
-std::vector<std::string> WorkerArguments(const std::vector<std::string>& argv, const std::string& dir);
+// --compare, --progress, --group_by, --sort, --top, --modules), those
+// `plan` drops and those its flags replace removed, in both their
+// --flag=value and --flag value forms, then the plan's flags,
+// --worker_dir=DIR and --noprogress added.
+std::vector<std::string> WorkerArguments(const std::vector<std::string>& argv, const std::string& dir,
+                                         const WorkerPlan& plan = {});
 
 struct WorkerReports {
   Report report;              // merged over the workers (A with --ab)
   std::optional<Report> b;    // --ab: B, merged likewise
   bool mismatch = false;      // some worker's output (or gradients) differed: exit 3
+  int processes = 0;          // workers run
+  std::string stop_reason;    // the plan's look's, when it stopped them; else empty
 };
 
-// Runs options.workers workers of `executable` (default /proc/self/exe) and
-// merges what they wrote. Fails when a worker cannot start, is killed, or
-// exits with a code other than 0 or 3 (kExitMismatch), naming the worker
-// and its last stderr line.
-absl::StatusOr<WorkerReports> RunWorkers(const CliOptions& options, std::FILE* err,
+// Runs the plan's workers of `executable` (default /proc/self/exe), one
+// after another, and merges what they wrote. Fails when a worker cannot
+// start, is killed, or exits with a code other than 0 or 3 (kExitMismatch),
+// naming the worker and its last stderr line.
+absl::StatusOr<WorkerReports> RunWorkers(const CliOptions& options, const WorkerPlan& plan, std::FILE* err,
                                          const std::string& executable = "/proc/self/exe");
 
 }  // namespace graphprof::cli

@@ -222,6 +222,13 @@ void ReportMerger::ReserveRuns() {
   }
 }
 
+absl::StatusOr<Report> ReportMerger::SoFar() const {
+  if (merged_.run_sources.empty()) return absl::InvalidArgumentError("no reports to merge");
+  Report so_far = merged_;
+  so_far.Finalize();
+  return so_far;
+}
+
 absl::StatusOr<Report> ReportMerger::Finish() {
   if (merged_.run_sources.empty()) return absl::InvalidArgumentError("no reports to merge");
   std::vector<std::string> names;

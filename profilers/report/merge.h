@@ -62,6 +62,9 @@ class ReportMerger {
   const std::vector<std::string>& warnings() const { return warnings_; }
   // The merged report (finalized). Fails when nothing was added.
   absl::StatusOr<Report> Finish();
+  // The reports added so far, merged and finalized, without Finish's notes;
+  // the merge goes on. Fails when nothing was added.
+  absl::StatusOr<Report> SoFar() const;
 
  private:
   absl::Status CheckSameGraph(const Report& report, const std::string& name) const;
