@@ -47,9 +47,9 @@ def common(workdir):
     return ["--model=" + os.path.join(workdir, "m.pt"), "--inputs=" + os.path.join(workdir, "x.pt"), "--threads=1"]
 
 
-def baseline(tool, workdir, runs):
+def baseline(tool, workdir, runs, flags=()):
     out = os.path.join(workdir, "base.json")
-    subprocess.run([tool] + common(workdir) + ["--runs=%d" % runs, "--format=json", "--output=" + out],
+    subprocess.run([tool] + common(workdir) + ["--runs=%d" % runs, "--format=json", "--output=" + out] + list(flags),
                    check=True, stdout=subprocess.DEVNULL)
     return out
 
@@ -93,12 +93,14 @@ def main():
     parser.add_argument("--effect", type=float, default=0.05, help="the slowdown, a share of the median run")
     parser.add_argument("--runs", type=int, default=30, help="the baseline's timed runs")
     parser.add_argument("--workdir", default="")
+    parser.add_argument("--baseline_flags", default="",
+                        help="more flags for the baseline's command (e.g. '--workers=10'), space-separated")
     args = parser.parse_args()
     tool = os.path.abspath(args.tool)
     with tempfile.TemporaryDirectory() as tmp:
         workdir = args.workdir or tmp
         make_model(workdir, args.model)
-        pilot = median_run_us(baseline(tool, workdir, args.runs))
+        pilot = median_run_us(baseline(tool, workdir, args.runs, args.baseline_flags.split()))
         delay_us = max(1, round(args.effect * pilot))
         passes = "delay:%s:%d" % (MODELS[args.model], delay_us)
         print("%s: median run %.0f us (pilot); the slowdown: %s (%.1f%%)" % (args.model, pilot, passes,
@@ -106,22 +108,30 @@ def main():
         results = {"A/A": [], "slowed": []}
         for t in range(2 * args.trials):
             kind = "A/A" if t % 2 == 0 else "slowed"
-            base = baseline(tool, workdir, args.runs)
+            start = time.monotonic()
+            base = baseline(tool, workdir, args.runs, args.baseline_flags.split())
+            base_wall = time.monotonic() - start
             result, wall = check(tool, workdir, base, passes if kind == "slowed" else "")
-            results[kind].append((result, wall, median_run_us(base)))
+            results[kind].append((result, wall, base_wall))
         for kind, rows in results.items():
             verdicts = collections.Counter(r["diff"]["total"]["verdict"] for r, _, _ in rows)
             seconds = sorted(r["seconds"] for r, _, _ in rows)
             walls = sorted(w for _, w, _ in rows)
             looks = sorted(r["looks"] for r, _, _ in rows)
+            processes = sorted(r["processes"] for r, _, _ in rows)
+            base_walls = sorted(b for _, _, b in rows)
             reasons = collections.Counter(r["stop_reason"].split(" (")[0] for r, _, _ in rows)
             false_rows = sum(row_calls(r["diff"]) for r, _, _ in rows) if kind == "A/A" else 0
+            false_trials = sum(1 for r, _, _ in rows if row_calls(r["diff"]) > 0) if kind == "A/A" else 0
             print("%s, %d trials: total %s; looks median %d (max %d); check seconds median %.1f (p90 %.1f), "
                   "process wall median %.1f s%s" % (
                       kind, len(rows), ", ".join("%s %d" % kv for kv in sorted(verdicts.items())),
                       looks[len(looks) // 2], looks[-1], seconds[len(seconds) // 2],
                       seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))], walls[len(walls) // 2],
-                      "; node/module rows called: %d" % false_rows if kind == "A/A" else ""))
+                      "; node/module rows called: %d, in %d trials" % (false_rows, false_trials)
+                      if kind == "A/A" else ""))
+            print("    current processes median %d (max %d); the baseline's invocation: median %.1f s" % (
+                processes[len(processes) // 2], processes[-1], base_walls[len(base_walls) // 2]))
             print("    stopped: " + "; ".join("%s: %d" % kv for kv in reasons.most_common()))
     return 0
 

@@ -356,12 +356,16 @@ TEST(GateTest, SequentialCheckStopsAtTheFirstVerdictAndSaysWhatItDid) {
                                     "--format=json", "--output=" + spread});
   ASSERT_EQ(processes.code, 4) << processes.err;
   const nlohmann::json p = nlohmann::json::parse(Slurp(spread));
-  EXPECT_EQ(p["looks"], 1) << p["stop_reason"];
-  EXPECT_EQ(p["processes"], 3);
+  // The first look is after 3 processes; the speed's row may hold it open a
+  // look or two more (the next looks: after 4 and 6).
+  const int looks = p["looks"].get<int>();
+  EXPECT_GE(looks, 1);
+  EXPECT_LE(looks, 3) << p["stop_reason"];
+  EXPECT_EQ(p["processes"], looks == 1 ? 3 : looks == 2 ? 4 : 6) << p["stop_reason"];
   EXPECT_EQ(p["diff"]["base_processes"], 3);
-  EXPECT_EQ(p["diff"]["current_processes"], 3);
+  EXPECT_EQ(p["diff"]["current_processes"], p["processes"]);
   EXPECT_EQ(p["diff"]["total"]["verdict"], "slower");
-  EXPECT_NEAR(p["alpha"].get<double>(), 0.025, 1e-9);
+  EXPECT_NEAR(p["alpha"].get<double>(), 0.05 / (looks * (looks + 1.0)), 1e-9);  // look k's share
   // Every row decided, or only the machine's speed open and out of reach.
   EXPECT_TRUE(absl::StartsWith(p["stop_reason"].get<std::string>(), "every tested row --fail_on selects had a verdict") ||
               absl::StartsWith(p["stop_reason"].get<std::string>(), "more processes could not decide the machine's speed"))

@@ -79,6 +79,10 @@ TEST(ProcessPlanTest, CheckFollowsItsBaseline) {
   CliOptions check;
   check.check = true;
   check.runs = 10;
+  // --html: a check's page is the diff's, so it follows its baseline too.
+  CliOptions with_page = check;
+  with_page.html = "check.html";
+  EXPECT_TRUE(ChooseProcesses(with_page, Baseline(5, 6), nullptr).has_value());
   // A baseline of one process: this process (its own sequential rule).
   EXPECT_FALSE(ChooseProcesses(check, Baseline(1, 30), nullptr).has_value());
   EXPECT_FALSE(ChooseProcesses(check, std::nullopt, nullptr).has_value());

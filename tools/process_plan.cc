@@ -13,8 +13,8 @@ namespace {
 // What keeps the profile in one process whatever it is: flags that observe
 // one process, and --workers given (0 or K) or this being a worker.
 bool OneProcessAsked(const CliOptions& o) {
-  return o.Given("workers") || !o.worker_dir.empty() || !o.trace.empty() || !o.html.empty() || o.nvtx ||
-         o.nvtx_iters > 0 || o.cuda_profile;
+  return o.Given("workers") || !o.worker_dir.empty() || !o.trace.empty() || o.nvtx || o.nvtx_iters > 0 ||
+         o.cuda_profile;
 }
 
 std::string RunsFlag(int runs) { return absl::StrCat("--runs=", runs); }
@@ -23,7 +23,9 @@ int Spread(int runs, int processes) { return std::max(kLeastRunsPerProcess, (run
 
 std::optional<ProcessChoice> SavedReport(const CliOptions& o) {
   if (o.check || !o.ab.empty() || !o.compare.empty() || !o.compare_model.empty()) return std::nullopt;
-  if (o.format != Format::kJson || o.output.empty()) return std::nullopt;
+  // --html shows one process's timeline beside the report; a check's page
+  // (the diff) has none, and follows its baseline below.
+  if (o.format != Format::kJson || o.output.empty() || !o.html.empty()) return std::nullopt;
   // Fewer runs than two a process: as few processes as give two each.
   const int processes = o.runs_auto ? kDefaultProcesses : std::min(kDefaultProcesses, o.runs / kLeastRunsPerProcess);
   if (processes < 2) return std::nullopt;

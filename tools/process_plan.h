@@ -18,8 +18,9 @@
 //   after the processes kProcessLooks names, until it stops, the next
 //   process would end past --max_time (start-up included), or
 //   kMostCheckProcesses have run.
-// - None where the profile observes one process (--trace, --html, --nvtx,
-//   --nvtx_iters, --cuda_profile) or --workers was given (--workers=0: in
+// - None where the profile observes one process (--trace, --nvtx,
+//   --nvtx_iters, --cuda_profile; --html for a saved report, whose page
+//   shows one process's timeline) or --workers was given (--workers=0: in
 //   this process; --workers=K: K processes, each with the flags as given).
 #ifndef GRAPHPROF_TOOLS_PROCESS_PLAN_H_
 #define GRAPHPROF_TOOLS_PROCESS_PLAN_H_

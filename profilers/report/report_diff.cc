@@ -165,6 +165,16 @@ class Significance {
   // Rows whose medians are both below this many timer costs per execution
   // are too fast to time.
   static constexpr double kFewTimerCosts = 3;
+  // Between processes with several a side (not paired), a node row both
+  // sides have is tested only with at least this many processes a side: one
+  // node's time from process to process is heavy-tailed, often two-moded
+  // (measured, nn.TransformerEncoder A/As, a baseline of 5 processes made a
+  // minute before a check of 3-4: prim::If 0.65 -> 1.28 us, prim::Constant
+  // 1.7 -> 0.98 us, aten::len 0.65 -> 0.37 us called changed; node rows
+  // falsely called in 5 of 20 A/As), and with a few processes a side all of
+  // one side can fall in one mode. Modules, kinds and the run time sum
+  // many nodes and are tested with 2 or more.
+  static constexpr int kProcessesForNodes = 8;
 
   Significance(const Report& base, const Report& current, const DiffOptions& options, ReportDiff& diff)
       : base_(base), current_(current), options_(options.verdict), diff_(diff) {
@@ -231,6 +241,9 @@ class Significance {
       const double calls = std::max(b != nullptr ? Mean(b->calls) : 0, c != nullptr ? Mean(c->calls) : 0);
       const std::vector<double> br = SelfRuns(b, 0), cr = SelfRuns(c, 0);
       d.stats = Compare(b != nullptr ? &br : nullptr, c != nullptr ? &cr : nullptr, calls, true);
+      if (FewProcessesForNodes() && b != nullptr && c != nullptr && d.stats.tested) {
+        Untested(d.stats, absl::StrCat("fewer than ", kProcessesForNodes, " processes a side for a node"));
+      }
       d.column_stats.resize(diff_.columns.size());
       for (size_t k = 0; k < diff_.columns.size(); ++k) {
         const DiffColumn& column = diff_.columns[k];
@@ -349,6 +362,13 @@ class Significance {
   }
 
   double Floor(double calls) const { return kFewTimerCosts * timer_ns_ * calls; }
+
+  // Node rows between processes (kProcesses, not paired) need
+  // kProcessesForNodes processes a side.
+  bool FewProcessesForNodes() const {
+    return between_processes_ && model_ == NoiseModel::kProcesses &&
+           std::min(diff_.base_processes, diff_.current_processes) < kProcessesForNodes;
+  }
 
   // Absent sides (nullptr) are rows the other report lacks. Host times
   // (`host_time`) are compared at equal speed when the speed is known; with
