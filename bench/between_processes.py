@@ -44,9 +44,11 @@ def make_model(workdir, size, name):
 
 
 def profile(tool, workdir, side, i, runs):
+    """One process's report (--workers=0: a report saved as JSON is of 5
+    processes by default; here each invocation is one process)."""
     out = os.path.join(workdir, "%s%d.json" % (side, i))
     subprocess.run([tool, "--model=" + os.path.join(workdir, "m.pt"), "--inputs=" + os.path.join(workdir, side + ".pt"),
-                    "--threads=1", "--runs=%d" % runs, "--format=json", "--output=" + out],
+                    "--threads=1", "--runs=%d" % runs, "--workers=0", "--format=json", "--output=" + out],
                    check=True, stdout=subprocess.DEVNULL)
     return out
 

@@ -65,8 +65,10 @@ def gate(tool, workdir, passes):
 
 
 def hyperfine(tool, workdir, passes):
-    cmd = " ".join([tool] + gc.common(workdir) + ["--warmup=2", "--runs=%d" % HYPERFINE_RUNS, "--format=json",
-                                                  "--output=/dev/null"])
+    # One process an invocation, as stop 68 timed it (--workers=0: a report
+    # saved as JSON is of 5 processes by default).
+    cmd = " ".join([tool] + gc.common(workdir) + ["--warmup=2", "--runs=%d" % HYPERFINE_RUNS, "--workers=0",
+                                                  "--format=json", "--output=/dev/null"])
     out = os.path.join(workdir, "hyperfine.json")
     start = time.monotonic()
     subprocess.run(["hyperfine", "--style", "none", "--export-json", out, cmd,
