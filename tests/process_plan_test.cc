@@ -103,8 +103,9 @@ TEST(ProcessPlanTest, CheckFollowsItsBaseline) {
   EXPECT_EQ(turn->plan.drop, std::vector<std::string>{"max_time"});
   ASSERT_TRUE(static_cast<bool>(turn->plan.look));
   // No look before the third process (the budget, 60 s, is far).
-  EXPECT_FALSE(turn->plan.look(Report{}, 1).has_value());
-  EXPECT_FALSE(turn->plan.look(Report{}, 2).has_value());
+  const ReportMerger nothing_yet;
+  EXPECT_FALSE(turn->plan.look(nothing_yet, 1).has_value());
+  EXPECT_FALSE(turn->plan.look(nothing_yet, 2).has_value());
   EXPECT_TRUE(IsProcessLook(3) && IsProcessLook(20) && !IsProcessLook(5) && !IsProcessLook(24));
 }
 

@@ -65,10 +65,13 @@ std::optional<ProcessChoice> CheckAgainstProcesses(const CliOptions& o, const Re
   choice.plan.drop.push_back("max_time");  // a worker's runs are fixed
   const double budget = o.max_time;
   auto started = std::make_shared<double>(SecondsSinceStart());
-  choice.plan.look = [gate, budget, started, each](const Report& so_far,
+  choice.plan.look = [gate, budget, started, each](const ReportMerger& merged,
                                                    int workers) -> std::optional<std::string> {
     if (IsProcessLook(workers)) {
-      if (std::optional<std::string> stop = gate->Look(so_far); stop.has_value()) return stop;
+      absl::StatusOr<Report> so_far = merged.SoFar();  // never empty here: `workers` were merged
+      if (so_far.ok()) {
+        if (std::optional<std::string> stop = gate->Look(*so_far); stop.has_value()) return stop;
+      }
     }
     const double now = SecondsSinceStart();
     const double per_process = (now - *started) / workers;

@@ -36,11 +36,16 @@ void Progress::Update(const char* phase, int done, int total) {
   std::fflush(stream_);
 }
 
-void Progress::Nodes(int64_t done, int64_t total) {
-  if (!enabled_) return;
+bool Progress::Due() {
+  if (!enabled_) return false;
   const auto now = std::chrono::steady_clock::now();
-  if (now - start_ < kQuietFor || now - last_draw_ < kRedrawEvery) return;
+  if (now - start_ < kQuietFor || now - last_draw_ < kRedrawEvery) return false;
   last_draw_ = now;
+  return true;
+}
+
+void Progress::Nodes(int64_t done, int64_t total) {
+  if (!Due()) return;
   std::string runs = runs_ > 0 ? absl::StrCat(run_, "/", runs_) : absl::StrCat(run_);
   std::string nodes = total > 0 ? absl::StrCat(done, "/", total) : absl::StrCat(done);
   Shown(true);  // first: a signal after the line appears must clear it
@@ -49,16 +54,10 @@ void Progress::Nodes(int64_t done, int64_t total) {
 }
 
 void Progress::Processes(int running, int total) {
-  if (!enabled_) return;
-  const auto now = std::chrono::steady_clock::now();
-  if (now - start_ < kQuietFor || now - last_draw_ < kRedrawEvery) return;
-  last_draw_ = now;
+  if (!Due()) return;
+  const std::string process = total > 0 ? absl::StrCat(running, "/", total) : absl::StrCat(running);
   Shown(true);  // first: a signal after the line appears must clear it
-  if (total > 0) {
-    std::fprintf(stream_, "\rprofile_graph: process %d/%d\033[K", running, total);
-  } else {
-    std::fprintf(stream_, "\rprofile_graph: process %d\033[K", running);
-  }
+  std::fprintf(stream_, "\rprofile_graph: process %s\033[K", process.c_str());
   std::fflush(stream_);
 }
 

@@ -27,6 +27,9 @@ class Progress {
 
  private:
   void Shown(bool shown);
+  // Whether a line within a run (Nodes, Processes) may be drawn now: shown
+  // after kQuietFor, redrawn at most every kRedrawEvery (then noted drawn).
+  bool Due();
 
   std::FILE* stream_;
   bool enabled_;

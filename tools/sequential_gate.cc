@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "profilers/report/rank_test.h"
@@ -29,8 +28,8 @@ bool HeldOpenByProcesses(const RowComparison& total, double confidence) {
 }
 
 // Whether more processes of the current side could decide `row`, compared
-// process by process (Welch over the sides' process medians of log time,
-// standard error `row.se`): with `most` current processes and the
+// process by process (the sides' process medians of log time, by Welch's
+// test or with the speed as covariate; standard error `row.se`): with `most` current processes and the
 // baseline's `base` (the variance per process taken as equal on both sides),
 // at the normal quantile of `confidence` (smaller than any t quantile: an
 // optimistic projection, so it stops only where a verdict is out of reach),
@@ -82,9 +81,10 @@ std::optional<std::string> SequentialGate::Look(const Report& so_far) {
     reason_ = absl::StrCat("more runs could not decide the run total (", level,
                            "): its interval is held open by what processes differ by; profile both sides with "
                            "--workers to narrow it");
-  } else if (const std::string open = OutOfReach(*gate); !open.empty()) {
-    reason_ = absl::StrCat("more processes could not decide ", open, " (", level, "): the baseline's ",
-                           base_.run_sources.size(), " processes bound ", absl::StrContains(open, " and ") ? "their intervals" : "its interval");
+  } else if (const std::vector<std::string> open = OutOfReach(*gate); !open.empty()) {
+    reason_ = absl::StrCat("more processes could not decide ", absl::StrJoin(open, " and "), " (", level,
+                           "): the baseline's ", base_.run_sources.size(), " processes bound ",
+                           open.size() > 1 ? "their intervals" : "its interval");
   } else {
     return std::nullopt;
   }
@@ -92,8 +92,8 @@ std::optional<std::string> SequentialGate::Look(const Report& so_far) {
   return reason_;
 }
 
-std::string SequentialGate::OutOfReach(const GateResult& gate) const {
-  if (most_processes_ == 0) return "";
+std::vector<std::string> SequentialGate::OutOfReach(const GateResult& gate) const {
+  if (most_processes_ == 0) return {};
   const ReportDiff& diff = gate.diff;
   const int base = static_cast<int>(base_.run_sources.size());
   const int current = static_cast<int>(diff.current_processes);
@@ -110,8 +110,8 @@ std::string SequentialGate::OutOfReach(const GateResult& gate) const {
     look_at(diff.total, "the run time");
     if (diff.speed_removed()) look_at(diff.speed, "the machine's speed");
   }
-  if (open.empty() || static_cast<int>(open.size()) != gate.undecided || any) return "";
-  return absl::StrJoin(open, " and ");
+  if (static_cast<int>(open.size()) != gate.undecided || any) return {};
+  return open;
 }
 
 CheckProgress SequentialGate::Progress(const std::string& why) const {

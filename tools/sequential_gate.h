@@ -76,9 +76,9 @@ class SequentialGate {
 
  private:
   // The undecided rows (TimedInProcesses) no more processes could decide,
-  // named ("the run time and the machine's speed"), when they are all the
+  // named ("the run time", "the machine's speed"), when they are all the
   // undecided rows; else empty.
-  std::string OutOfReach(const GateResult& gate) const;
+  std::vector<std::string> OutOfReach(const GateResult& gate) const;
 
   GateOptions options_;
   const Report& base_;

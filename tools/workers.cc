@@ -279,9 +279,7 @@ absl::StatusOr<WorkerReports> RunWorkers(const CliOptions& options, const Worker
     }
     result.processes = w;
     if (plan.look && w < n) {
-      absl::StatusOr<Report> so_far = a.SoFar();
-      if (!so_far.ok()) return so_far.status();
-      if (std::optional<std::string> stop = plan.look(*so_far, w); stop.has_value()) {
+      if (std::optional<std::string> stop = plan.look(a, w); stop.has_value()) {
         result.stop_reason = *std::move(stop);
         break;
       }

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "profilers/report/merge.h"
 #include "profilers/report/report.h"
 #include "tools/cli_options.h"
 
@@ -41,10 +42,10 @@ struct WorkerPlan {
   std::vector<std::string> flags;
   // Flags of the parent's a worker does not get (besides those `flags` replace).
   std::vector<std::string> drop;
-  // After each worker, with the merged report so far (A's, with --ab) and
-  // the workers run: a reason to start no more, or nullopt. Unset: all
-  // `processes` run.
-  std::function<std::optional<std::string>(const Report& so_far, int workers)> look;
+  // After each worker, with the merge so far (A's, with --ab: its SoFar(),
+  // taken only where the look needs the report) and the workers run: a
+  // reason to start no more, or nullopt. Unset: all `processes` run.
+  std::function<std::optional<std::string>(const ReportMerger& merged, int workers)> look;
 };
 
 // The plan --workers=K is: K workers, the parent's flags as given.
