@@ -152,6 +152,11 @@ struct PlanOptions {
   // aten::save writes a file, collectives talk to other processes). Off by
   // default: Build refuses such a node, naming it and its source line.
   bool allow_side_effects = false;
+  // Run c10d collectives (IsCollectiveOperator) though side effects are
+  // refused: the process group they talk to is the ranks' own, which
+  // profile_graph's ranks registered (profilers/session/ranks.h), and every
+  // rank repeats them in step.
+  bool allow_collectives = false;
 };
 
 class GraphPlan {

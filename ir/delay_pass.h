@@ -14,6 +14,14 @@
 // the wait ends at a deadline on the steady clock, whatever the machine's
 // speed, and its own node row measures it (docs/statistics.md, "A known
 // effect"). The graph is inlined first (as the `inline` pass).
+//
+//   --passes=delay:MODULE:US@RANK
+//
+// The same node in every process, graphprof::delay_on_rank(x, US, RANK),
+// which busy-waits only in the process whose RANK variable (torchrun's) is
+// RANK: every rank of a torch.distributed program profiles the same graph
+// (their reports merge), one of them is a known straggler there
+// (docs/distributed.md).
 #ifndef GRAPHPROF_IR_DELAY_PASS_H_
 #define GRAPHPROF_IR_DELAY_PASS_H_
 
@@ -28,15 +36,17 @@ namespace graphprof {
 
 inline constexpr char kDelayPassPrefix[] = "delay:";
 inline constexpr char kDelayOp[] = "graphprof::delay";
+inline constexpr char kDelayOnRankOp[] = "graphprof::delay_on_rank";
 inline constexpr int64_t kMaxDelayUs = 10'000'000;  // 10 s
 
-// "delay:MODULE:US" -> the pass; InvalidArgument (one line) for another
-// shape, an empty module or US outside [1, kMaxDelayUs].
+// "delay:MODULE:US" or "delay:MODULE:US@RANK" -> the pass; InvalidArgument
+// (one line) for another shape, an empty module, US outside [1,
+// kMaxDelayUs] or a negative rank.
 absl::StatusOr<Pass> ParseDelayPass(absl::string_view text);
 
-// The pass itself. Applying it fails (NotFound) when no node of `module_path`
-// has a Tensor output.
-Pass DelayPass(std::string module_path, int64_t us);
+// The pass itself (`rank` -1: on every process). Applying it fails
+// (NotFound) when no node of `module_path` has a Tensor output.
+Pass DelayPass(std::string module_path, int64_t us, int64_t rank = -1);
 
 }  // namespace graphprof
 

@@ -74,6 +74,10 @@ absl::Status ProfileRunner::RunOnce(NodeObserver::Phase phase, int run, c10::IVa
   absl::StatusOr<std::vector<c10::IValue>> copied = CopyInputs(inputs_);
   if (!copied.ok()) return copied.status();
   fresh_ = *std::move(copied);
+  if (options_.before_run) {
+    if (absl::Status ready = options_.before_run(runs_started_); !ready.ok()) return ready;
+  }
+  ++runs_started_;
   for (NodeObserver* collector : collectors_) collector->BeforeForward(phase);
   std::optional<at::AutoGradMode> grad_mode;
   if (gradients_) grad_mode.emplace(true);

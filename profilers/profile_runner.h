@@ -90,6 +90,7 @@ class ProfileRunner final : public SideRunner {
   size_t trace_capacity_ = 0;
   size_t trace_wanted_ = 0;
   int timed_done_ = 0;
+  int runs_started_ = 0;  // every run, for ProfileOptions::before_run
 };
 
 }  // namespace graphprof

@@ -80,6 +80,11 @@ struct ProfileOptions {
     std::function<std::optional<std::string>(const Report& so_far)> stop;
   };
   Adaptive adaptive;
+  // Called before every run (warm-up, inspection, timed), after its inputs
+  // are copied and before its clock starts: profile_graph's ranks meet at a
+  // barrier there, so run k of every rank is the same step. `run` counts
+  // every run of the profile from 0; an error ends the profile with it.
+  std::function<absl::Status(int run)> before_run;
   // Called after each run: phase is "warmup", "inspect" or "timed"
   // (and once with ("warmup", 0, warmup) before the first).
   std::function<void(const char* phase, int done, int total)> progress;

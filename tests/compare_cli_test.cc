@@ -95,7 +95,7 @@ TEST(CompareCliTest, WorkersMergeFreshProcesses) {
   const nlohmann::json j = nlohmann::json::parse(Slurp(out));
   EXPECT_EQ(j["runs"], 6);
   ASSERT_EQ(j["run_sources"].size(), 2u);
-  EXPECT_NE(j["run_sources"][0][3], j["run_sources"][1][3]) << "two processes";
+  EXPECT_NE(j["run_sources"][0]["process"], j["run_sources"][1]["process"]) << "two processes";
   EXPECT_EQ(j["verified"], true);
   bool noted = false;
   for (const nlohmann::json& note : j["notes"]) noted = noted || absl::StrContains(note.get<std::string>(), "2 worker");
@@ -148,7 +148,7 @@ TEST(CompareCliTest, ASavedReportIsTimedInSeveralProcessesByDefault) {
   const nlohmann::json j = nlohmann::json::parse(Slurp(out));
   EXPECT_EQ(j["runs"], 10);
   ASSERT_EQ(j["run_sources"].size(), 5u);
-  for (const nlohmann::json& source : j["run_sources"]) EXPECT_EQ(source[2], 2);
+  for (const nlohmann::json& source : j["run_sources"]) EXPECT_EQ(source["runs"], 2);
   bool noted = false;
   for (const nlohmann::json& note : j["notes"]) {
     noted = noted || absl::StrContains(note.get<std::string>(), "a report saved as JSON is timed in several processes");

@@ -47,7 +47,7 @@ TEST(ProfileGraphTest, JsonReportToAFile) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "");
   const nlohmann::json j = nlohmann::json::parse(Slurp(path));
-  EXPECT_EQ(j["schema_version"], 3);
+  EXPECT_EQ(j["schema_version"], 4);
   EXPECT_EQ(j["runs"], 2);
   EXPECT_EQ(j["warmup"], 1);
   EXPECT_EQ(j["verified"], true);
@@ -339,7 +339,7 @@ TEST(ProfileGraphTest, MergesReportsOfOneModel) {
   const nlohmann::json j = nlohmann::json::parse(Slurp(merged));
   EXPECT_EQ(j["runs"], 4);
   EXPECT_EQ(j["run_sources"].size(), 2u);
-  EXPECT_EQ(j["run_sources"][1][0], "rank2.json");
+  EXPECT_EQ(j["run_sources"][1]["name"], "rank2.json");
   Result table = RunTool({"merge", dir + "/rank1.json", dir + "/rank2.json", "--group_by=module"});
   ASSERT_EQ(table.code, 0) << table.err;
   EXPECT_TRUE(absl::StrContains(table.out, "slowest")) << table.out;
@@ -378,7 +378,7 @@ TEST(ProfileGraphTest, MergeReadsManyInputsInOrder) {
   const nlohmann::json j = nlohmann::json::parse(Slurp(dir + "/merged.json"));
   EXPECT_EQ(j["runs"], 10);
   ASSERT_EQ(j["run_sources"].size(), 5u);
-  for (int i = 0; i < 5; ++i) EXPECT_EQ(j["run_sources"][i][0], absl::StrCat("r", i + 1, ".json")) << i;
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(j["run_sources"][i]["name"], absl::StrCat("r", i + 1, ".json")) << i;
   {
     std::ofstream bad(dir + "/bad.json");
     bad << "{\"schema_version\": 3,";

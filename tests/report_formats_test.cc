@@ -104,7 +104,7 @@ TEST(ReportJsonTest, RoundTripsExactly) {
                           "total_us", "verified", "nodes", "peak_bytes", "metrics", "ir"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
-  EXPECT_EQ(j["schema_version"], 3);
+  EXPECT_EQ(j["schema_version"], 4);
   EXPECT_EQ(j["verified"], true);
   EXPECT_EQ(j["runs"], 4);
   EXPECT_DOUBLE_EQ(j["coverage"].get<double>(), 1.0);

@@ -64,6 +64,7 @@ absl::Status RefuseProfilingFlags(const CliOptions& o, absl::string_view what, a
       {o.nvtx_iters != 0 || o.nvtx_warmup != 0, "--nvtx_iters/--nvtx_warmup"},
       {o.device != defaults.device, "--device"}, {o.cuda_profile, "--cuda_profile"},
       {o.workers != 0, "--workers"},          {!o.worker_dir.empty(), "--worker_dir"},
+      {o.Given("rank_timeout"), "--rank_timeout"},
   };
   for (const auto& [set, flag] : profiling_only) {
     if (set) return absl::InvalidArgumentError(absl::StrCat(what, ": ", flag, " applies to profiling (it takes ", takes, ")"));

@@ -128,6 +128,9 @@ struct CliOptions {
   // its baseline: as many processes as the baseline's run sources (if 2 or
   // more).
   int workers = 0;
+  // A rank of a torch.distributed program (tools/rank_run.h): how long it
+  // waits for the other ranks (a barrier, a report) before giving up.
+  double rank_timeout = 90;
   // Set in a worker: write the report(s) as JSON into this directory.
   std::string worker_dir;
   // The command line as given (argv[0] first): what the workers start with.

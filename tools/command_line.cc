@@ -112,6 +112,8 @@ ABSL_FLAG(bool, allow_input_change, false,
 ABSL_FLAG(int, workers, 0,
           "profile in this many fresh processes, one after another, and merge them: diffs then count between-process "
           "noise (0: in this process)");
+ABSL_FLAG(double, rank_timeout, 90,
+          "under torchrun (WORLD_SIZE set): the most seconds a rank waits for the others before it gives up");
 ABSL_FLAG(std::string, worker_dir, "", "internal (--workers): write the report(s) as JSON into this directory");
 
 namespace graphprof::cli {
@@ -246,6 +248,7 @@ absl::StatusOr<Invocation> ParseCommandLine(int argc, char** argv) {
   o.allow_input_change = absl::GetFlag(FLAGS_allow_input_change);
   o.given.insert(command_line->given.begin(), command_line->given.end());
   o.workers = absl::GetFlag(FLAGS_workers);
+  o.rank_timeout = absl::GetFlag(FLAGS_rank_timeout);
   o.worker_dir = absl::GetFlag(FLAGS_worker_dir);
   o.argv.assign(argv, argv + argc);
   absl::StatusOr<Format> format = ParseFormat(absl::GetFlag(FLAGS_format));

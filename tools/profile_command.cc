@@ -17,6 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "common/output_file.h"
 #include "common/status_util.h"
+#include "ir/collective_groups.h"
 #include "ir/operator_libraries.h"
 #include "interpreter/graph_plan.h"
 #include "ir/ivalue_util.h"
@@ -46,6 +47,7 @@
 #include "tools/cli_option_names.h"
 #include "tools/model_source.h"
 #include "tools/process_plan.h"
+#include "tools/rank_run.h"
 #include "tools/check_command.h"
 #include "tools/sequential_gate.h"
 #include "tools/profiling_options.h"
@@ -326,6 +328,7 @@ struct Context {
   Progress* progress;
   std::FILE* out;
   std::FILE* err;
+  RankGroup* ranks = nullptr;  // a rank of a torch.distributed program (rank_run.h)
 };
 
 // The two sides' names, the diff's models, then --ab's outputs.
@@ -405,6 +408,17 @@ int RunSession(Context& c, const ModelSource& source, const CliInputs& inputs, c
   report->notes.insert(report->notes.end(), inputs.notes.begin(), inputs.notes.end());
   if (options.memory) report->notes.push_back(absl::StrCat("live memory after the runs: ", FormatLiveMemory(ReadLiveMemory())));
   if (!options.worker_dir.empty()) return WriteWorkerReports(options, {{kWorkerReport, &*report}}, c.err);
+  if (c.ranks != nullptr) {
+    // Every rank's report to rank 0, which writes the merged outputs; the
+    // others end with their own verification's exit code.
+    const bool root = c.ranks->rank() == 0;
+    const int verified = root ? kExitOk : VerificationExit(*report, options, c.err, "");
+    absl::StatusOr<std::optional<Report>> merged = GatherRankReports(*c.ranks, *std::move(report));
+    if (!merged.ok()) return Fail(c.err, kExitFailure, merged.status());
+    if (!root) return verified;
+    return EmitReport(options, base, **merged, c.out, c.err,
+                      ProgressOfReport(**merged, absl::StrCat("--runs=", (*merged)->runs, " timed runs")));
+  }
   std::string why = absl::StrCat("--runs=", report->runs, " timed runs");
   for (const std::string& note : report->notes) {
     if (absl::StartsWith(note, "--runs=auto:")) why = note;
@@ -523,6 +537,11 @@ absl::StatusOr<ProfileOptions> ProfileOptionsOf(const CliOptions& options,
 
 }  // namespace
 
+namespace {
+int ProfileHere(const CliOptions& options, const CudaStatus& cuda, const std::optional<Report>& base,
+                RankGroup* ranks, std::FILE* out, std::FILE* err);
+}  // namespace
+
 int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   if (options.list_zoo) {
     std::fputs(ListZoo().c_str(), out);
@@ -535,12 +554,17 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   // Probed once: the sort-key check and the collectors both follow it.
   const CudaStatus cuda = options.cuda_profile ? ProbeCuda() : CudaStatus{};
   if (int code = CheckBeforeLoading(options, cuda, err); code != kExitOk) return code;
+  // A rank of a torch.distributed program joins its group first: a rank
+  // that cannot run says so before the others wait for it.
+  absl::StatusOr<std::unique_ptr<RankGroup>> ranks = JoinRanksIfAny(options);
+  if (!ranks.ok()) return Fail(err, absl::IsInvalidArgument(ranks.status()) ? kExitUsage : kExitFailure, ranks.status());
   std::optional<Report> base;
   if (const std::string& base_path = BaseReportPath(options); !base_path.empty()) {
     absl::StatusOr<Report> parsed = ReadReportFile(base_path);
     if (!parsed.ok()) return Fail(err, kExitFailure, parsed.status());
     base = *std::move(parsed);
   }
+  if (*ranks != nullptr) return EndRank(ranks->get(), ProfileHere(options, cuda, base, ranks->get(), out, err));
   std::optional<SequentialGate> gate;
   if (options.check && options.runs_auto && base.has_value()) gate.emplace(GateOptionsOf(options), *base);
   if (std::optional<ProcessChoice> chosen = ChooseProcesses(options, base, gate ? &*gate : nullptr); chosen) {
@@ -550,12 +574,42 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   if (options.workers > 0 && options.worker_dir.empty()) {
     return RunWithWorkers(options, GivenWorkers(options), "", base, out, err);
   }
+  return ProfileHere(options, cuda, base, nullptr, out, err);
+}
 
+namespace {
+
+// A graph calling c10d functional collectives runs as a rank: the process
+// group its nodes name is registered over the ranks first. Without ranks,
+// one line saying how to run it (not the first run's "Could not resolve the
+// process group").
+int PrepareCollectives(const ModelSource& source, RankGroup* ranks, std::FILE* err) {
+  if (source.compiled() != nullptr || source.prepared().graph == nullptr) return kExitOk;
+  const std::vector<std::string> names = CollectiveGroupNames(*source.prepared().graph);
+  if (names.empty()) return kExitOk;
+  if (ranks == nullptr) {
+    return Fail(err, kExitFailure,
+                absl::StrCat(source.name(), " calls collectives of process group '", names.front(),
+                             "': run it as the ranks of a torch.distributed program (torchrun --nproc-per-node=N "
+                             "--no-python profile_graph ..., or WORLD_SIZE=1 RANK=0 for one rank; "
+                             "docs/distributed.md)"));
+  }
+  if (absl::Status registered = ranks->RegisterProcessGroups(names); !registered.ok()) {
+    return Fail(err, kExitFailure, registered);
+  }
+  return kExitOk;
+}
+
+// The profile (or A/B, or migration diff) in this process; `ranks`: as a
+// rank of a torch.distributed program.
+int ProfileHere(const CliOptions& options, const CudaStatus& cuda, const std::optional<Report>& base,
+                RankGroup* ranks, std::FILE* out, std::FILE* err) {
   at::set_num_threads(options.threads);
   torch::NoGradGuard no_grad;
   MatchBlasThreads(options.threads);  // OpenBLAS's own threads, where it allows
-  Progress progress(err, options.progress && IsTerminal(err));
-  Context c{options, DescribeMachine(), std::nullopt, {}, {}, &progress, out, err};  // the load average before the runs
+  // Ranks share a terminal: rank 0 shows the progress.
+  Progress progress(err, options.progress && IsTerminal(err) && (ranks == nullptr || ranks->rank() == 0));
+  Context c{options, DescribeMachine(), std::nullopt, {}, {}, &progress, out, err, ranks};  // the load average before the runs
   c.ceilings = CeilingsOf(options, c.machine);
   // --memory: live CPU tensor bytes in the summary, counted from before the model loads.
   if (options.memory) CountCpuTensorMemory().IgnoreError();  // if refused, the summary says why
@@ -568,6 +622,7 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   if (int code = LoadLibraries(options, err); code != kExitOk) return code;
   absl::StatusOr<std::unique_ptr<ModelSource>> source = OpenCliSource(options);
   if (!source.ok()) return Fail(err, kExitFailure, source.status());
+  if (int code = PrepareCollectives(**source, ranks, err); code != kExitOk) return code;
   // --compare_model: the other source, whose inputs serve both sides when none are given.
   std::unique_ptr<ModelSource> other;
   if (!options.compare_model.empty()) {
@@ -593,10 +648,18 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
   c.profile.progress = [&](const char* phase, int done, int total) { progress.Update(phase, done, total); };
   c.profile.node_progress = [&](int64_t done, int64_t per_run) { progress.Nodes(done, per_run); };
   SetUpObservers(options, cuda, err, c.observers, c.profile);
+  if (ranks != nullptr) {
+    // The graph's collectives talk to the ranks' own group (PrepareCollectives).
+    c.profile.plan.allow_collectives = true;
+    // Outside the timed region: run k of every rank is the same step.
+    c.profile.before_run = [ranks](int run) { return ranks->Barrier(absl::StrCat("run ", run)); };
+  }
 
   if (other != nullptr) return RunMigrationDiff(c, **source, *other, inputs->values);
   if (!options.ab.empty()) return RunAb(c, **source, inputs->values);
   return RunSession(c, **source, *inputs, base);
 }
+
+}  // namespace
 
 }  // namespace graphprof::cli

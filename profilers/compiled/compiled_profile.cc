@@ -87,6 +87,10 @@ absl::Status CompiledRunner::RunOnce(const char* phase, int k, c10::IValue* outp
   at::NoGradGuard no_grad;
   absl::StatusOr<std::vector<c10::IValue>> fresh = CopyInputs(inputs_);
   if (!fresh.ok()) return fresh.status();
+  if (options_.before_run) {
+    if (absl::Status ready = options_.before_run(runs_started_); !ready.ok()) return ready;
+  }
+  ++runs_started_;
   // The recorder on only while the program runs, off again however it ends.
   struct Recording {
     ScopeRecorder* recorder = nullptr;

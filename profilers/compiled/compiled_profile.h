@@ -84,6 +84,7 @@ class CompiledRunner final : public SideRunner {
   std::vector<CompiledPlan::Span> spans_;
   Report report_;
   int timed_done_ = 0;
+  int runs_started_ = 0;  // every run, for ProfileOptions::before_run
   int64_t first_start_ = 0;
 };
 

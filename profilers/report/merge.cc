@@ -14,7 +14,7 @@ namespace {
 // the report itself.
 std::vector<RunSource> SourcesOf(const Report& report, const std::string& name) {
   if (!report.run_sources.empty()) return report.run_sources;
-  return {RunSource{name, 0, report.runs, report.process, report.report_id}};
+  return {RunSource{name, 0, report.runs, report.process, report.report_id, report.rank, report.world_size}};
 }
 
 // values[r] for r in the given runs, appended to `into`.
@@ -85,6 +85,8 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
     report.device_events.clear();
     report.backward_events.clear();
     report.run_sources = SourcesOf(report, name);
+    report.rank = -1;  // the merge is no one rank's: its run sources say whose runs are whose
+    report.world_size = 0;
     for (const RunSource& s : report.run_sources) {
       if (!s.report.empty()) report_ids_.insert(s.report);
     }

@@ -222,6 +222,10 @@ struct RunSource {
   int runs = 0;
   std::string process;  // the merged report's Report::process (may be empty)
   std::string report;   // its Report::report_id (may be empty: older reports)
+  // The report's rank of a torch.distributed program (Report::rank), and
+  // its world size; -1 and 0 when it was not a rank.
+  int rank = -1;
+  int world_size = 0;
 };
 
 struct NodeRecord {
@@ -251,7 +255,9 @@ struct Report {
   // 2: metrics as named series. 3: per-node quantities (flops, bytes), the
   // kinds not counted, ceilings, process and report ids, the graph's hash,
   // the machine. Versions 1 and 2 are still read.
-  static constexpr int kSchemaVersion = 3;
+  // 4: run_sources as objects (with rank and world_size), the report's
+  // rank and world_size.
+  static constexpr int kSchemaVersion = 4;
 
   Report();  // with the "time" metric
 
@@ -262,6 +268,10 @@ struct Report {
   // This report's own runs ("<process>/<n>"): merge counts runs once, even
   // when the same report (or a merge that holds it) is given twice.
   std::string report_id;
+  // Made by rank `rank` of a torch.distributed program of `world_size`
+  // ranks (profilers/session/ranks.h); -1 and 0 otherwise.
+  int rank = -1;
+  int world_size = 0;
   // A hash of the profiled graph's IR (GraphHash): reports of the same graph
   // merge whatever their files are called; empty in older reports.
   std::string graph_hash;

@@ -345,13 +345,21 @@ void WriteMachine(JsonWriter& w, const Machine& m) {
 
 void WriteRunSources(JsonWriter& w, const std::vector<RunSource>& run_sources) {
   w.Key("run_sources");
-  w.Tuples(run_sources, [&w](const RunSource& source) {
-    w.String(source.name);
-    w.Int(source.first_run);
-    w.Int(source.runs);
-    if (!source.process.empty() || !source.report.empty()) w.String(source.process);
-    if (!source.report.empty()) w.String(source.report);
-  });
+  w.BeginArray();
+  for (const RunSource& source : run_sources) {
+    w.BeginObject();
+    w.Key("name"); w.String(source.name);
+    w.Key("first_run"); w.Int(source.first_run);
+    w.Key("runs"); w.Int(source.runs);
+    w.OptionalString("process", source.process);
+    w.OptionalString("report", source.report);
+    if (source.world_size > 0) {
+      w.Key("rank"); w.Int(source.rank);
+      w.Key("world_size"); w.Int(source.world_size);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
 }
 
 }  // namespace
@@ -362,6 +370,10 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
   w.Key("model"); w.String(report.model);
   w.OptionalString("process", report.process);
   w.OptionalString("report_id", report.report_id);
+  if (report.world_size > 0) {
+    w.Key("rank"); w.Int(report.rank);
+    w.Key("world_size"); w.Int(report.world_size);
+  }
   w.OptionalString("graph_hash", report.graph_hash);
   w.Key("clock"); w.String(report.clock);
   w.Key("runs"); w.Int(report.runs);

@@ -1,7 +1,7 @@
-// Report <-> JSON (schema version 2; version 1 is still read).
+// Report <-> JSON (schema version 4; versions 1 to 3 are still read).
 //
 // Top level:
-//   schema_version     2
+//   schema_version     4
 //   model              "ResNet.forward"
 //   clock              "steady_clock"
 //   runs, warmup       timed and warm-up run counts
@@ -38,7 +38,11 @@
 //   dropped_events     trace events that did not fit the buffer
 //   device, device_note, device_events [[node, run, name, kind, start_ns, duration_ns], ...]
 //   notes              ["...", ...]
-//   run_sources        [[name, first_run, runs], ...] (merged reports only)
+//   rank, world_size   a rank's report (profilers/session/ranks.h) only
+//   run_sources        [{name, first_run, runs, process, report, and for a
+//                       rank's runs rank, world_size}, ...] (merged reports
+//                       only; schema 1-3 wrote [name, first_run, runs,
+//                       process, report] arrays, still read)
 // Node:
 //   id, parent (-1 at top level), depth, name, kind, schema, module, source,
 //   archive_source, fused_modules [module paths] (only for a row fusing

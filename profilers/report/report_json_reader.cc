@@ -186,6 +186,8 @@ void ReadHeader(const Json& j, Report& report) {
   report.clock = j.value("clock", "steady_clock");
   report.process = j.value("process", "");
   report.report_id = j.value("report_id", "");
+  report.rank = j.value("rank", -1);
+  report.world_size = j.value("world_size", 0);
   report.graph_hash = j.value("graph_hash", "");
   report.runs = j.at("runs").get<int>();
   report.warmup = j.at("warmup").get<int>();
@@ -311,11 +313,29 @@ std::optional<Machine> MachineFromJson(const Json& j) {
 
 // A merged report's sources: each a range of the runs.
 absl::Status ReadRunSources(const Json& j, Report& report) {
+  if (report.world_size < 0 || (report.world_size > 0 && (report.rank < 0 || report.rank >= report.world_size))) {
+    return absl::InvalidArgumentError(absl::StrCat("report rank ", report.rank, " of world size ", report.world_size));
+  }
   if (!j.contains("run_sources")) return absl::OkStatus();
   for (const Json& source : j.at("run_sources")) {
-    RunSource rs{source.at(0).get<std::string>(), source.at(1).get<int>(), source.at(2).get<int>()};
-    if (source.size() > 3) rs.process = source.at(3).get<std::string>();
-    if (source.size() > 4) rs.report = source.at(4).get<std::string>();
+    RunSource rs;
+    if (source.is_object()) {  // schema 4
+      rs.name = source.at("name").get<std::string>();
+      rs.first_run = source.at("first_run").get<int>();
+      rs.runs = source.at("runs").get<int>();
+      rs.process = source.value("process", "");
+      rs.report = source.value("report", "");
+      rs.rank = source.value("rank", -1);
+      rs.world_size = source.value("world_size", 0);
+      if (rs.world_size < 0 || (rs.world_size > 0 && (rs.rank < 0 || rs.rank >= rs.world_size))) {
+        return absl::InvalidArgumentError(absl::StrCat("report run source '", rs.name, "' has rank ", rs.rank,
+                                                       " of world size ", rs.world_size));
+      }
+    } else {  // schema 1 to 3: [name, first_run, runs, process, report]
+      rs = RunSource{source.at(0).get<std::string>(), source.at(1).get<int>(), source.at(2).get<int>()};
+      if (source.size() > 3) rs.process = source.at(3).get<std::string>();
+      if (source.size() > 4) rs.report = source.at(4).get<std::string>();
+    }
     if (rs.first_run < 0 || rs.runs < 0 || rs.first_run > report.runs || rs.runs > report.runs - rs.first_run) {
       return absl::InvalidArgumentError(absl::StrCat("report run source '", rs.name, "' is out of range"));
     }

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "profilers/report/rank_stragglers.h"
 #include "profilers/report/roofline.h"
 
 namespace graphprof {
@@ -260,6 +261,17 @@ void AddMergedColumns(const Report& report, TableBuilder& c) {
   if (TableColumn* t = c.Add(c.text(), "straggler", "straggler", T::kText, straggler(true, true))) t->width = 40;
   c.Add(c.csv(), "straggler_report", "straggler_report", T::kText, straggler(true, false));
   c.Add(c.csv(), "straggler_excess", "straggler_excess", T::kNumber, straggler(false, true));
+  // Ranks of one program: a collective's time split into the transfer (the
+  // least rank's time in each step) and the waiting for the slowest rank.
+  if (!RanksAligned(report)) return;
+  auto split = [](bool transfer) {
+    return [transfer](const ViewRow& r) {
+      if (r.step_floor < 0 || !IsCollectiveKind(r.kind) || r.members != 1) return Empty();
+      return Num(transfer ? r.step_floor : std::max(0.0, r.time().total.mean - r.step_floor));
+    };
+  };
+  c.Add(true, "transfer_us", "transfer", T::kMicros, split(true));
+  c.Add(true, "waiting_us", "waiting", T::kMicros, split(false));
 }
 
 // "T H: node; C": the renderings that show a column, grouped by the views

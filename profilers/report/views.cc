@@ -81,6 +81,8 @@ ViewRow Finish(Accumulator& acc, const Report& report) {
       row.source_means.push_back(Mean(runs));
       row.source_medians.push_back(Summarize(runs).median);  // 0 for no runs
     }
+    row.rank_test = TestRanks(report, total);
+    row.step_floor = StepFloorMean(report, total);
   }
   return row;
 }
@@ -248,6 +250,10 @@ std::vector<SortKey> SortKeyTable(const Report& report) {
 
 ViewRow::Straggler ViewRow::straggler() const {
   Straggler none;
+  if (rank_comparisons > 0) {
+    if (rank_test.source < 0 || rank_test.p * rank_comparisons > kRankStragglerAlpha) return none;
+    return Straggler{rank_test.source, rank_test.excess};
+  }
   if (source_medians.size() < 3) return none;
   const double center = Median(source_medians);
   std::vector<double> deviations;
@@ -375,6 +381,15 @@ absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options) 
   view.rows.reserve(groups.size());
   for (Accumulator& g : groups) view.rows.push_back(Finish(g, report));
   view.total_rows = view.rows.size();
+  if (RanksAligned(report)) {
+    // Every (row, rank) test the view made, the sums row's too: each row's
+    // straggler is corrected for all of them (rank_stragglers.h).
+    int tested = view.sums.rank_test.source >= 0 ? 1 : 0;
+    for (const ViewRow& row : view.rows) tested += row.rank_test.source >= 0 ? 1 : 0;
+    const int comparisons = std::max(1, tested) * static_cast<int>(report.run_sources.size());
+    view.sums.rank_comparisons = comparisons;
+    for (ViewRow& row : view.rows) row.rank_comparisons = comparisons;
+  }
 
   if (sort == "name") {
     std::stable_sort(view.rows.begin(), view.rows.end(),

@@ -9,6 +9,9 @@
 //           layer-wise view); quantities likewise
 //   shape   one row per (kind, input shapes): self values added up
 //
+// A merged report's rows also say which merged report (process, rank) was
+// slowest and whether it is a straggler (ViewRow::straggler).
+//
 // Every metric of the report (host time, device time, backward time, ...)
 // gets the same treatment: a row holds one MetricStats per metric, whose
 // statistics are over runs of the row's per-run value, so std/p90 are real
@@ -29,6 +32,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "common/module_path.h"  // InModule
+#include "profilers/report/rank_stragglers.h"
 #include "profilers/report/report.h"
 #include "profilers/report/stats.h"
 
@@ -95,7 +99,15 @@ struct ViewRow {
     double excess = 0;  // its median / the median report's - 1
   };
   static constexpr double kStragglerMinExcess = 0.02;
+  // Ranks of one program (rank_stragglers.h: RanksAligned) are compared run
+  // by run instead: the rank is a straggler when its test, corrected for
+  // the view's `rank_comparisons` (row, rank) tests, is significant.
   Straggler straggler() const;
+  RankTest rank_test;
+  int rank_comparisons = 0;  // 0: the ranks are not aligned (the rule above)
+  // Aligned ranks: the mean over steps of the least rank's time (ns;
+  // StepFloorMean: a collective's transfer), -1 otherwise.
+  double step_floor = -1;
 };
 
 struct View {
