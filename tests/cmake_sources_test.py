@@ -32,7 +32,9 @@ CMAKE_ONLY = {
     # AOTInductor packages run on LibTorch 2.6+ only: the CMake build in the
     # Debian 13 root; Bazel's LibTorch is 1.13 (compiled_package_test and
     # compiled_profile_test, in both, cover what 1.13 can run).
-    "tests": {"compiled_cli_test.cc", "compiled_torchvision_test.cc"},
+    # The ranks' collectives need LibTorch 2.x's functional collectives and
+    # gloo's headers (the Debian 13 root).
+    "tests": {"compiled_cli_test.cc", "compiled_torchvision_test.cc", "ranks_collectives_test.cc"},
     "bench": {"compiled_overhead.cc"},
 }
 

@@ -3,16 +3,8 @@
 // MASTER_PORT), one merged report from rank 0, a known slow rank called a
 // straggler on its node only, and a rank that dies or fails ending the
 // others with one line, no hang.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <thread>
 
 #include "absl/strings/match.h"
@@ -20,115 +12,11 @@
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
 #include "tests/cli_test_util.h"
+#include "tests/rank_processes.h"
 #include "tests/test_util.h"
-
-extern char** environ;
 
 namespace graphprof::testing {
 namespace {
-
-// A port free now (the kernel's choice for a socket bound to port 0).
-int FreePort() {
-  const int s = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  socklen_t size = sizeof(addr);
-  if (bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
-      getsockname(s, reinterpret_cast<sockaddr*>(&addr), &size) != 0) {
-    close(s);
-    return 29500;
-  }
-  const int port = ntohs(addr.sin_port);
-  close(s);
-  return port;
-}
-
-struct Rank {
-  pid_t pid = -1;
-  std::string out_path, err_path;
-  Result result;
-  double seconds = 0;  // from start to exit
-};
-
-// The ranks of one group, each a profile_graph process with `args` (and
-// `extra[rank]` after them) and the rank variables set.
-class Ranks {
- public:
-  Ranks(int world_size, const std::vector<std::string>& args,
-        const std::vector<std::vector<std::string>>& extra = {})
-      : start_(std::chrono::steady_clock::now()) {
-    const std::string dir = TempDir(absl::StrCat("ranks", counter_++));
-    const int port = FreePort();
-    for (int r = 0; r < world_size; ++r) {
-      Rank rank;
-      rank.out_path = absl::StrCat(dir, "/out", r);
-      rank.err_path = absl::StrCat(dir, "/err", r);
-      std::vector<std::string> argv = {"tools/profile_graph"};
-      argv.insert(argv.end(), args.begin(), args.end());
-      if (r < static_cast<int>(extra.size())) argv.insert(argv.end(), extra[r].begin(), extra[r].end());
-      std::vector<std::string> env;
-      for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
-      env.push_back(absl::StrCat("RANK=", r));
-      env.push_back(absl::StrCat("WORLD_SIZE=", world_size));
-      env.push_back("MASTER_ADDR=127.0.0.1");
-      env.push_back(absl::StrCat("MASTER_PORT=", port));
-      rank.pid = Spawn(argv, env, rank.out_path, rank.err_path);
-      ranks_.push_back(rank);
-    }
-  }
-  ~Ranks() {
-    for (Rank& r : ranks_) {
-      if (r.pid > 0) kill(r.pid, SIGKILL), waitpid(r.pid, nullptr, 0);
-    }
-  }
-
-  void Kill(int rank) { kill(ranks_[rank].pid, SIGKILL); }
-  // Waits for every rank (at most `limit` seconds each; then it is killed).
-  std::vector<Rank>& Wait(double limit = 300) {
-    for (Rank& r : ranks_) {
-      int status = 0;
-      while (true) {
-        const pid_t done = waitpid(r.pid, &status, WNOHANG);
-        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-        if (done == r.pid) break;
-        if (r.seconds > limit) {
-          ADD_FAILURE() << "a rank still runs after " << limit << " s";
-          kill(r.pid, SIGKILL);
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
-      r.pid = -1;
-      r.result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      r.result.out = Slurp(r.out_path);
-      r.result.err = Slurp(r.err_path);
-    }
-    return ranks_;
-  }
-
- private:
-  static pid_t Spawn(std::vector<std::string> args, std::vector<std::string> env, const std::string& out,
-                     const std::string& err) {
-    std::vector<char*> argv, envp;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    for (std::string& e : env) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid = -1;
-    if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data()) != 0) ADD_FAILURE() << "spawn";
-    posix_spawn_file_actions_destroy(&actions);
-    return pid;
-  }
-
-  static inline int counter_ = 0;
-  std::chrono::steady_clock::time_point start_;
-  std::vector<Rank> ranks_;
-};
 
 int Lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
 
@@ -136,8 +24,8 @@ TEST(RanksCliTest, EveryRanksRunsInOneReportWrittenByRankZero) {
   for (int world : {2, 4}) {
     const std::string dir = TempDir(absl::StrCat("merged", world));
     const std::string path = dir + "/r.json";
-    Ranks ranks(world, {"--zoo=mlp", "--warmup=1", "--runs=6", "--format=json", "--output=" + path});
-    for (const Rank& r : ranks.Wait()) {
+    RankProcesses ranks(world, {"--zoo=mlp", "--warmup=1", "--runs=6", "--format=json", "--output=" + path});
+    for (const RankProcess& r : ranks.Wait()) {
       EXPECT_EQ(r.result.code, 0) << r.result.err;
       EXPECT_EQ(r.result.out, "");
       EXPECT_EQ(r.result.err, "") << "no rank says anything when all is well";
@@ -161,9 +49,9 @@ TEST(RanksCliTest, EveryRanksRunsInOneReportWrittenByRankZero) {
 TEST(RanksCliTest, ASlowRankIsCalledAStragglerOnItsNodeAndNoOther) {
   // Rank 1 busy-waits 3 ms after fc2 (the same graph on every rank:
   // graphprof::delay_on_rank waits on rank 1 only).
-  Ranks ranks(3, {"--zoo=mlp", "--warmup=1", "--runs=12", "--passes=delay:fc2:3000@1", "--format=csv", "--top=0"});
-  std::vector<Rank>& done = ranks.Wait();
-  for (const Rank& r : done) EXPECT_EQ(r.result.code, 0) << r.result.err;
+  RankProcesses ranks(3, {"--zoo=mlp", "--warmup=1", "--runs=12", "--passes=delay:fc2:3000@1", "--format=csv", "--top=0"});
+  std::vector<RankProcess>& done = ranks.Wait();
+  for (const RankProcess& r : done) EXPECT_EQ(r.result.code, 0) << r.result.err;
   const std::string& csv = done[0].result.out;
   const std::vector<std::string> lines = absl::StrSplit(csv, '\n', absl::SkipEmpty());
   ASSERT_GT(lines.size(), 2u) << csv;
@@ -189,12 +77,12 @@ TEST(RanksCliTest, ARankKilledMidRunEndsTheOthersWithOneLine) {
     // Long enough that the kill comes mid-run; the survivors' waits end
     // after --rank_timeout (rank 1 killed) or at once (the store's host,
     // rank 0, killed).
-    Ranks ranks(2, {"--zoo=mlp", "--warmup=1", "--runs=100000", "--rank_timeout=5", "--format=json",
+    RankProcesses ranks(2, {"--zoo=mlp", "--warmup=1", "--runs=100000", "--rank_timeout=5", "--format=json",
                     "--output=" + TempDir(absl::StrCat("killed", killed)) + "/r.json"});
     std::this_thread::sleep_for(std::chrono::seconds(4));
     ranks.Kill(killed);
-    std::vector<Rank>& done = ranks.Wait(120);
-    const Rank& survivor = done[1 - killed];
+    std::vector<RankProcess>& done = ranks.Wait(120);
+    const RankProcess& survivor = done[1 - killed];
     EXPECT_EQ(survivor.result.code, 1) << survivor.result.err;
     EXPECT_EQ(Lines(survivor.result.err), 1) << survivor.result.err;
     EXPECT_TRUE(absl::StrContains(survivor.result.err, killed == 1 ? "waited 5 s" : "lost the ranks' store"))
@@ -207,8 +95,8 @@ TEST(RanksCliTest, ARankKilledMidRunEndsTheOthersWithOneLine) {
 TEST(RanksCliTest, ARankThatFailsEndsTheOthersWithItsLine) {
   // Rank 1 cannot load its model: rank 0, at its first barrier, ends with
   // rank 1's failure instead of waiting out the timeout.
-  Ranks ranks(2, {"--warmup=1", "--runs=5", "--rank_timeout=60"}, {{"--zoo=mlp"}, {"--zoo=no_such_model"}});
-  std::vector<Rank>& done = ranks.Wait(120);
+  RankProcesses ranks(2, {"--warmup=1", "--runs=5", "--rank_timeout=60"}, {{"--zoo=mlp"}, {"--zoo=no_such_model"}});
+  std::vector<RankProcess>& done = ranks.Wait(120);
   EXPECT_NE(done[1].result.code, 0);
   EXPECT_EQ(Lines(done[1].result.err), 1) << done[1].result.err;
   EXPECT_EQ(done[0].result.code, 1) << done[0].result.err;

@@ -43,6 +43,7 @@ packages=(
   pybind11-dev python3-dev python3-pandas          # the Python package and its tests
   python3-venv                                     #   pip install into a venv (tools/pip_check.sh): ensurepip
   python3-setuptools                               # AOTInductor: torch.utils.cpp_extension imports setuptools
+  libgloo-dev                                      # gloo's headers: ranks' process group for collectives (docs/distributed.md)
   file binutils                                    # tests that look at binaries (readelf)
 )
 suite=trixie
