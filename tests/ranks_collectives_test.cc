@@ -37,11 +37,15 @@ void ExpectCollectivesTimed(const nlohmann::json& j, int world) {
     const std::string kind = node["kind"];
     if (kind == "_c10d_functional::all_reduce") ++all_reduce;
     if (kind == "_c10d_functional::wait_tensor") ++wait;
-    if (absl::StartsWith(kind, "_c10d_functional::")) EXPECT_GT(node["mean_us"].get<double>(), 0) << kind;
+    if (absl::StartsWith(kind, "_c10d_functional::")) {
+      EXPECT_GT(node["mean_us"].get<double>(), 0) << kind;
+    }
   }
   EXPECT_EQ(all_reduce, 1) << "the all_reduce keeps its operator kind";
   EXPECT_EQ(wait, 1);
-  EXPECT_EQ(j["verified"], true) << j["verification"].dump();
+  // A program saved by torch.export.save carries no reference outputs, and
+  // a collective's output depends on every rank: nothing is called verified.
+  EXPECT_TRUE(j["verified"].is_null()) << j["verification"].dump();
 }
 
 TEST(RanksCollectivesTest, TwoRanksStartedByHandRunTheTensorParallelProgram) {
@@ -63,7 +67,9 @@ TEST(RanksCollectivesTest, TwoRanksStartedByHandRunTheTensorParallelProgram) {
     if (cells.size() > transfer && cells[kind] == "_c10d_functional::wait_tensor") {
       wait_split = !cells[transfer].empty() && std::stod(cells[transfer]) >= 0;
     }
-    if (cells.size() > transfer && cells[kind] == "aten::linear") EXPECT_EQ(cells[transfer], "") << lines[i];
+    if (cells.size() > transfer && cells[kind] == "aten::linear") {
+      EXPECT_EQ(cells[transfer], "") << lines[i];
+    }
   }
   EXPECT_TRUE(wait_split) << csv.out;
 }

@@ -343,6 +343,13 @@ void WriteMachine(JsonWriter& w, const Machine& m) {
   w.EndObject();
 }
 
+// A rank's `rank` and `world_size` keys (nothing when it was not a rank).
+void WriteRank(JsonWriter& w, int rank, int world_size) {
+  if (world_size <= 0) return;
+  w.Key("rank"); w.Int(rank);
+  w.Key("world_size"); w.Int(world_size);
+}
+
 void WriteRunSources(JsonWriter& w, const std::vector<RunSource>& run_sources) {
   w.Key("run_sources");
   w.BeginArray();
@@ -353,10 +360,7 @@ void WriteRunSources(JsonWriter& w, const std::vector<RunSource>& run_sources) {
     w.Key("runs"); w.Int(source.runs);
     w.OptionalString("process", source.process);
     w.OptionalString("report", source.report);
-    if (source.world_size > 0) {
-      w.Key("rank"); w.Int(source.rank);
-      w.Key("world_size"); w.Int(source.world_size);
-    }
+    WriteRank(w, source.rank, source.world_size);
     w.EndObject();
   }
   w.EndArray();
@@ -370,10 +374,7 @@ void WriteReportJson(const Report& report, JsonWriter& w, size_t parallel_nodes)
   w.Key("model"); w.String(report.model);
   w.OptionalString("process", report.process);
   w.OptionalString("report_id", report.report_id);
-  if (report.world_size > 0) {
-    w.Key("rank"); w.Int(report.rank);
-    w.Key("world_size"); w.Int(report.world_size);
-  }
+  WriteRank(w, report.rank, report.world_size);
   w.OptionalString("graph_hash", report.graph_hash);
   w.Key("clock"); w.String(report.clock);
   w.Key("runs"); w.Int(report.runs);

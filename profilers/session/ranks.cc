@@ -2,6 +2,8 @@
 
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <c10/util/Logging.h>
+#include <dlfcn.h>
 #include <torch/version.h>
 
 // The gloo process group: LibTorch 2.x (functional collectives) and gloo's
@@ -51,6 +53,23 @@ absl::StatusOr<int> IntVariable(const std::function<const char*(const char*)>& g
   return parsed;
 }
 
+// c10d's own log lines (a socket's timeout, a peer's reset with a C++
+// backtrace, on stderr) are not printed: every failure of the group is one
+// line of graphprof's, which says what happened. c10's logging, for the
+// process: glog's threshold where LibTorch logs through glog (Debian's
+// 1.13), c10's own otherwise (2.6).
+void QuietC10Logging() {
+#ifdef C10_USE_GLOG
+  // glog's flag, found in the process (libc10 loaded libglog) rather than
+  // linked: graphprof's build need not link glog for one integer.
+  if (void* flag = dlsym(RTLD_DEFAULT, "_ZN3fLI17FLAGS_minloglevelE"); flag != nullptr) {
+    *static_cast<int32_t*>(flag) = 3;
+  }
+#else
+  FLAGS_caffe2_log_level = 3;
+#endif
+}
+
 }  // namespace
 
 absl::StatusOr<std::optional<RankEnvironment>> ReadRankEnvironment(
@@ -95,6 +114,11 @@ absl::StatusOr<std::optional<RankEnvironment>> ReadRankEnvironment(
 struct RankGroup::Stores {
   c10::intrusive_ptr<c10d::Store> tcp;    // the connection (or the host)
   c10::intrusive_ptr<c10d::Store> store;  // graphprof's keys
+#if GRAPHPROF_COLLECTIVES
+  // Held here: the registry holds process groups weakly (2.6), and a group
+  // no one holds is "already destroyed" when a collective resolves it.
+  c10::intrusive_ptr<c10d::ProcessGroup> process_group;
+#endif
 };
 
 RankGroup::RankGroup(RankEnvironment env, std::chrono::milliseconds timeout)
@@ -105,6 +129,7 @@ RankGroup::~RankGroup() = default;
 absl::StatusOr<std::unique_ptr<RankGroup>> RankGroup::Join(const RankEnvironment& env,
                                                            std::chrono::milliseconds timeout) {
   std::unique_ptr<RankGroup> group(new RankGroup(env, timeout));
+  QuietC10Logging();
   c10d::TCPStoreOptions options;
   options.port = static_cast<std::uint16_t>(env.master_port);
   options.isServer = env.rank == 0 && !env.agent_store;
@@ -246,6 +271,7 @@ absl::Status RankGroup::RegisterProcessGroups(const std::vector<std::string>& na
     group->setBackend(c10::DeviceType::CPU, c10d::ProcessGroup::BackendType::GLOO, backend);
     group->setGroupName(names.front());
     for (const std::string& name : names) c10d::register_process_group(name, group);
+    stores_->process_group = group;
   } catch (const std::exception& e) {
     return absl::UnavailableError(absl::StrCat("rank ", env_.rank, " of ", env_.world_size,
                                                ": could not make the gloo process group the graph's collectives "

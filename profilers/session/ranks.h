@@ -68,6 +68,8 @@ class RankGroup {
  public:
   // Joins the group: rank 0 hosts the store (unless torchrun's agent does)
   // and every rank connects, waiting at most `timeout` for the others.
+  // Quiets c10's logging for the process (c10d logs its socket errors with
+  // C++ backtraces; the group's failures are one line each, its own).
   static absl::StatusOr<std::unique_ptr<RankGroup>> Join(const RankEnvironment& env,
                                                          std::chrono::milliseconds timeout = kDefaultRankTimeout);
   ~RankGroup();
