@@ -17,7 +17,6 @@
 #include "absl/strings/str_join.h"
 #include "common/output_file.h"
 #include "common/status_util.h"
-#include "ir/collective_groups.h"
 #include "ir/operator_libraries.h"
 #include "interpreter/graph_plan.h"
 #include "ir/ivalue_util.h"
@@ -579,27 +578,6 @@ int RunProfileGraph(const CliOptions& options, std::FILE* out, std::FILE* err) {
 
 namespace {
 
-// A graph calling c10d functional collectives runs as a rank: the process
-// group its nodes name is registered over the ranks first. Without ranks,
-// one line saying how to run it (not the first run's "Could not resolve the
-// process group").
-int PrepareCollectives(const ModelSource& source, RankGroup* ranks, std::FILE* err) {
-  if (source.compiled() != nullptr || source.prepared().graph == nullptr) return kExitOk;
-  const std::vector<std::string> names = CollectiveGroupNames(*source.prepared().graph);
-  if (names.empty()) return kExitOk;
-  if (ranks == nullptr) {
-    return Fail(err, kExitFailure,
-                absl::StrCat(source.name(), " calls collectives of process group '", names.front(),
-                             "': run it as the ranks of a torch.distributed program (torchrun --nproc-per-node=N "
-                             "--no-python profile_graph ..., or WORLD_SIZE=1 RANK=0 for one rank; "
-                             "docs/distributed.md)"));
-  }
-  if (absl::Status registered = ranks->RegisterProcessGroups(names); !registered.ok()) {
-    return Fail(err, kExitFailure, registered);
-  }
-  return kExitOk;
-}
-
 // The profile (or A/B, or migration diff) in this process; `ranks`: as a
 // rank of a torch.distributed program.
 int ProfileHere(const CliOptions& options, const CudaStatus& cuda, const std::optional<Report>& base,
@@ -622,7 +600,7 @@ int ProfileHere(const CliOptions& options, const CudaStatus& cuda, const std::op
   if (int code = LoadLibraries(options, err); code != kExitOk) return code;
   absl::StatusOr<std::unique_ptr<ModelSource>> source = OpenCliSource(options);
   if (!source.ok()) return Fail(err, kExitFailure, source.status());
-  if (int code = PrepareCollectives(**source, ranks, err); code != kExitOk) return code;
+  if (absl::Status ready = PrepareCollectives(**source, ranks); !ready.ok()) return Fail(err, kExitFailure, ready);
   // --compare_model: the other source, whose inputs serve both sides when none are given.
   std::unique_ptr<ModelSource> other;
   if (!options.compare_model.empty()) {

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/status_util.h"
+#include "ir/collective_groups.h"
 #include "profilers/report/merge.h"
 #include "profilers/report/report_json.h"
 
@@ -77,6 +78,19 @@ absl::StatusOr<std::optional<Report>> GatherRankReports(RankGroup& group, Report
                                        "slower than the others run by run (docs/distributed.md)"));
   for (const std::string& warning : merger.warnings()) merged->notes.push_back(absl::StrCat("merge: ", warning));
   return std::optional<Report>(*std::move(merged));
+}
+
+absl::Status PrepareCollectives(const ModelSource& source, RankGroup* ranks) {
+  if (source.compiled() != nullptr || source.prepared().graph == nullptr) return absl::OkStatus();
+  const std::vector<std::string> names = CollectiveGroupNames(*source.prepared().graph);
+  if (names.empty()) return absl::OkStatus();
+  if (ranks == nullptr) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(source.name(), " calls collectives of process group '", names.front(),
+                     "': run it as the ranks of a torch.distributed program (torchrun --nproc-per-node=N "
+                     "--no-python profile_graph ..., or WORLD_SIZE=1 RANK=0 for one rank; docs/distributed.md)"));
+  }
+  return ranks->RegisterProcessGroups(names);
 }
 
 int EndRank(RankGroup* group, int code) {

@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "profilers/report/report.h"
 #include "profilers/session/ranks.h"
+#include "sources/model_source.h"
 #include "tools/cli_options.h"
 
 namespace graphprof::cli {
@@ -29,6 +30,13 @@ absl::StatusOr<std::unique_ptr<RankGroup>> JoinRanksIfAny(const CliOptions& opti
 // Rank 0: every rank's report (its own is `mine`), merged, each run source
 // with its rank. Other ranks: `mine` sent to rank 0, and nullopt.
 absl::StatusOr<std::optional<Report>> GatherRankReports(RankGroup& group, Report mine);
+
+// A graph calling c10d functional collectives runs as a rank: the process
+// group its nodes name is registered over the ranks first (`ranks` null:
+// FailedPrecondition, one line saying how to run it, not the first run's
+// "Could not resolve the process group"). OK for a graph without
+// collectives and for compiled programs.
+absl::Status PrepareCollectives(const ModelSource& source, RankGroup* ranks);
 
 // Ends this rank's group membership after `code`: a failure is told to the
 // other ranks (their waits end with this rank's line), then `code`.
