@@ -6,12 +6,18 @@
 // of docs/distributed.md) write one merged report whose collective nodes are
 // timed and split into transfer and waiting.
 #include <gtest/gtest.h>
+#include <dirent.h>
+#include <signal.h>
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <thread>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
@@ -74,18 +80,43 @@ TEST(RanksCollectivesTest, TwoRanksStartedByHandRunTheTensorParallelProgram) {
   EXPECT_TRUE(wait_split) << csv.out;
 }
 
-TEST(RanksCollectivesTest, FourRanksUnderTorchrun) {
-  const char* python = std::getenv("GRAPHPROF_PYTHON");
-  ASSERT_NE(python, nullptr) << "GRAPHPROF_PYTHON (set by CMake)";
-  const std::string dir = TempDir("torchrun");
-  // Debian's torch 2.6 has no libuv and its launcher's own store asks for
-  // it: the workaround docs/distributed.md names (PyTorch's wheels need none).
+// Debian's torch 2.6 has no libuv and its launcher's own store asks for it:
+// the workaround docs/distributed.md names (PyTorch's wheels need none), as
+// a sitecustomize.py in `dir` (put it on PYTHONPATH).
+void WriteLibuvWorkaround(const std::string& dir) {
   std::ofstream(dir + "/sitecustomize.py") << "import torch.distributed as _dist\n"
                                               "class _TCPStore(_dist.TCPStore):\n"
                                               "    def __init__(self, *args, **kwargs):\n"
                                               "        kwargs.setdefault('use_libuv', False)\n"
                                               "        super().__init__(*args, **kwargs)\n"
                                               "_dist.TCPStore = _TCPStore\n";
+}
+
+// The profile_graph processes whose command line holds `marker`, by pid.
+std::vector<pid_t> RankPids(const std::string& marker) {
+  std::vector<pid_t> pids;
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return pids;
+  while (dirent* entry = readdir(proc)) {
+    pid_t pid = 0;
+    if (!absl::SimpleAtoi(entry->d_name, &pid)) continue;
+    std::string cmdline = Slurp(absl::StrCat("/proc/", pid, "/cmdline"));
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (absl::StrContains(cmdline, "profile_graph") && absl::StrContains(cmdline, "--output=" + marker) &&
+        !absl::StrContains(cmdline, "torch.distributed.run")) {
+      pids.push_back(pid);
+    }
+  }
+  closedir(proc);
+  std::sort(pids.begin(), pids.end());
+  return pids;
+}
+
+TEST(RanksCollectivesTest, FourRanksUnderTorchrun) {
+  const char* python = std::getenv("GRAPHPROF_PYTHON");
+  ASSERT_NE(python, nullptr) << "GRAPHPROF_PYTHON (set by CMake)";
+  const std::string dir = TempDir("torchrun");
+  WriteLibuvWorkaround(dir);
   const std::string path = dir + "/r.json";
   const pid_t pid = SpawnWith(
       {python, "-m", "torch.distributed.run", "--nproc-per-node=4", absl::StrCat("--master-port=", FreePort()),
@@ -97,6 +128,38 @@ TEST(RanksCollectivesTest, FourRanksUnderTorchrun) {
   waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << Slurp(dir + "/err");
   ExpectCollectivesTimed(nlohmann::json::parse(Slurp(path)), 4);
+}
+
+TEST(RanksCollectivesTest, ARankKilledUnderTorchrunEndsEveryRank) {
+  // torchrun's agent stops the other ranks when one dies: the launcher ends
+  // within 120 s, no profile_graph of this group is left, no report written.
+  const char* python = std::getenv("GRAPHPROF_PYTHON");
+  ASSERT_NE(python, nullptr) << "GRAPHPROF_PYTHON (set by CMake)";
+  const std::string dir = TempDir("torchrun_killed");
+  WriteLibuvWorkaround(dir);
+  const std::string path = dir + "/r.json";  // also what tells this group's ranks from others
+  const pid_t pid = SpawnWith(
+      {python, "-m", "torch.distributed.run", "--nproc-per-node=2", absl::StrCat("--master-port=", FreePort()),
+       "--no-python", "tools/profile_graph", kProgram, kInputs, "--warmup=1", "--runs=1000000", "--format=json",
+       "--output=" + path},
+      {"PYTHONPATH=" + dir, "USE_LIBUV=0"}, dir + "/out", dir + "/err");
+  ASSERT_GT(pid, 0);
+  std::this_thread::sleep_for(std::chrono::seconds(8));
+  const std::vector<pid_t> ranks = RankPids(path);
+  ASSERT_EQ(ranks.size(), 2u) << "two ranks running after 8 s";
+  kill(ranks[1], SIGKILL);
+  const auto killed = std::chrono::steady_clock::now();
+  int status = 0;
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() - killed > std::chrono::seconds(120)) {
+      kill(pid, SIGKILL);
+      FAIL() << "torchrun still runs 120 s after a rank was killed";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0) << Slurp(dir + "/err");
+  EXPECT_TRUE(RankPids(path).empty()) << "a rank left behind";
+  EXPECT_FALSE(Exists(path)) << "no partial report";
 }
 
 TEST(RanksCollectivesTest, WithoutRanksTheProgramIsRefusedInOneLine) {
