@@ -112,17 +112,26 @@ std::vector<pid_t> RankPids(const std::string& marker) {
   return pids;
 }
 
-TEST(RanksCollectivesTest, FourRanksUnderTorchrun) {
+// torchrun (GRAPHPROF_PYTHON's, set by CMake) starting `ranks` ranks of
+// profile_graph on the program, `runs` timed runs, the report to `output`;
+// its stdout and stderr in `dir`. -1 when it cannot start.
+pid_t StartTorchrun(const std::string& dir, int ranks, int runs, const std::string& output) {
   const char* python = std::getenv("GRAPHPROF_PYTHON");
-  ASSERT_NE(python, nullptr) << "GRAPHPROF_PYTHON (set by CMake)";
-  const std::string dir = TempDir("torchrun");
+  if (python == nullptr) {
+    ADD_FAILURE() << "GRAPHPROF_PYTHON (set by CMake)";
+    return -1;
+  }
   WriteLibuvWorkaround(dir);
+  return SpawnWith({python, "-m", "torch.distributed.run", absl::StrCat("--nproc-per-node=", ranks),
+                    absl::StrCat("--master-port=", FreePort()), "--no-python", "tools/profile_graph", kProgram, kInputs,
+                    "--warmup=1", absl::StrCat("--runs=", runs), "--format=json", "--output=" + output},
+                   {"PYTHONPATH=" + dir, "USE_LIBUV=0"}, dir + "/out", dir + "/err");
+}
+
+TEST(RanksCollectivesTest, FourRanksUnderTorchrun) {
+  const std::string dir = TempDir("torchrun");
   const std::string path = dir + "/r.json";
-  const pid_t pid = SpawnWith(
-      {python, "-m", "torch.distributed.run", "--nproc-per-node=4", absl::StrCat("--master-port=", FreePort()),
-       "--no-python", "tools/profile_graph", kProgram, kInputs, "--warmup=1", "--runs=5", "--format=json",
-       "--output=" + path},
-      {"PYTHONPATH=" + dir, "USE_LIBUV=0"}, dir + "/out", dir + "/err");
+  const pid_t pid = StartTorchrun(dir, 4, 5, path);
   ASSERT_GT(pid, 0);
   int status = 0;
   waitpid(pid, &status, 0);
@@ -133,16 +142,9 @@ TEST(RanksCollectivesTest, FourRanksUnderTorchrun) {
 TEST(RanksCollectivesTest, ARankKilledUnderTorchrunEndsEveryRank) {
   // torchrun's agent stops the other ranks when one dies: the launcher ends
   // within 120 s, no profile_graph of this group is left, no report written.
-  const char* python = std::getenv("GRAPHPROF_PYTHON");
-  ASSERT_NE(python, nullptr) << "GRAPHPROF_PYTHON (set by CMake)";
   const std::string dir = TempDir("torchrun_killed");
-  WriteLibuvWorkaround(dir);
   const std::string path = dir + "/r.json";  // also what tells this group's ranks from others
-  const pid_t pid = SpawnWith(
-      {python, "-m", "torch.distributed.run", "--nproc-per-node=2", absl::StrCat("--master-port=", FreePort()),
-       "--no-python", "tools/profile_graph", kProgram, kInputs, "--warmup=1", "--runs=1000000", "--format=json",
-       "--output=" + path},
-      {"PYTHONPATH=" + dir, "USE_LIBUV=0"}, dir + "/out", dir + "/err");
+  const pid_t pid = StartTorchrun(dir, 2, 1000000, path);
   ASSERT_GT(pid, 0);
   std::this_thread::sleep_for(std::chrono::seconds(8));
   const std::vector<pid_t> ranks = RankPids(path);
