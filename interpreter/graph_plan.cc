@@ -11,6 +11,7 @@
 #include "common/status_util.h"
 #include "interpreter/node_shape.h"
 #include "interpreter/side_effects.h"
+#include "ir/collective_kinds.h"
 
 namespace graphprof {
 

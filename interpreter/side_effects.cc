@@ -35,11 +35,4 @@ absl::string_view SideEffectOf(absl::string_view qualified_name) {
   return {};
 }
 
-bool IsCollectiveOperator(absl::string_view qualified_name) {
-  for (const char* space : {"c10d::", "_c10d_functional::", "_c10d_functional_autograd::"}) {
-    if (absl::StartsWith(qualified_name, space)) return true;
-  }
-  return false;
-}
-
 }  // namespace graphprof

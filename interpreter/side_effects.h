@@ -26,12 +26,6 @@ namespace graphprof {
 // process ("writes a file (torch.save)"), or "" when nothing.
 absl::string_view SideEffectOf(absl::string_view qualified_name);
 
-// Whether `qualified_name` is a c10d collective (c10d::, _c10d_functional::,
-// _c10d_functional_autograd::): its side effect is talking to the other
-// ranks of its process group, which profile_graph's ranks make themselves
-// (PlanOptions::allow_collectives).
-bool IsCollectiveOperator(absl::string_view qualified_name);
-
 }  // namespace graphprof
 
 #endif  // GRAPHPROF_INTERPRETER_SIDE_EFFECTS_H_

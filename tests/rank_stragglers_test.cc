@@ -9,6 +9,7 @@
 #include <random>
 
 #include "absl/strings/str_cat.h"
+#include "ir/collective_kinds.h"
 #include "profilers/report/csv_report.h"
 #include "profilers/report/merge.h"
 #include "profilers/report/report_json.h"
@@ -112,6 +113,7 @@ TEST(RankStragglersTest, MergedRanksAreAlignedAndNothingElseIs) {
   for (RunSource& s : processes.run_sources) s.world_size = 0, s.rank = -1;
   EXPECT_FALSE(RanksAligned(processes)) << "worker processes, not ranks";
   EXPECT_EQ(TestRanks(processes, processes.nodes[0].time().total).source, -1);
+  EXPECT_FALSE(TestRanks(processes, processes.nodes[0].time().total).tested);
 }
 
 TEST(RankStragglersTest, OneRankSlowInOneStepsNodeIsThatRanksStraggler) {
@@ -203,8 +205,8 @@ TEST(RankStragglersTest, ACollectivesTimeIsSplitIntoTransferAndWaiting) {
   absl::StatusOr<Report> merged = merger.Finish();
   ASSERT_TRUE(merged.ok());
   EXPECT_DOUBLE_EQ(StepFloorMean(*merged, merged->nodes[0].time().total), 1000);  // the least rank's, each step
-  EXPECT_TRUE(IsCollectiveKind("_c10d_functional::all_reduce"));
-  EXPECT_FALSE(IsCollectiveKind("aten::mm"));
+  EXPECT_TRUE(IsCollectiveOperator("_c10d_functional::all_reduce"));
+  EXPECT_FALSE(IsCollectiveOperator("aten::mm"));
   absl::StatusOr<View> view = MakeView(*merged, ViewOptions{GroupBy::kNode, "id", 0});
   ASSERT_TRUE(view.ok());
   const std::string csv = RenderCsv(*merged, *view);

@@ -407,6 +407,10 @@ int RunSession(Context& c, const ModelSource& source, const CliInputs& inputs, c
   report->notes.insert(report->notes.end(), inputs.notes.begin(), inputs.notes.end());
   if (options.memory) report->notes.push_back(absl::StrCat("live memory after the runs: ", FormatLiveMemory(ReadLiveMemory())));
   if (!options.worker_dir.empty()) return WriteWorkerReports(options, {{kWorkerReport, &*report}}, c.err);
+  std::string why = absl::StrCat("--runs=", report->runs, " timed runs");
+  for (const std::string& note : report->notes) {
+    if (absl::StartsWith(note, "--runs=auto:")) why = note;
+  }
   if (c.ranks != nullptr) {
     // Every rank's report to rank 0, which writes the merged outputs; the
     // others end with their own verification's exit code.
@@ -415,12 +419,7 @@ int RunSession(Context& c, const ModelSource& source, const CliInputs& inputs, c
     absl::StatusOr<std::optional<Report>> merged = GatherRankReports(*c.ranks, *std::move(report));
     if (!merged.ok()) return Fail(c.err, kExitFailure, merged.status());
     if (!root) return verified;
-    return EmitReport(options, base, **merged, c.out, c.err,
-                      ProgressOfReport(**merged, absl::StrCat("--runs=", (*merged)->runs, " timed runs")));
-  }
-  std::string why = absl::StrCat("--runs=", report->runs, " timed runs");
-  for (const std::string& note : report->notes) {
-    if (absl::StartsWith(note, "--runs=auto:")) why = note;
+    return EmitReport(options, base, **merged, c.out, c.err, ProgressOfReport(**merged, why));
   }
   return EmitReport(options, base, *report, c.out, c.err,
                     sequential.has_value() ? sequential->Progress(why) : ProgressOfReport(*report, why));

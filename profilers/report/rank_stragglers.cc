@@ -44,7 +44,7 @@ RankTest TestRanks(const Report& report, absl::Span<const int64_t> per_run) {
   const double threshold = std::log1p(kRankStragglerMinExcess);
   const std::vector<int64_t>& run_ns = report.run_ns();
   const double run_median = Median(std::vector<double>(run_ns.begin(), run_ns.end()));
-  best.source = 0;  // tested; p 1 until a rank adds enough
+  best.tested = true;
   std::vector<double> others, d, base;
   for (size_t r = 0; r < ranks; ++r) {
     d.clear();
@@ -86,13 +86,6 @@ double StepFloorMean(const Report& report, absl::Span<const int64_t> per_run) {
     sum += static_cast<double>(least);
   }
   return sum / runs;
-}
-
-bool IsCollectiveKind(const std::string& kind) {
-  for (const char* prefix : {"_c10d_functional::", "c10d_functional::", "c10d::"}) {
-    if (kind.rfind(prefix, 0) == 0) return true;
-  }
-  return false;
 }
 
 }  // namespace graphprof

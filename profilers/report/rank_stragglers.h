@@ -44,17 +44,18 @@ inline constexpr int kRankStragglerMinRuns = 5;
 bool RanksAligned(const Report& report);
 
 struct RankTest {
-  int source = -1;    // the run source (rank) most likely slower; -1: not tested
-  double excess = 0;  // its exp(mean d) - 1
-  double p = 1;       // one-sided, against ln(1 + kRankStragglerMinExcess)
+  bool tested = false;  // the row was tested (counts in the view's correction)
+  int source = -1;      // the run source (rank) most likely slower; -1: none adds enough
+  double excess = 0;    // its exp(mean d) - 1
+  double p = 1;         // one-sided, against ln(1 + kRankStragglerMinExcess)
 };
 
 // The test above for one row's per-run values (`per_run`: report.runs
 // values, in run order) of a report of aligned ranks: the rank with the
-// smallest p among those adding at least kRankStragglerMinShare of the run.
-// Not tested (source -1) when the ranks are not aligned, when there are
-// fewer than kRankStragglerMinRuns runs, or when the row took no time in
-// most steps; p 1 when no rank adds that much.
+// smallest p among those adding at least kRankStragglerMinShare of the run
+// (source -1 and p 1 when none does). Not tested when the ranks are not
+// aligned, when there are fewer than kRankStragglerMinRuns runs, or when the
+// row took no time in most steps.
 RankTest TestRanks(const Report& report, absl::Span<const int64_t> per_run);
 
 // A collective's time split, for ranks meeting before each run: in each
@@ -63,10 +64,6 @@ RankTest TestRanks(const Report& report, absl::Span<const int64_t> per_run);
 // and each rank's time above it is waiting for the slowest rank. The mean
 // over steps of that least time (ns); -1 when the ranks are not aligned.
 double StepFloorMean(const Report& report, absl::Span<const int64_t> per_run);
-
-// Whether `kind` is a c10d collective (or its wait): `_c10d_functional::`,
-// `c10d_functional::`, `c10d::`.
-bool IsCollectiveKind(const std::string& kind);
 
 }  // namespace graphprof
 

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "ir/collective_kinds.h"
 #include "profilers/report/rank_stragglers.h"
 #include "profilers/report/roofline.h"
 
@@ -266,7 +267,7 @@ void AddMergedColumns(const Report& report, TableBuilder& c) {
   if (!RanksAligned(report)) return;
   auto split = [](bool transfer) {
     return [transfer](const ViewRow& r) {
-      if (r.step_floor < 0 || !IsCollectiveKind(r.kind) || r.members != 1) return Empty();
+      if (r.step_floor < 0 || !IsCollectiveOperator(r.kind) || r.members != 1) return Empty();
       return Num(transfer ? r.step_floor : std::max(0.0, r.time().total.mean - r.step_floor));
     };
   };

@@ -384,8 +384,8 @@ absl::StatusOr<View> MakeView(const Report& report, const ViewOptions& options) 
   if (RanksAligned(report)) {
     // Every (row, rank) test the view made, the sums row's too: each row's
     // straggler is corrected for all of them (rank_stragglers.h).
-    int tested = view.sums.rank_test.source >= 0 ? 1 : 0;
-    for (const ViewRow& row : view.rows) tested += row.rank_test.source >= 0 ? 1 : 0;
+    int tested = view.sums.rank_test.tested ? 1 : 0;
+    for (const ViewRow& row : view.rows) tested += row.rank_test.tested ? 1 : 0;
     const int comparisons = std::max(1, tested) * static_cast<int>(report.run_sources.size());
     view.sums.rank_comparisons = comparisons;
     for (ViewRow& row : view.rows) row.rank_comparisons = comparisons;

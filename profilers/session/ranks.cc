@@ -155,6 +155,11 @@ absl::StatusOr<std::unique_ptr<RankGroup>> RankGroup::Join(const RankEnvironment
   return group;
 }
 
+absl::Status RankGroup::LostStore(const std::string& when, const std::exception& e) const {
+  return absl::UnavailableError(absl::StrCat("rank ", env_.rank, " of ", env_.world_size,
+                                             ": lost the ranks' store (rank 0 ended?) ", when, ": ", FirstLine(e)));
+}
+
 absl::Status RankGroup::WaitFor(const std::string& key, const std::string& what) {
   // A blocking wait, not a poll: a waiting rank sleeps until the store's
   // host tells it the key is set, and takes no CPU from ranks still running
@@ -166,11 +171,7 @@ absl::Status RankGroup::WaitFor(const std::string& key, const std::string& what)
     stores_->store->wait({key}, timeout_);
   } catch (const std::exception& e) {
     const auto waited = std::chrono::steady_clock::now() - start;
-    if (waited < timeout_ * 9 / 10) {
-      return absl::UnavailableError(absl::StrCat("rank ", env_.rank, " of ", env_.world_size,
-                                                 ": lost the ranks' store (rank 0 ended?) while waiting for ", what,
-                                                 ": ", FirstLine(e)));
-    }
+    if (waited < timeout_ * 9 / 10) return LostStore(absl::StrCat("while waiting for ", what), e);
     return absl::DeadlineExceededError(
         absl::StrCat("rank ", env_.rank, " of ", env_.world_size, ": waited ",
                      std::chrono::duration_cast<std::chrono::seconds>(timeout_).count(), " s for ", what,
@@ -182,9 +183,7 @@ absl::Status RankGroup::WaitFor(const std::string& key, const std::string& what)
       return absl::UnavailableError(std::string(line.begin(), line.end()));
     }
   } catch (const std::exception& e) {
-    return absl::UnavailableError(absl::StrCat("rank ", env_.rank, " of ", env_.world_size,
-                                               ": lost the ranks' store (rank 0 ended?) after ", what, ": ",
-                                               FirstLine(e)));
+    return LostStore(absl::StrCat("after ", what), e);
   }
   return absl::OkStatus();
 }
@@ -197,9 +196,7 @@ absl::Status RankGroup::Barrier(const std::string& name) {
     stores_->store->set(absl::StrCat(key, "/", env_.rank), Bytes("1"));
     if (stores_->store->add(key, 1) == env_.world_size) stores_->store->set(absl::StrCat(key, "/all"), Bytes("1"));
   } catch (const std::exception& e) {
-    return absl::UnavailableError(absl::StrCat("rank ", env_.rank, " of ", env_.world_size,
-                                               ": lost the ranks' store (rank 0 ended?) at '", name, "': ",
-                                               FirstLine(e)));
+    return LostStore(absl::StrCat("at '", name, "'"), e);
   }
   absl::Status all = WaitFor(absl::StrCat(key, "/all"), absl::StrCat("every rank at '", name, "'"));
   if (absl::IsDeadlineExceeded(all)) {
@@ -247,8 +244,6 @@ absl::StatusOr<std::vector<std::string>> RankGroup::GatherOnRoot(const std::stri
   }
   return all;
 }
-
-bool CollectivesSupported() { return GRAPHPROF_COLLECTIVES != 0; }
 
 absl::Status RankGroup::RegisterProcessGroups(const std::vector<std::string>& names) {
   if (names.empty()) return absl::OkStatus();

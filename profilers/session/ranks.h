@@ -26,6 +26,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -59,10 +60,6 @@ absl::StatusOr<std::optional<RankEnvironment>> ReadRankEnvironment(
 // runs of one program; short enough that a rank that died ends the others
 // within two minutes.
 inline constexpr std::chrono::seconds kDefaultRankTimeout{90};
-
-// Whether this build can run c10d functional collectives
-// (RankGroup::RegisterProcessGroups).
-bool CollectivesSupported();
 
 class RankGroup {
  public:
@@ -106,6 +103,8 @@ class RankGroup {
   // rank's line if there is one.
   absl::Status WaitFor(const std::string& key, const std::string& what);
   std::string BarrierKey(int n) const;
+  // Unavailable: the store went away (`when`: "at 'run 3'"), with `e`'s line.
+  absl::Status LostStore(const std::string& when, const std::exception& e) const;
 
   RankEnvironment env_;
   std::chrono::milliseconds timeout_;
