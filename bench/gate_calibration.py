@@ -75,6 +75,19 @@ def check(tool, workdir, base, passes):
     return result, wall
 
 
+def called_rows(diff):
+    """(table, name, change, q, base and current medians in us) of each node
+    or module row called slower or faster."""
+    out = []
+    for table in ("nodes", "modules"):
+        rows = diff.get(table, [])
+        for row in rows if isinstance(rows, list) else []:
+            if row.get("verdict") in ("slower", "faster"):
+                out.append((table, row.get("name") or row.get("module") or row.get("path") or "?", row.get("change"),
+                            row.get("q"), row.get("base_median_us"), row.get("current_median_us")))
+    return out
+
+
 def row_calls(diff):
     """Node and module rows called slower or faster (an A/A has no new or
     removed rows: every such call is false)."""
@@ -95,6 +108,9 @@ def main():
     parser.add_argument("--workdir", default="")
     parser.add_argument("--baseline_flags", default="",
                         help="more flags for the baseline's command (e.g. '--workers=10'), space-separated")
+    parser.add_argument("--aa_only", action="store_true", help="A/A trials only (false calls, no power)")
+    parser.add_argument("--show_rows", action="store_true",
+                        help="print each row an A/A called, with its change, q and both sides' medians")
     args = parser.parse_args()
     tool = os.path.abspath(args.tool)
     with tempfile.TemporaryDirectory() as tmp:
@@ -108,12 +124,21 @@ def main():
         results = {"A/A": [], "slowed": []}
         for t in range(2 * args.trials):
             kind = "A/A" if t % 2 == 0 else "slowed"
+            if args.aa_only and kind != "A/A":
+                continue
             start = time.monotonic()
             base = baseline(tool, workdir, args.runs, args.baseline_flags.split())
             base_wall = time.monotonic() - start
             result, wall = check(tool, workdir, base, passes if kind == "slowed" else "")
             results[kind].append((result, wall, base_wall))
+            if args.show_rows and kind == "A/A":
+                for table, name, change, q, bm, cm in called_rows(result["diff"]):
+                    print("    A/A trial %d: %s row %s called, change %s, q %s, medians %s -> %s us (processes %s, %s)"
+                          % (t // 2, table, name, change, q, bm, cm, result["diff"].get("base_processes"),
+                             result["diff"].get("current_processes")), flush=True)
         for kind, rows in results.items():
+            if not rows:
+                continue
             verdicts = collections.Counter(r["diff"]["total"]["verdict"] for r, _, _ in rows)
             seconds = sorted(r["seconds"] for r, _, _ in rows)
             walls = sorted(w for _, w, _ in rows)

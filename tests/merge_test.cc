@@ -2,10 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "profilers/report/csv_report.h"
+#include "profilers/report/html_report.h"
 #include "profilers/report/report_json.h"
 #include "profilers/report/text_report.h"
 #include "profilers/report/views.h"
@@ -237,6 +240,88 @@ TEST(MergeTest, RunStartsOnlyWhereEveryReportHasThem) {
   absl::StatusOr<Report> merged = both.Finish();
   ASSERT_TRUE(merged.ok()) << merged.status();
   EXPECT_EQ(merged->run_start_ns.size(), 5u);
+}
+
+// `report` with a trace event per node execution of every run (add, then
+// mul), as profile_graph --trace records them.
+Report WithEvents(Report report, int64_t add_ns, int64_t mul_ns) {
+  for (int r = 0; r < report.runs; ++r) {
+    report.events.push_back(TraceEvent{0, r, report.run_start_ns[r], add_ns});
+    report.events.push_back(TraceEvent{1, r, report.run_start_ns[r] + add_ns, mul_ns});
+  }
+  return report;
+}
+
+TEST(MergeTest, KeepsEachSourcesFirstRunEventsOnTheMergedClock) {
+  ReportMerger merger;
+  ASSERT_TRUE(merger.Add(WithEvents(MakeReport("m", 100, 10, 2), 100, 10), "rank0.json").ok());
+  ASSERT_TRUE(merger.Add(WithEvents(MakeReport("m", 300, 10, 3), 300, 10), "rank1.json").ok());
+  absl::StatusOr<Report> merged = merger.Finish();
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  ASSERT_EQ(merged->run_start_ns.size(), 5u);
+  // rank1's first run is merged run 2, which starts after rank0's two runs.
+  ASSERT_EQ(merged->events.size(), 4u);
+  EXPECT_EQ(merged->events[0].run, 0);
+  EXPECT_EQ(merged->events[2].run, 2);
+  EXPECT_EQ(merged->events[2].start_ns, merged->run_start_ns[2]);
+  EXPECT_EQ(merged->events[3].start_ns, merged->run_start_ns[2] + 300);
+  EXPECT_EQ(merged->events[3].duration_ns, 10);
+  EXPECT_EQ(merged->run_start_ns[2], 220) << "rank0's runs end at 2 x 110 ns";
+
+  // Merged again with a third report: the lanes of the first merge stay, the
+  // new one is added; through JSON, as merge reads files.
+  absl::StatusOr<Report> read = ReportFromJson(ReportToJson(*merged));
+  ASSERT_TRUE(read.ok()) << read.status();
+  ReportMerger again;
+  ASSERT_TRUE(again.Add(*std::move(read), "ranks.json").ok());
+  ASSERT_TRUE(again.Add(WithEvents(MakeReport("m", 200, 40, 2), 200, 40), "rank2.json").ok());
+  absl::StatusOr<Report> twice = again.Finish();
+  ASSERT_TRUE(twice.ok()) << twice.status();
+  ASSERT_EQ(twice->events.size(), 6u);
+  std::vector<int> runs;
+  for (const TraceEvent& e : twice->events) runs.push_back(e.run);
+  EXPECT_EQ(runs, (std::vector<int>{0, 0, 2, 2, 5, 5}));
+  EXPECT_EQ(twice->events[4].start_ns, twice->run_start_ns[5]);
+
+  // Without run starts on one side there is no clock for them: none kept.
+  Report without = WithEvents(MakeReport("m", 1, 1, 2), 1, 1);
+  without.run_start_ns.clear();
+  ReportMerger unclocked;
+  ASSERT_TRUE(unclocked.Add(WithEvents(MakeReport("m", 1, 1, 2), 1, 1), "a.json").ok());
+  ASSERT_TRUE(unclocked.Add(without, "b.json").ok());
+  absl::StatusOr<Report> none = unclocked.Finish();
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_TRUE(none->events.empty());
+}
+
+// The page's timeline of a merged report: one lane per source's first run,
+// each event since its own lane's start, the straggler's node marked.
+TEST(MergeTest, ThePageDrawsEachSourcesFirstRunAsALane) {
+  ReportMerger merger;
+  std::vector<Report> parts = {WithEvents(MakeReport("m", 100, 10, 3), 100, 10),
+                               WithEvents(MakeReport("m", 100, 10, 3), 100, 10),
+                               WithEvents(MakeReport("m", 900, 10, 3), 900, 10)};
+  for (size_t r = 0; r < parts.size(); ++r) ASSERT_TRUE(merger.Add(parts[r], absl::StrCat("p", r, ".json")).ok());
+  absl::StatusOr<Report> merged = merger.Finish();
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  const nlohmann::json timeline = nlohmann::json::parse(HtmlData(*merged))["timeline"];
+  ASSERT_EQ(timeline["lanes"].size(), 3u);
+  EXPECT_EQ(timeline["lanes"][2]["label"], "p2.json") << "a source that is no rank: its name";
+  EXPECT_EQ(timeline["lanes"][2]["run"], 6);
+  EXPECT_EQ(timeline["duration_ns"], 910) << "the longest lane's run";
+  ASSERT_EQ(timeline["events"].size(), 6u);
+  // [node, start since the lane's run start, duration, depth, lane]
+  EXPECT_EQ(timeline["events"][5], nlohmann::json::parse("[1, 900, 10, 0, 2]"));
+  EXPECT_EQ(timeline["events"][3], nlohmann::json::parse("[1, 100, 10, 0, 1]"));
+  EXPECT_TRUE(timeline["memory"].is_null());
+  // Three reports: merge's rule calls the third a straggler on the add.
+  EXPECT_EQ(timeline["lanes"][2]["stragglers"], nlohmann::json::parse("[0]"));
+  EXPECT_EQ(timeline["lanes"][0]["stragglers"], nlohmann::json::parse("[]"));
+
+  // One report: its run 0, no lanes.
+  const nlohmann::json single = nlohmann::json::parse(HtmlData(parts[0]))["timeline"];
+  EXPECT_FALSE(single.contains("lanes"));
+  EXPECT_EQ(single["events"].size(), 2u);
 }
 
 TEST(MergeTest, WarnsAboutWhatDiffers) {

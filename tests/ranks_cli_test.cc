@@ -5,6 +5,7 @@
 // others with one line, no hang.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <thread>
 
 #include "absl/strings/match.h"
@@ -24,7 +25,9 @@ TEST(RanksCliTest, EveryRanksRunsInOneReportWrittenByRankZero) {
   for (int world : {2, 4}) {
     const std::string dir = TempDir(absl::StrCat("merged", world));
     const std::string path = dir + "/r.json";
-    RankProcesses ranks(world, {"--zoo=mlp", "--warmup=1", "--runs=6", "--format=json", "--output=" + path});
+    const std::string page = dir + "/r.html";
+    RankProcesses ranks(world, {"--zoo=mlp", "--warmup=1", "--runs=6", "--format=json", "--output=" + path,
+                                "--html=" + page});
     for (const RankProcess& r : ranks.Wait()) {
       EXPECT_EQ(r.result.code, 0) << r.result.err;
       EXPECT_EQ(r.result.out, "");
@@ -43,6 +46,17 @@ TEST(RanksCliTest, EveryRanksRunsInOneReportWrittenByRankZero) {
     }
     EXPECT_NE(j["run_sources"][0]["process"], j["run_sources"][1]["process"]);
     EXPECT_EQ(j["verified"], true) << j["verification"].dump();
+    // Each rank's first timed run keeps its trace events: the page's lanes.
+    std::set<int> runs_with_events;
+    for (const nlohmann::json& e : j["events"]) runs_with_events.insert(e[1].get<int>());
+    std::set<int> first_runs;
+    for (int r = 0; r < world; ++r) first_runs.insert(6 * r);
+    EXPECT_EQ(runs_with_events, first_runs);
+    const std::string html = Slurp(page);
+    for (int r = 0; r < world; ++r) {
+      EXPECT_TRUE(absl::StrContains(html, absl::StrCat("{\"label\":\"rank ", r, "\",\"run\":", 6 * r)))
+          << "rank " << r << "'s lane on the page";
+    }
   }
 }
 

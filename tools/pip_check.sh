@@ -17,7 +17,8 @@
 #   3. use: from /, the issue's commands: graphprof.profile of a scripted
 #      torchvision resnet18 verified, `graphprof --zoo=mlp --runs=2` prints a
 #      report, `python -m graphprof --help`; with torch 2.x a torch.export
-#      program profiled and verified.
+#      program profiled and verified; two ranks of `python -m graphprof`
+#      under torchrun, one merged report from rank 0.
 #   4. suites: python/tests/{graphprof_test,graphprof_compare_test,
 #      installed_package_test}.py against the installed package
 #      (GRAPHPROF_TEST_INSTALLED=1).
@@ -100,6 +101,38 @@ print(graphprof.profile(torch.export.export(m, (x,)), x, runs=2).verified)")" ||
   exported=", a torch.export program verified"
 fi
 step use "from /: resnet18 verified, graphprof --zoo=mlp printed a report, python -m graphprof --help${exported:-}"
+
+# 3b. Under torchrun, two ranks of `python -m graphprof` (docs/distributed.md):
+# rank 0 writes one report with both ranks' runs. The launchers here need
+# what docs/distributed.md says: 1.13's --redirects/--tee/--log_dir under
+# Python 3.11 (underscore options), Debian 2.6's the libuv workaround.
+port="$("$v/python" -c "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")"
+mkdir -p "$work/torchrun"
+if "$v/python" -c "import sys, torch; sys.exit(int(torch.__version__.split('.')[0]) < 2)"; then
+  cat >"$work/torchrun/sitecustomize.py" <<'PY'
+import torch.distributed as _dist
+class _TCPStore(_dist.TCPStore):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault('use_libuv', False)
+        super().__init__(*args, **kwargs)
+_dist.TCPStore = _TCPStore
+PY
+  launcher=(env PYTHONPATH="$work/torchrun" USE_LIBUV=0 "$v/python" -m torch.distributed.run --nproc-per-node=2
+            --master-port="$port")
+else
+  launcher=("$v/python" -m torch.distributed.run --nproc_per_node=2 --master_port="$port" --redirects=2 --tee=1
+            --log_dir="$work/torchrun/logs")
+fi
+timeout 300 "${launcher[@]}" -m graphprof --zoo=mlp --warmup=1 --runs=3 --format=json \
+  --output="$work/torchrun/ranks.json" >"$work/torchrun.log" 2>&1 ||
+  { tail -40 "$work/torchrun.log"; fail "torchrun -m graphprof with 2 ranks"; }
+"$v/python" - "$work/torchrun/ranks.json" <<'PY' || { tail -40 "$work/torchrun.log"; fail "torchrun -m graphprof: not one report of 2 ranks"; }
+import json, sys
+r = json.load(open(sys.argv[1]))
+sources = r["run_sources"]
+sys.exit(not ([s["rank"] for s in sources] == [0, 1] and all(s["world_size"] == 2 for s in sources) and r["runs"] == 6))
+PY
+step ranks "torchrun --nproc-per-node=2 -m graphprof --zoo=mlp: one report, run sources rank 0 and rank 1"
 cd "$repo"
 
 # 4. The suites against the installed package.

@@ -630,6 +630,9 @@ int ProfileHere(const CliOptions& options, const CudaStatus& cuda, const std::op
     c.profile.plan.allow_collectives = true;
     // Outside the timed region: run k of every rank is the same step.
     c.profile.before_run = [ranks](int run) { return ranks->Barrier(absl::StrCat("run ", run)); };
+    // The merged report keeps each rank's first timed run as a lane of the
+    // page's timeline (GatherRankReports sends only that run's events).
+    if (ranks->world_size() > 1) c.profile.trace = true;
   }
 
   if (other != nullptr) return RunMigrationDiff(c, **source, *other, inputs->values);

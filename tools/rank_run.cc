@@ -1,5 +1,6 @@
 #include "tools/rank_run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <utility>
@@ -59,6 +60,10 @@ absl::StatusOr<std::optional<Report>> GatherRankReports(RankGroup& group, Report
   mine.rank = group.rank();
   mine.world_size = group.world_size();
   if (group.world_size() == 1) return std::optional<Report>(std::move(mine));  // nothing to merge
+  // The merge keeps the first timed run's events (a lane of the page's
+  // timeline: merge.h); the others need not travel.
+  mine.events.erase(std::remove_if(mine.events.begin(), mine.events.end(), [](const TraceEvent& e) { return e.run != 0; }),
+                    mine.events.end());
   absl::StatusOr<std::vector<std::string>> all = group.GatherOnRoot("report", ReportToJson(mine));
   if (!all.ok()) return all.status();
   if (group.rank() != 0) return std::optional<Report>();

@@ -28,7 +28,9 @@ namespace graphprof::cli {
 absl::StatusOr<std::unique_ptr<RankGroup>> JoinRanksIfAny(const CliOptions& options);
 
 // Rank 0: every rank's report (its own is `mine`), merged, each run source
-// with its rank. Other ranks: `mine` sent to rank 0, and nullopt.
+// with its rank and its first timed run's trace events (the page's lanes).
+// Other ranks: `mine` sent to rank 0 (of its events, the first run's only),
+// and nullopt.
 absl::StatusOr<std::optional<Report>> GatherRankReports(RankGroup& group, Report mine);
 
 // A graph calling c10d functional collectives runs as a rank: the process

@@ -11,6 +11,7 @@
 #include "absl/strings/strip.h"
 #include "profilers/report/html_assets.h"
 #include "profilers/report/html_table.h"
+#include "profilers/report/html_timeline.h"
 #include "profilers/report/json_writer.h"
 #include "profilers/report/report_json.h"
 #include "profilers/report/stats.h"
@@ -23,6 +24,7 @@ namespace {
 using html_internal::PageColumn;
 using html_internal::Us;
 using html_internal::WriteTable;
+using html_internal::WriteTimeline;
 using html_internal::WriteView;
 
 void WriteSummary(JsonWriter& w, const Report& report) {
@@ -98,52 +100,6 @@ void WriteTree(JsonWriter& w, const Report& report) {
     w.EndObject();
   };
   write(0);
-}
-
-// The first timed run: node events (nested by depth) and the live-bytes curve.
-void WriteTimeline(JsonWriter& w, const Report& report) {
-  if (report.run_ns().empty() || report.events.empty()) return w.Null();
-  const int64_t origin = report.run_start_ns.empty() ? 0 : report.run_start_ns[0];
-  std::vector<const TraceEvent*> first_run;
-  for (const TraceEvent& e : report.events) {
-    if (e.run == 0 && e.node >= 0 && e.node < static_cast<int>(report.nodes.size())) first_run.push_back(&e);
-  }
-  w.BeginObject();
-  w.Key("run"); w.Int(0);
-  w.Key("duration_ns"); w.Int(report.run_ns()[0]);
-  w.Key("events");
-  w.Tuples(first_run, [&](const TraceEvent* e) {
-    w.Int(e->node);
-    w.Int(e->start_ns - origin);
-    w.Int(e->duration_ns);
-    w.Int(report.nodes[e->node].identity.depth);
-  });
-  // The inspection run's live bytes, one point per node execution in
-  // completion order, which is the order run 0's events were recorded in.
-  const std::vector<MemoryPoint>* timeline = report.memory.has_value() ? &report.memory->timeline : nullptr;
-  bool aligned = timeline != nullptr && timeline->size() == first_run.size();
-  for (size_t k = 0; aligned && k < first_run.size(); ++k) aligned = first_run[k]->node == (*timeline)[k].node;
-  w.Key("memory");
-  w.OrNull(aligned, [&] {
-    size_t k = 0;
-    w.Tuples(first_run, [&](const TraceEvent* e) {
-      w.Int(e->start_ns + e->duration_ns - origin);
-      w.Int((*timeline)[k++].live_bytes);
-    });
-  });
-  w.Key("peak");
-  const auto peak = !aligned ? first_run.end() : std::find_if(first_run.begin(), first_run.end(), [&](const TraceEvent* e) {
-    return e->node == report.memory->peak_node;
-  });
-  const TraceEvent* peak_event = peak != first_run.end() ? *peak : nullptr;
-  w.OrNull(peak_event != nullptr, [&] {
-    w.BeginObject();
-    w.Key("t_ns"); w.Int(peak_event->start_ns + peak_event->duration_ns / 2 - origin);
-    w.Key("bytes"); w.Int(report.memory->peak_bytes);
-    w.Key("node"); w.Int(peak_event->node);
-    w.EndObject();
-  });
-  w.EndObject();
 }
 
 // The IR, each node line with its share of the run (the page annotates it).

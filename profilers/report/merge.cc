@@ -17,6 +17,22 @@ std::vector<RunSource> SourcesOf(const Report& report, const std::string& name) 
   return {RunSource{name, 0, report.runs, report.process, report.report_id, report.rank, report.world_size}};
 }
 
+// The trace events of each source's first timed run (the lanes of a merged
+// report's timeline: merge.h); none where the report has no run starts, or
+// where a source's first run is outside the report's runs.
+std::vector<TraceEvent> FirstRunEvents(const Report& report, const std::vector<RunSource>& sources) {
+  std::vector<TraceEvent> kept;
+  if (report.run_start_ns.size() != static_cast<size_t>(report.runs)) return kept;
+  std::vector<bool> first(report.runs, false);
+  for (const RunSource& s : sources) {
+    if (s.runs > 0 && s.first_run >= 0 && s.first_run < report.runs) first[s.first_run] = true;
+  }
+  for (const TraceEvent& e : report.events) {
+    if (e.run >= 0 && e.run < report.runs && first[e.run]) kept.push_back(e);
+  }
+  return kept;
+}
+
 // values[r] for r in the given runs, appended to `into`.
 void AppendRuns(std::vector<int64_t>& into, const std::vector<int64_t>& values, const std::vector<int>& runs) {
   for (int r : runs) into.push_back(r < static_cast<int>(values.size()) ? values[r] : 0);
@@ -80,11 +96,11 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
                                                absl::StartsWith(note, "merge: ");
                                       }),
                        report.notes.end());
-    report.events.clear();
+    report.run_sources = SourcesOf(report, name);
+    report.events = FirstRunEvents(report, report.run_sources);
     report.dropped_events = 0;
     report.device_events.clear();
     report.backward_events.clear();
-    report.run_sources = SourcesOf(report, name);
     report.rank = -1;  // the merge is no one rank's: its run sources say whose runs are whose
     report.world_size = 0;
     for (const RunSource& s : report.run_sources) {
@@ -150,6 +166,9 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
     }
   }
   const int first_run = merged_.runs;
+  // Where the added runs start on the merged clock: after the merged
+  // report's last run (read before the run totals below grow).
+  const int64_t offset = merged_.run_start_ns.empty() ? 0 : merged_.run_start_ns.back() + merged_.run_ns().back();
   const std::vector<int64_t> zeros(report.runs, 0);
   for (int m : merged_.Metrics()) {
     Column& into = merged_.columns[m];
@@ -178,12 +197,23 @@ absl::Status ReportMerger::Add(Report report, const std::string& name) {
   // reader takes: none, or one per run). A report without them (older, or
   // hand-made) left the merged report with fewer starts than runs, which
   // merge wrote and its own reader refused (found by compare_fuzzer).
+  // The sources' first-run events come with them, on the merged clock (the
+  // reports one after another); without run starts there is no clock for
+  // them, and none are kept.
   if (merged_.run_start_ns.size() == static_cast<size_t>(first_run) &&
       report.run_start_ns.size() == static_cast<size_t>(report.runs)) {
-    const int64_t offset = merged_.run_start_ns.empty() ? 0 : merged_.run_start_ns.back() + merged_.run_ns().back();
     for (int r : runs) merged_.run_start_ns.push_back(offset + report.run_start_ns[r]);
+    std::vector<int> merged_run(report.runs, -1);  // report's run -> merged run
+    for (size_t k = 0; k < runs.size(); ++k) merged_run[runs[k]] = first_run + static_cast<int>(k);
+    for (TraceEvent e : FirstRunEvents(report, fresh)) {
+      if (merged_run[e.run] < 0) continue;
+      e.run = merged_run[e.run];
+      e.start_ns += offset;
+      merged_.events.push_back(e);
+    }
   } else {
     merged_.run_start_ns.clear();
+    merged_.events.clear();
   }
   // The sources, renumbered into the merged runs.
   int next = first_run;

@@ -20,9 +20,12 @@
 // What merges but differs is warned about in one line each (warnings()):
 // input shapes (the merged node then says its shapes vary), run counts,
 // machines. Reports are added one at a time, so a merge of many large
-// reports holds one of them in memory at a time besides the result. Trace
-// events are not merged (they are per process); memory views are kept from
-// the first report.
+// reports holds one of them in memory at a time besides the result. Of the
+// trace events, a merged report keeps those of each source's first timed
+// run (run k of ranks is one step: the page draws each source's first run
+// as a lane, html_report.h), on the merged clock where the sources' runs
+// follow one another; none where a report has no run starts. Memory views
+// are kept from the first report.
 #ifndef GRAPHPROF_PROFILERS_REPORT_MERGE_H_
 #define GRAPHPROF_PROFILERS_REPORT_MERGE_H_
 

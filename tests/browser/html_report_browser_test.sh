@@ -3,7 +3,8 @@
 # them (html_report_test.mjs: no console errors, no network request, table
 # sorting and search, icicle zoom, IR <-> table links, the diff section):
 # the zoo resnet18 (zoomed into layer4), control_flow (loops and ifs in the
-# timeline), and a diff against a saved report. Screenshots go to the test's
+# timeline), a diff against a saved report, and a merge of two reports
+# (their first runs as lanes of the timeline). Screenshots go to the test's
 # undeclared outputs (bazel-testlogs/.../test.outputs/).
 set -euo pipefail
 
@@ -76,6 +77,14 @@ node -e '
   fs.writeFileSync(process.argv[2], JSON.stringify({top_node_id: top.id, has_diff: true}));
 ' "$work/diff.html" "$work/diff.expect.json"
 check_page diff layer1
+
+# A merged report: each report's first run is a lane of the timeline.
+"$tool" --zoo=resnet18 "${quick[@]}" --trace="$work/resnet18b.trace.json" --format=json \
+  --output="$work/resnet18b.json" >/dev/null
+"$tool" merge "$work/resnet18.json" "$work/resnet18b.json" --html="$work/lanes.html" --format=json \
+  --output="$work/lanes.json"
+expect "$work/lanes.json" false > "$work/lanes.expect.json"
+check_page lanes layer4
 
 if ((failures > 0)); then
   echo "$failures page(s) failed"

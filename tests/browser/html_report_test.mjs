@@ -424,7 +424,7 @@ try {
       await page.click('#timeline-zoom-out');
       await page.click('#timeline-reset');
       // click the middle of the longest top-level event: it must select that node
-      const evs = tl.events.filter((e) => (e[3] || 0) === 0);
+      const evs = tl.events.filter((e) => (e[3] || 0) === 0 && (e[4] || 0) === 0);  // lane 0's top row
       const longest = evs.reduce((a, e) => (e[2] > a[2] ? e : a), evs[0]);
       await ev.scrollIntoView();
       const box = await ev.boundingBox();
@@ -441,6 +441,21 @@ try {
         const t = ((x - box.x) / box.width) * dur; const tol = (3 / box.width) * dur;
         const near = evs.some((e) => e[0] === sel && e[1] - tol <= t && e[1] + e[2] + tol >= t);
         check(near, `clicking the timeline at a sub-pixel event selects a node there (${sel})`);
+      }
+      // lanes (a merged report): the canvas has every lane's rows, and hovering an event of the last lane names it
+      const lanes = Array.isArray(tl.lanes) ? tl.lanes : [];
+      if (lanes.length) {
+        await page.click('#timeline-reset');
+        const rows = Math.max(0, ...tl.events.map((e) => e[3] || 0)) + 1;
+        const laneBox = await ev.boundingBox();
+        check(laneBox.height >= 22 + lanes.length * rows * 20, `the timeline has rows for ${lanes.length} lanes`, `height ${laneBox.height}`);
+        const last = lanes.length - 1;
+        const mine = tl.events.filter((e) => e[4] === last && (e[3] || 0) === 0);
+        const big = mine.reduce((a, e) => (e[2] > a[2] ? e : a), mine[0]);
+        const laneDur = Math.max(tl.duration_ns || 0, ...tl.events.map((e) => e[1] + e[2]));
+        await page.mouse.move(laneBox.x + ((big[1] + big[2] / 2) / laneDur) * laneBox.width, laneBox.y + 22 + 2 + last * rows * 20 + 9);
+        const text = await page.evaluate(() => { const t = document.querySelector('.gp-tooltip'); return t && t.style.display === 'block' ? t.textContent : ''; });
+        check(text.includes(lanes[last].label), `hovering an event of lane ${last} names its lane (${lanes[last].label})`, text);
       }
       // ctrl+wheel zoom
       await page.keyboard.down('Control');

@@ -1,25 +1,33 @@
   // graphprof HTML report (html/scripts.txt: how the files make one script), timeline.js: The timeline of runs and nodes (Timeline: canvas, pan and zoom) and its section.
+  // A merged report's timeline has lanes (tl.lanes: each source's first timed run, e.g. one step of every rank): an
+  // event's fifth value is its lane, and each lane takes (deepest depth + 1) rows; a lane's straggler nodes are outlined.
   class Timeline {
     constructor(tl, host) {
       const ev = asArray(tl.events).filter((e) => Array.isArray(e) && isNum(e[1]) && isNum(e[2]));
       const n = ev.length;
       this.n = n;
       this.ids = new Float64Array(n); this.st = new Float64Array(n); this.du = new Float64Array(n);
-      this.dp = new Int32Array(n);
+      this.dp = new Int32Array(n); this.ln = new Int32Array(n);
+      this.lanes = asArray(tl.lanes).filter((l) => l && typeof l === 'object');
+      const nLanes = Math.max(1, this.lanes.length);
       let maxEnd = 0; let maxDepth = 0;
       for (let i = 0; i < n; i++) {
         const e = ev[i];
         this.ids[i] = isNum(e[0]) ? e[0] : -1; this.st[i] = e[1]; this.du[i] = Math.max(0, e[2]);
         const d = isNum(e[3]) ? clamp(Math.floor(e[3]), 0, 63) : 0;
         this.dp[i] = d;
+        this.ln[i] = isNum(e[4]) ? clamp(Math.floor(e[4]), 0, nLanes - 1) : 0;
         if (d > maxDepth) maxDepth = d;
         if (e[1] + e[2] > maxEnd) maxEnd = e[1] + e[2];
       }
       this.maxDepth = maxDepth;
-      // per-depth index lists sorted by start
-      const byDepth = Array.from({ length: maxDepth + 1 }, () => []);
-      for (let i = 0; i < n; i++) byDepth[this.dp[i]].push(i);
-      this.byDepth = byDepth.map((l) => Int32Array.from(sortIfUnsorted(l, (a, b) => this.st[a] - this.st[b])));
+      // per-row index lists sorted by start (row: lane * (maxDepth + 1) + depth)
+      this.rows = nLanes * (maxDepth + 1);
+      const byRow = Array.from({ length: this.rows }, () => []);
+      for (let i = 0; i < n; i++) byRow[this.rowOf(i)].push(i);
+      this.byRow = byRow.map((l) => Int32Array.from(sortIfUnsorted(l, (a, b) => this.st[a] - this.st[b])));
+      // the straggler nodes of each lane
+      this.stragglers = this.lanes.map((l) => new Set(asArray(l.stragglers).filter(isNum)));
       this.duration = isNum(tl.duration_ns) && tl.duration_ns > 0 ? Math.max(tl.duration_ns, maxEnd) : Math.max(maxEnd, 1);
       const mem = asArray(tl.memory).filter((p) => Array.isArray(p) && isNum(p[0]) && isNum(p[1])).sort((a, b) => a[0] - b[0]);
       this.memT = Float64Array.from(mem, (p) => p[0]);
@@ -37,6 +45,9 @@
       this.computeColors();
       this.build(host);
     }
+
+    rowOf(i) { return this.ln[i] * (this.maxDepth + 1) + this.dp[i]; }
+    laneLabel(lane) { const l = this.lanes[lane]; return l && typeof l.label === 'string' ? l.label : `lane ${lane}`; }
 
     hasNode(id) { if (!this.idSet) this.idSet = new Set(this.ids); return this.idSet.has(id); }
 
@@ -119,7 +130,7 @@
     }
 
     draw() {
-      const evH = this.axisH + (this.maxDepth + 1) * this.rowH + 4;
+      const evH = this.axisH + this.rows * this.rowH + 4;
       const [ctx, W] = this.setupCanvas(this.evCanvas, evH);
       this.W = W;
       const span = this.t1 - this.t0;
@@ -142,10 +153,10 @@
       // events
       const rowH = this.rowH;
       ctx.font = `11px ${UI_FONT}`;
-      const selRects = [];
-      for (let d = 0; d <= this.maxDepth; d++) {
-        const list = this.byDepth[d];
-        const y = this.axisH + 2 + d * rowH;
+      const selRects = []; const lagRects = [];
+      for (let row = 0; row < this.rows; row++) {
+        const list = this.byRow[row];
+        const y = this.axisH + 2 + row * rowH;
         let lastPx = -1; let lastCol = null;
         // first event that may be visible: binary search by start, then step back over long events
         let lo = this.lowerBound(list, this.t0);
@@ -160,6 +171,7 @@
           const w = x1 - x0;
           const col = this.col[i];
           if (this.ids[i] === this.selected) selRects.push([x0, y, Math.max(w, 2)]);
+          if (this.lanes.length && this.stragglers[this.ln[i]] && this.stragglers[this.ln[i]].has(this.ids[i])) lagRects.push([x0, y, Math.max(w, 2)]);
           if (w < 1) {
             const px = Math.floor(x0);
             if (px === lastPx && col === lastCol) continue;
@@ -182,11 +194,32 @@
         }
       }
       ctx.lineWidth = 2;
+      ctx.strokeStyle = '#dc2626';
+      for (const [x, y, w] of lagRects) ctx.strokeRect(x - 1, y - 1, w + 2, rowH);
       ctx.strokeStyle = '#f59e0b';
       for (const [x, y, w] of selRects) ctx.strokeRect(x - 1, y - 1, w + 2, rowH);
+      this.drawLaneLabels(ctx, W);
       this.drawPeak(ctx, this.axisH, evH);
-      this.range.textContent = this.t0 <= 0 && this.t1 >= this.duration ? `whole run: ${fmtNs(this.duration)}` : `${fmtNs(this.t0)} \u2013 ${fmtNs(this.t1)} (${fmtNs(span)} of ${fmtNs(this.duration)})`;
+      this.range.textContent = this.t0 <= 0 && this.t1 >= this.duration ? `${this.lanes.length ? 'longest lane' : 'whole run'}: ${fmtNs(this.duration)}` : `${fmtNs(this.t0)} \u2013 ${fmtNs(this.t1)} (${fmtNs(span)} of ${fmtNs(this.duration)})`;
       if (this.hasMem) this.drawMemory();
+    }
+
+    // Lanes: a rule above each lane but the first, and its label at its left.
+    drawLaneLabels(ctx, W) {
+      if (!this.lanes.length) return;
+      const laneH = (this.maxDepth + 1) * this.rowH;
+      ctx.font = `bold 10.5px ${UI_FONT}`;
+      for (let lane = 0; lane < this.lanes.length; lane++) {
+        const y = this.axisH + 2 + lane * laneH;
+        if (lane > 0) { ctx.fillStyle = '#94a3b8'; ctx.fillRect(0, y - 1, W, 1); }
+        const label = this.laneLabel(lane);
+        const tw = ctx.measureText(label).width;
+        ctx.fillStyle = 'rgba(255, 255, 255, 0.85)';
+        ctx.fillRect(0, y, tw + 8, this.rowH - 2);
+        ctx.fillStyle = '#0f172a';
+        ctx.fillText(label, 4, y + (this.rowH - 2) / 2 + 0.5);
+      }
+      ctx.font = `11px ${UI_FONT}`;
     }
 
     // "layer1.0.conv1/conv2d" -> "conv1/conv2d" -> "conv2d" -> "conv2\u2026", whichever fits.
@@ -299,9 +332,9 @@
 
     hit(e) { // the event under the mouse: its index, or -1
       const r = this.evCanvas.getBoundingClientRect();
-      const d = Math.floor((e.clientY - r.top - this.axisH - 2) / this.rowH);
-      if (d < 0 || d > this.maxDepth) return -1;
-      const list = this.byDepth[d];
+      const row = Math.floor((e.clientY - r.top - this.axisH - 2) / this.rowH);
+      if (row < 0 || row >= this.rows) return -1;
+      const list = this.byRow[row];
       const t = this.tOf(e.clientX - r.left);
       const tol = 2 * (this.t1 - this.t0) / this.W;  // 2 px tolerance
       let j = this.lowerBound(list, t + tol) - 1;
@@ -349,6 +382,10 @@
         cv.style.cursor = 'pointer';
         const x = app.nodeIndex.get(this.ids[i]);
         const rows = [['kind', x && x.kind], ['module', x && x.module]].filter(([, v]) => v);
+        if (this.lanes.length) {
+          rows.unshift(['lane', this.laneLabel(this.ln[i])]);
+          if (this.stragglers[this.ln[i]].has(this.ids[i])) rows.push(['straggler', `${this.laneLabel(this.ln[i])} is called a straggler on this node`]);
+        }
         rows.push(['start', fmtNs(this.st[i])], ['duration', `${fmtUs(this.du[i] / 1e3)} us`], ['depth', String(this.dp[i])]);
         tooltip.show(`#${this.ids[i]} ${x ? x.name : ''}`, rows, e.clientX, e.clientY);
       });
@@ -399,7 +436,10 @@
 
   function renderTimeline(main, d) {
     const tl = d.timeline;
-    section(main, 'timeline-section', 'Timeline', tl && isNum(tl.run) ? `run ${tl.run}` : null, 'timeline', (el, head) => {
+    const lanes = tl && typeof tl === 'object' ? asArray(tl.lanes) : [];
+    const sub = lanes.length ? `the first timed run of each of ${lanes.length} ${lanes.every((l) => l && /^rank \d+$/.test(l.label)) ? 'ranks (one step)' : 'merged reports'}, one lane each`
+      : tl && isNum(tl.run) ? `run ${tl.run}` : null;
+    section(main, 'timeline-section', 'Timeline', sub, 'timeline', (el, head) => {
       if (!tl || typeof tl !== 'object' || (!asArray(tl.events).length && !asArray(tl.memory).length)) return 'No timeline recorded for this report.';
       const host = el.appendChild(h('div', { class: 'tl-wrap' }));
       const t = new Timeline(tl, host);
@@ -413,7 +453,7 @@
           btn('+', 'zoom in', () => t.zoomAt(t.W / 2, 0.5), 'timeline-zoom-in'),
           btn('\u2212', 'zoom out', () => t.zoomAt(t.W / 2, 2), 'timeline-zoom-out'),
           btn('Reset', 'show the whole run', () => t.reset(), 'timeline-reset')),
-        h('span', { class: 'gp-hint', text: 'drag to pan \u00b7 Ctrl+wheel to zoom' }));
+        h('span', { class: 'gp-hint', text: `drag to pan \u00b7 Ctrl+wheel to zoom${lanes.length ? ' \u00b7 red outline: straggler' : ''}` }));
       t.draw();
     });
   }
