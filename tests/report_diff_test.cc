@@ -312,6 +312,43 @@ TEST(ReportDiffVerdictTest, ProcessesAreTheUnitWhenBothSidesMergeSeveral) {
   EXPECT_EQ(DiffReports(a, c).noise_model, NoiseModel::kPairedProcesses);
 }
 
+// Between processes, a module or kind whose time is mostly one node's is
+// that node: it needs as many processes a side as a node row (8); modules
+// summing several nodes are tested with fewer.
+TEST(ReportDiffVerdictTest, AModuleThatIsOneNodeNeedsTheProcessesANodeNeeds) {
+  for (int processes : {3, 8}) {
+    std::mt19937_64 rng(17);
+    const int runs = 5 * processes;
+    std::vector<std::pair<std::string, double>> base_nodes = {
+        {"a", 2e5}, {"a.s", 1e4}, {"c.x", 1e5}, {"c.y", 1e5}, {"c.z", 1e5}};
+    // Unchanged nodes: the machine's speed is estimated from them.
+    for (int i = 0; i < 12; ++i) base_nodes.push_back({absl::StrCat("d.n", i), 1e5});
+    std::vector<std::pair<std::string, double>> current_nodes = base_nodes;
+    current_nodes[0].second = 2.6e5;  // module a: its one big node 30% slower
+    for (auto& node : current_nodes) {
+      if (node.first[0] == 'c') node.second *= 1.3;  // module c: three nodes 30% slower
+    }
+    const ReportDiff diff = DiffReports(NoisyReport(base_nodes, runs, 0.02, rng, processes, "a"),
+                                        NoisyReport(current_nodes, runs, 0.02, rng, processes, "b"));
+    ASSERT_EQ(diff.noise_model, NoiseModel::kProcesses);
+    const GroupDelta* a = nullptr;
+    const GroupDelta* c = nullptr;
+    for (const GroupDelta& g : diff.modules) {
+      if (g.name == "a") a = &g;
+      if (g.name == "c") c = &g;
+    }
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->stats.verdict, Verdict::kSlower) << processes << " processes: " << FormatChange(c->stats);
+    if (processes < 8) {
+      EXPECT_FALSE(a->stats.tested) << FormatChange(a->stats);
+      EXPECT_TRUE(absl::StrContains(a->stats.reason, "one node holds most of its time")) << a->stats.reason;
+    } else {
+      EXPECT_EQ(a->stats.verdict, Verdict::kSlower) << FormatChange(a->stats);
+    }
+  }
+}
+
 TEST(ReportDiffVerdictTest, RemovedAndMergedNodesCompareWithNothing) {
   // Constant times: the base's batch norm and dropout are gone after the pass.
   const ReportDiff diff = DiffReports(MakeReport(kBase, 10), MakeReport(kCurrent, 10));
