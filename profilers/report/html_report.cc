@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
@@ -22,6 +23,7 @@ namespace graphprof {
 namespace {
 
 using html_internal::PageColumn;
+using html_internal::PageView;
 using html_internal::Us;
 using html_internal::WriteTable;
 using html_internal::WriteTimeline;
@@ -272,13 +274,20 @@ void WriteHtmlData(const Report& report, const ReportDiff* diff, JsonWriter& w) 
   w.Key("summary"); WriteSummary(w, report);
   w.Key("tables");
   w.BeginObject();
+  std::optional<View> nodes;  // the node table's view: the timeline marks its stragglers
   for (GroupBy g : {GroupBy::kNode, GroupBy::kKind, GroupBy::kModule, GroupBy::kShape}) {
     w.Key(GroupByName(g));
-    WriteView(w, report, g);
+    absl::StatusOr<View> view = PageView(report, g);
+    if (!view.ok()) {
+      w.Null();
+      continue;
+    }
+    WriteView(w, report, *view);
+    if (g == GroupBy::kNode) nodes = *std::move(view);
   }
   w.EndObject();
   w.Key("tree"); WriteTree(w, report);
-  w.Key("timeline"); WriteTimeline(w, report);
+  w.Key("timeline"); WriteTimeline(w, report, nodes.has_value() ? &*nodes : nullptr);
   w.Key("ir"); WriteIr(w, report);
   w.Key("roofline"); WriteRoofline(w, report);
   w.Key("diff"); w.OrNull(diff != nullptr, [&] { WriteDiff(w, *diff); });

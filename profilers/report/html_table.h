@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "profilers/report/json_writer.h"
 #include "profilers/report/report.h"
 #include "profilers/report/views.h"
@@ -67,9 +68,13 @@ void WriteTable(JsonWriter& w, const std::vector<PageColumn<Row>>& columns, cons
   w.EndObject();
 }
 
-// The table of one view of the report (grouped by node, kind, module or
-// shape), every column the page shows for it.
-void WriteView(JsonWriter& w, const Report& report, GroupBy group_by);
+// The view of the report the page's table shows for `group_by` (node, kind,
+// module or shape: the module view in module order, the others by mean).
+absl::StatusOr<View> PageView(const Report& report, GroupBy group_by);
+
+// The table of one view of the report (PageView), every column the page
+// shows for it.
+void WriteView(JsonWriter& w, const Report& report, const View& view);
 
 }  // namespace graphprof::html_internal
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -42,23 +42,20 @@ std::vector<Lane> LanesOf(const Report& report) {
   return lanes;
 }
 
-// The nodes on which each run source is called a straggler (node view).
-std::vector<std::vector<int64_t>> StragglerNodes(const Report& report) {
+// The nodes on which each run source is called a straggler in the node
+// view (none without one).
+std::vector<std::vector<int64_t>> StragglerNodes(const Report& report, const View* nodes) {
   std::vector<std::vector<int64_t>> by_source(report.run_sources.size());
-  ViewOptions options;
-  options.group_by = GroupBy::kNode;
-  options.sort = "id";
-  absl::StatusOr<View> view = MakeView(report, options);
-  if (!view.ok()) return by_source;
-  for (const ViewRow& row : view->rows) {
+  if (nodes == nullptr) return by_source;
+  for (const ViewRow& row : nodes->rows) {
     const ViewRow::Straggler s = row.straggler();
     if (s.source >= 0 && s.source < static_cast<int>(by_source.size())) by_source[s.source].push_back(row.id);
   }
   return by_source;
 }
 
-void WriteLanes(JsonWriter& w, const Report& report, const std::vector<Lane>& lanes) {
-  const std::vector<std::vector<int64_t>> stragglers = StragglerNodes(report);
+void WriteLanes(JsonWriter& w, const Report& report, const std::vector<Lane>& lanes, const View* nodes) {
+  const std::vector<std::vector<int64_t>> stragglers = StragglerNodes(report, nodes);
   int64_t longest = 0;
   for (const Lane& lane : lanes) longest = std::max(longest, report.run_ns()[lane.run]);
   w.BeginObject();
@@ -95,9 +92,9 @@ void WriteLanes(JsonWriter& w, const Report& report, const std::vector<Lane>& la
 
 }  // namespace
 
-void WriteTimeline(JsonWriter& w, const Report& report) {
+void WriteTimeline(JsonWriter& w, const Report& report, const View* nodes) {
   if (report.run_ns().empty() || report.events.empty()) return w.Null();
-  if (const std::vector<Lane> lanes = LanesOf(report); !lanes.empty()) return WriteLanes(w, report, lanes);
+  if (const std::vector<Lane> lanes = LanesOf(report); !lanes.empty()) return WriteLanes(w, report, lanes, nodes);
   const int64_t origin = report.run_start_ns.empty() ? 0 : report.run_start_ns[0];
   std::vector<const TraceEvent*> first_run;
   for (const TraceEvent& e : report.events) {

@@ -19,11 +19,13 @@
 
 #include "profilers/report/json_writer.h"
 #include "profilers/report/report.h"
+#include "profilers/report/views.h"
 
 namespace graphprof::html_internal {
 
-// The timeline object above, or null when the report has no events.
-void WriteTimeline(JsonWriter& w, const Report& report);
+// The timeline object above, or null when the report has no events;
+// `nodes`: the report's node view (the lanes' stragglers), or null.
+void WriteTimeline(JsonWriter& w, const Report& report, const View* nodes);
 
 }  // namespace graphprof::html_internal
 

@@ -41,9 +41,12 @@ void WriteCell(JsonWriter& w, ColumnType type, const TableCell& cell) {
 
 }  // namespace
 
-void WriteView(JsonWriter& w, const Report& report, GroupBy group_by) {
-  absl::StatusOr<View> view = MakeView(report, ViewOptions{group_by, group_by == GroupBy::kModule ? "order" : "", 0});
-  if (!view.ok()) return w.Null();
+absl::StatusOr<View> PageView(const Report& report, GroupBy group_by) {
+  return MakeView(report, ViewOptions{group_by, group_by == GroupBy::kModule ? "order" : "", 0});
+}
+
+void WriteView(JsonWriter& w, const Report& report, const View& view) {
+  const GroupBy group_by = view.group_by;
   std::vector<PageColumn<ViewRow>> columns;
   for (TableColumn& c : TableColumns(report, group_by, Rendering::kHtml)) {
     columns.push_back({c.key, c.heading, PageType(c.type), [c](JsonWriter& w, const ViewRow& r, bool sums) {
@@ -52,7 +55,7 @@ void WriteView(JsonWriter& w, const Report& report, GroupBy group_by) {
                        }});
   }
   const bool modules = group_by == GroupBy::kModule;
-  WriteTable(w, columns, view->rows, modules ? nullptr : &view->sums, modules ? nullptr : "mean_us", true,
+  WriteTable(w, columns, view.rows, modules ? nullptr : &view.sums, modules ? nullptr : "mean_us", true,
              group_by == GroupBy::kNode || modules ? "depth" : nullptr);
 }
 
