@@ -368,6 +368,83 @@ TEST(BetweenProcessesTest, SidesAtOtherSpeedsAreNotAChange) {
   EXPECT_GE(blind, kTrials / 2) << "the case would not show what the covariate is for";
 }
 
+// One process of the base's five ran a stretch of nodes holding an eighth
+// of the time 50% slower (as processes do: docs/statistics.md, "Outlying
+// processes"), its run 6% slower at equal speed. The run total pulls it in
+// (winsorized, said in JSON and text) and calls the A/A `same`; the same
+// process medians compared without pulling it in leave it inconclusive.
+TEST(BetweenProcessesTest, OneOutlyingProcessIsPulledIn) {
+  std::mt19937_64 rng(7);
+  const std::vector<SimNode> model = Model(rng, 40);
+  const std::vector<double> none(model.size(), 0.0);
+  ProcessOptions o;
+  o.kind_effect = 0.002;
+  o.node_effect = 0.002;
+  o.stage_effect = 0.002;
+  o.run_noise = 0.01;
+  o.side_speed = 1;
+  Report base = Merged(model, none, 1, 5, 6, o, rng, "base");
+  const Report current = Merged(model, none, 1, 3, 6, o, rng, "current");
+  double all = 0, stretch = 0;
+  for (const SimNode& n : model) all += n.ns;
+  std::vector<bool> slow(model.size(), false);
+  for (size_t i = 0; i < model.size() && stretch < all / 8; ++i) slow[i] = true, stretch += model[i].ns;
+  const RunSource& outlier = base.run_sources[1];
+  for (int r = outlier.first_run; r < outlier.first_run + outlier.runs; ++r) {
+    for (size_t i = 0; i < model.size(); ++i) {
+      if (!slow[i]) continue;
+      int64_t& t = base.nodes[i].metrics[0].total[r];
+      base.columns[0].run_total[r] += t / 2;
+      t += t / 2;
+    }
+  }
+  base.Finalize();
+  const ReportDiff diff = DiffReports(base, current);
+  ASSERT_EQ(diff.noise_model, NoiseModel::kProcesses);
+  EXPECT_GE(diff.total.winsorized, 1);  // the outlier (and, at most, a process near the cut)
+  EXPECT_LE(diff.total.winsorized, 2);
+  EXPECT_EQ(diff.total.verdict, Verdict::kSame) << diff.total.change << " [" << diff.total.change_low << ", "
+                                                << diff.total.change_high << "]";
+  EXPECT_EQ(nlohmann::json::parse(DiffToJson(diff))["total"]["winsorized_processes"], diff.total.winsorized);
+  EXPECT_TRUE(absl::StrContains(RenderDiff(diff), absl::StrCat("outliers   run time: ", diff.total.winsorized,
+                                                               " of 8 processes")))
+      << RenderDiff(diff);
+  EXPECT_EQ(nlohmann::json::parse(DiffToJson(DiffReports(current, current))).count("winsorized_processes"), 0);
+  // Without pulling it in (the same rows, speeds and covariate): wider, not `same`.
+  std::vector<std::vector<double>> series;
+  for (size_t i = 0; i < model.size(); ++i) {
+    const auto& b = base.nodes[i].metrics[0].total;
+    const auto& c = current.nodes[i].metrics[0].total;
+    series.emplace_back(b.begin(), b.end());
+    series.emplace_back(c.begin(), c.end());
+  }
+  std::vector<SpeedNode> nodes;
+  for (size_t i = 0; i < model.size(); ++i) nodes.push_back(SpeedNode{series[2 * i], series[2 * i + 1], static_cast<int>(i)});
+  const ProcessSpeed speed(nodes);
+  ASSERT_TRUE(speed.valid());
+  std::vector<RunRange> bp, cp;
+  for (const RunSource& s : base.run_sources) bp.push_back({s.first_run, s.first_run + s.runs});
+  for (const RunSource& s : current.run_sources) cp.push_back({s.first_run, s.first_run + s.runs});
+  const std::vector<double> bt(base.columns[0].run_total.begin(), base.columns[0].run_total.end());
+  const std::vector<double> ct(current.columns[0].run_total.begin(), current.columns[0].run_total.end());
+  const std::vector<double> be = ProcessSpeed::AtEqualSpeed(bt, speed.base_log_speed());
+  const std::vector<double> ce = ProcessSpeed::AtEqualSpeed(ct, speed.current_log_speed());
+  RowSample b{be, bp}, c{ce, cp};
+  b.log_speed = speed.base_log_speed();
+  c.log_speed = speed.current_log_speed();
+  const RowComparison plain = CompareRow(b, c, NoiseModel::kProcesses, 0, VerdictOptions{});
+  b.robust = c.robust = true;
+  const RowComparison robust = CompareRow(b, c, NoiseModel::kProcesses, 0, VerdictOptions{});
+  EXPECT_EQ(robust.winsorized, diff.total.winsorized);
+  EXPECT_NEAR(robust.change, diff.total.change, 1e-12);
+  const double width = std::log1p(robust.change_high) - std::log1p(robust.change_low);
+  const double plain_width = std::log1p(plain.change_high) - std::log1p(plain.change_low);
+  std::printf("interval widths (log): %.4f pulled in, %.4f not\n", width, plain_width);
+  EXPECT_EQ(plain.winsorized, 0);
+  EXPECT_LT(width, plain_width / 2);
+  EXPECT_FALSE(plain.change_low >= -0.02 && plain.change_high <= 0.02) << "the case would not show what it is for";
+}
+
 // Several processes a side, a machine of steady speed from process to
 // process (3% apart): a uniform slowdown of 15% is the speed row's, called
 // slower; the rows at equal speed stay unchanged.
