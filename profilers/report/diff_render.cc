@@ -13,7 +13,6 @@
 #include "profilers/report/csv_report.h"
 #include "profilers/report/format.h"
 #include "profilers/report/report_diff.h"
-#include "profilers/report/t_test.h"
 #include "profilers/report/text_table.h"
 
 namespace graphprof {
@@ -32,9 +31,6 @@ void WriteStats(JsonWriter& w, const RowComparison& s, const std::string& prefix
   w.OptionalString(prefix + "reason", s.reason);
   if (s.allowance > 0) {
     w.Key(prefix + "process_allowance"); w.Approx(s.allowance);
-  }
-  if (s.winsorized > 0) {
-    w.Key(prefix + "winsorized_processes"); w.Int(s.winsorized);
   }
 }
 
@@ -234,12 +230,6 @@ std::string RenderDiff(const ReportDiff& diff, int top) {
       diff.base_processes, diff.current_processes, diff.current_processes == 1 ? "" : "es",
       100 * diff.verdict_options.min_effect, diff.verdict_options.alpha);
   if (!diff.noise_note.empty()) absl::StrAppend(&out, "  note       ", diff.noise_note, "\n");
-  if (diff.total.winsorized > 0) {
-    absl::StrAppendFormat(&out,
-                          "  outliers   run time: %d of %d processes beyond %.3g robust deviations of their side, "
-                          "pulled in (winsorized)\n",
-                          diff.total.winsorized, diff.base_processes + diff.current_processes, kWinsorCut);
-  }
   auto cut = [top](size_t n) { return top > 0 ? std::min<size_t>(n, top) : n; };
   auto note = [&](size_t shown, size_t all, const char* what) {
     if (shown < all) absl::StrAppend(&out, "(top ", shown, " of ", all, " ", what, " by impact)\n");

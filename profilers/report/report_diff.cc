@@ -406,7 +406,6 @@ class Significance {
     if (host_time && speed_ != nullptr && model_ == NoiseModel::kProcesses && b.present && c.present) {
       b.log_speed = speed_->base_log_speed();
       c.log_speed = speed_->current_log_speed();
-      b.robust = c.robust = run_total;  // a few outlying processes winsorized (docs/statistics.md)
     }
     RowComparison row = CompareRow(b, c, host_time ? model_ : RunsModel(), Floor(calls), options_, allowance);
     // Columns other than host time (backward, device time) have neither a

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <utility>
-#include <vector>
 
 #include "profilers/report/stats.h"
 
@@ -162,74 +160,6 @@ Welch CovariateTTest(absl::Span<const double> a_x, absl::Span<const double> a_y,
   const double se = std::sqrt(residual * (1.0 / static_cast<double>(a_x.size()) +
                                           1.0 / static_cast<double>(b_x.size()) + gap * gap / sxx));
   return Conclude(d, se, df, confidence);
-}
-
-namespace {
-
-// CovariateTTest's slope: y on x, pooled within the two samples (0 without
-// spread of x).
-double PooledSlope(absl::Span<const double> a_x, absl::Span<const double> a_y, absl::Span<const double> b_x,
-                   absl::Span<const double> b_y) {
-  double sxx = 0, sxy = 0;
-  for (const auto& [x, y] : {std::pair{a_x, a_y}, std::pair{b_x, b_y}}) {
-    const double mx = Mean(x), my = Mean(y);
-    for (size_t i = 0; i < x.size(); ++i) {
-      sxx += (x[i] - mx) * (x[i] - mx);
-      sxy += (x[i] - mx) * (y[i] - my);
-    }
-  }
-  return sxx > 0 ? sxy / sxx : 0;
-}
-
-}  // namespace
-
-Welch RobustCovariateTTest(absl::Span<const double> a_x, absl::Span<const double> a_y,
-                           absl::Span<const double> b_x, absl::Span<const double> b_y, double confidence) {
-  const Welch plain = CovariateTTest(a_x, a_y, b_x, b_y, confidence);
-  if (!plain.valid) return plain;
-  const size_t n = a_x.size() + b_x.size();
-  const std::pair<absl::Span<const double>, absl::Span<const double>> samples[2] = {{a_x, a_y}, {b_x, b_y}};
-  std::vector<double> winsorized[2] = {std::vector<double>(a_y.begin(), a_y.end()),
-                                       std::vector<double>(b_y.begin(), b_y.end())};
-  double slope = PooledSlope(a_x, a_y, b_x, b_y);
-  int cut = 0;
-  for (int step = 0; step < 2; ++step) {
-    // Each sample's residuals from its own median, at this step's slope.
-    double centre[2];
-    std::vector<double> residuals[2], size;
-    for (int s = 0; s < 2; ++s) {
-      const auto& [x, y] = samples[s];
-      for (size_t i = 0; i < x.size(); ++i) residuals[s].push_back(y[i] - slope * x[i]);
-      centre[s] = Median(residuals[s]);
-      for (double& r : residuals[s]) {
-        r -= centre[s];
-        size.push_back(std::fabs(r));
-      }
-    }
-    const double scale = 1.4826 * Median(size);
-    if (!(scale > 0)) return plain;
-    const double bound = kWinsorCut * scale;
-    cut = 0;
-    for (int s = 0; s < 2; ++s) {
-      const absl::Span<const double> x = samples[s].first;
-      size_t side_cut = 0;
-      for (size_t i = 0; i < x.size(); ++i) {
-        side_cut += std::fabs(residuals[s][i]) > bound;
-        winsorized[s][i] = centre[s] + slope * x[i] + std::clamp(residuals[s][i], -bound, bound);
-      }
-      // Not a few outliers: a side whose median may itself be one.
-      if (side_cut > std::max<size_t>(1, x.size() / 4)) return plain;
-      cut += static_cast<int>(side_cut);
-    }
-    slope = PooledSlope(a_x, winsorized[0], b_x, winsorized[1]);
-  }
-  if (cut == 0) return plain;  // the last step cut nothing: the values are the originals
-  const Welch w = CovariateTTest(a_x, winsorized[0], b_x, winsorized[1], confidence);
-  if (!w.valid) return plain;
-  const double whole = 1 - static_cast<double>(cut) / static_cast<double>(n);
-  Welch robust = Conclude(w.difference, w.se / whole, w.df, confidence);
-  robust.winsorized = cut;
-  return robust;
 }
 
 }  // namespace graphprof

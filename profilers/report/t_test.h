@@ -23,7 +23,6 @@ struct Welch {
   double low = 0;         // confidence interval of the difference
   double high = 0;
   bool valid = false;     // both samples have at least two values
-  int winsorized = 0;     // RobustCovariateTTest: values pulled in to the cut
 };
 
 // Welch's test of mean(b) - mean(a), with the interval at `confidence`.
@@ -44,24 +43,6 @@ Welch PairedTTest(absl::Span<const double> differences, double confidence = 0.95
 // of freedom, or no within-sample spread of x (then g cannot be told from d).
 Welch CovariateTTest(absl::Span<const double> a_x, absl::Span<const double> a_y, absl::Span<const double> b_x,
                      absl::Span<const double> b_y, double confidence = 0.95);
-
-// CovariateTTest made robust to a few outlying values (Huber's
-// winsorizing, two steps): with the slope g of CovariateTTest, each
-// sample's centre is its median of y - g x and the scale s is 1.4826 times
-// the median absolute residual over both samples; residuals beyond
-// kWinsorCut s are pulled in to the cut, g is fitted again and the step is
-// repeated once from the original values. The test is CovariateTTest's on
-// the winsorized values, its standard error divided by the share of values
-// left whole (the Huber estimator's asymptotic variance). Where nothing is
-// cut it is CovariateTTest; where s is 0, or a sample would have more than
-// one value cut and more than a quarter of its values (not a few outliers:
-// its median may be one), CovariateTTest on the original values
-// (`winsorized` 0). docs/statistics.md, "Outlying processes", has why and
-// the simulations.
-inline constexpr double kWinsorCut = 2.5;
-Welch RobustCovariateTTest(absl::Span<const double> a_x, absl::Span<const double> a_y,
-                           absl::Span<const double> b_x, absl::Span<const double> b_y,
-                           double confidence = 0.95);
 
 }  // namespace graphprof
 

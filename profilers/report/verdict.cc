@@ -119,9 +119,8 @@ RowComparison CompareRow(const RowSample& base, const RowSample& current, NoiseM
       w = PairedTTest(d, options.confidence);
     } else {
       if (!base.log_speed.empty() && !current.log_speed.empty()) {
-        const std::vector<double> xb = ProcessMedians(base.log_speed, bp), xc = ProcessMedians(current.log_speed, cp);
-        w = base.robust || current.robust ? RobustCovariateTTest(xb, mb, xc, mc, options.confidence)
-                                          : CovariateTTest(xb, mb, xc, mc, options.confidence);
+        w = CovariateTTest(ProcessMedians(base.log_speed, bp), mb, ProcessMedians(current.log_speed, cp), mc,
+                           options.confidence);
       }
       if (!w.valid) w = WelchTTest(mb, mc, options.confidence);
     }
@@ -131,7 +130,6 @@ RowComparison CompareRow(const RowSample& base, const RowSample& current, NoiseM
       r.change_high = std::expm1(w.high);
       r.p = w.p;
       r.se = w.se;
-      r.winsorized = w.winsorized;
     } else {
       testable = false;
       r.reason = "fewer than 2 processes a side";

@@ -75,10 +75,6 @@ struct RowSample {
   // machine more or less than the reference nodes do is then not called
   // changed because one side's processes ran at another speed.
   absl::Span<const double> log_speed;
-  // With log_speed: the process medians are compared by
-  // RobustCovariateTTest (a few outlying processes winsorized). Set for the
-  // run total (report_diff.h).
-  bool robust = false;
 };
 
 struct RowComparison {
@@ -101,9 +97,6 @@ struct RowComparison {
   // kRunsBetweenProcesses: the allowance for what processes differ by (a
   // standard deviation of the log change) in the interval; 0 otherwise.
   double allowance = 0;
-  // kProcesses with RowSample::robust: the processes whose values were
-  // winsorized (RobustCovariateTTest); 0 otherwise.
-  int winsorized = 0;
   // kProcesses / kPairedProcesses: the standard error of the log change
   // (the t test's); 0 otherwise.
   double se = 0;
